@@ -1,0 +1,155 @@
+//! Reference benchmark scenarios (the engine issue's speed targets). Each is
+//! a plain [`Scenario`]; [`run_bench`] times one run and reports simulated
+//! events and packet-hops per wall-clock second.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::spec::{FlowSpec, QueueSpec, Scenario, TcpSpec, Topology};
+
+/// Names of the reference scenarios.
+pub fn bench_names() -> Vec<&'static str> {
+    vec!["ref-rrtcp", "ref-gigabit"]
+}
+
+fn flow(src: &str, dst: &str, tcp: TcpSpec) -> FlowSpec {
+    FlowSpec {
+        name: None,
+        src: src.into(),
+        dst: dst.into(),
+        variant: "SACK".into(),
+        cc: "reno".into(),
+        start: 0.0,
+        segments: 0,
+        tcp,
+        receiver: Default::default(),
+    }
+}
+
+/// The seed-000 chain, P = 50 ms, one SACK flow, M = 50, 1000 s.
+pub fn ref_rrtcp() -> Scenario {
+    Scenario {
+        name: "ref-rrtcp".into(),
+        duration: 1000.0,
+        seed: 1,
+        warmup: 0.0,
+        topology: Topology::Chain {
+            access_rate: 10e6,
+            access_delay: 0.001,
+            bottleneck_rate: 8e6,
+            bottleneck_delay: 0.023,
+            queue: QueueSpec::default(),
+            access_queue: None,
+        },
+        impairments: vec![],
+        flows: vec![flow(
+            "S1",
+            "D",
+            TcpSpec {
+                max_window: Some(50),
+                ..TcpSpec::default()
+            },
+        )],
+        record: Default::default(),
+    }
+}
+
+/// Dumbbell, 1 Gb/s bottleneck, 50 ms one-way, 1500-byte packets, queue of
+/// one bandwidth-delay product, 8 SACK flows, 60 s.
+pub fn ref_gigabit() -> Scenario {
+    let pairs = 8;
+    // Round trip ~ 2 * (50 + 2 * 0.5) ms; BDP = 1e9 * 0.102 / (1500 * 8).
+    let bdp_packets = (1e9 * 0.102 / (1500.0 * 8.0)) as u32;
+    let access_delays = (0..pairs).map(|i| 0.0001 + 0.0001 * i as f64).collect();
+    Scenario {
+        name: "ref-gigabit".into(),
+        duration: 60.0,
+        seed: 1,
+        warmup: 0.0,
+        topology: Topology::Dumbbell {
+            pairs,
+            access_rate: 10e9,
+            access_delays,
+            access_delay: 0.0005,
+            bottleneck_rate: 1e9,
+            bottleneck_delay: 0.05,
+            queue: QueueSpec::Droptail {
+                limit_packets: Some(bdp_packets),
+                limit_bytes: None,
+            },
+            access_queue: Some(QueueSpec::Droptail {
+                limit_packets: Some(100_000),
+                limit_bytes: None,
+            }),
+        },
+        impairments: vec![],
+        flows: (0..pairs)
+            .map(|i| {
+                let mut f = flow(
+                    &format!("S{i}"),
+                    &format!("D{i}"),
+                    TcpSpec {
+                        mss: Some(1500),
+                        max_window: Some(100_000),
+                        ..TcpSpec::default()
+                    },
+                );
+                f.start = 0.01 * i as f64;
+                f
+            })
+            .collect(),
+        record: Default::default(),
+    }
+}
+
+/// One benchmark measurement.
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchReport {
+    pub name: String,
+    pub wall_s: f64,
+    pub sim_s: f64,
+    pub events: u64,
+    pub packet_hops: u64,
+    pub events_per_s: f64,
+    pub packet_hops_per_s: f64,
+}
+
+/// The named reference scenario.
+pub fn scenario(name: &str) -> Option<Scenario> {
+    match name {
+        "ref-rrtcp" => Some(ref_rrtcp()),
+        "ref-gigabit" => Some(ref_gigabit()),
+        _ => None,
+    }
+}
+
+/// Run and time one reference scenario.
+pub fn run_bench(name: &str) -> Result<BenchReport, String> {
+    let sc = scenario(name).ok_or_else(|| {
+        format!(
+            "unknown benchmark '{name}' (known: {})",
+            bench_names().join(", ")
+        )
+    })?;
+    let t0 = Instant::now();
+    let mut sim = crate::Simulation::new(&sc, sc.seed).map_err(|e| e.to_string())?;
+    sim.run();
+    let wall = t0.elapsed().as_secs_f64();
+    let c = sim.counters();
+    Ok(BenchReport {
+        name: name.to_string(),
+        wall_s: wall,
+        sim_s: sc.duration,
+        events: c.events,
+        packet_hops: c.packet_hops,
+        events_per_s: c.events as f64 / wall,
+        packet_hops_per_s: c.packet_hops as f64 / wall,
+    })
+}
+
+/// [`run_bench`] as JSON.
+pub fn bench_json(name: &str) -> Result<String, String> {
+    let r = run_bench(name)?;
+    serde_json::to_string(&r).map_err(|e| e.to_string())
+}

@@ -1,0 +1,60 @@
+//! `reorderlab-bench [NAME...] [--json]`: run the reference benchmarks and
+//! print wall time, events/s, packet-hops/s and peak memory (max RSS).
+
+use reorderlab::bench::{bench_names, run_bench};
+
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let mut names: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
+    if names.is_empty() {
+        names = bench_names().into_iter().map(String::from).collect();
+    }
+    let mut reports = Vec::new();
+    for n in &names {
+        match run_bench(n) {
+            Ok(r) => reports.push(r),
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let rss = peak_rss_mb();
+    if json {
+        let v: Vec<serde_json::Value> = reports
+            .iter()
+            .map(|r| {
+                let mut v = serde_json::to_value(r).expect("serialisable");
+                v["peak_rss_mb"] = serde_json::json!(rss);
+                v
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("serialisable")
+        );
+    } else {
+        for r in &reports {
+            println!(
+                "{:<12} wall {:>7.3} s  sim {:>6.0} s  events {:>11}  {:>6.2} M ev/s  {:>6.2} M hops/s",
+                r.name,
+                r.wall_s,
+                r.sim_s,
+                r.events,
+                r.events_per_s / 1e6,
+                r.packet_hops_per_s / 1e6
+            );
+        }
+        if let Some(m) = rss {
+            println!("peak RSS {m:.1} MB (whole process)");
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! A unidirectional link: a FIFO queue, a transmitter of fixed rate and a
+//! constant propagation delay.
+//!
+//! Departure times are computed arithmetically when a packet is accepted
+//! (`start = max(now, busy_until)`, `end = start + size / rate`), so a packet
+//! costs one event per hop: its arrival at the far node. Packets leave in
+//! the order they were accepted and the delay is constant, so they also
+//! arrive in that order: they wait in the link's own FIFO and only the head is
+//! in the global event queue (DESIGN.md, "The engine").
+
+use std::collections::VecDeque;
+
+use serde::Serialize;
+
+use super::packet::Packet;
+use super::queue::{Occupancy, QueueDisc};
+use crate::engine::time::tx_time;
+use crate::engine::{Rng, Time};
+
+/// Counters of one link. Conservation: `arrivals = enqueued + queue_drops +
+/// impairment_drops + held`, `enqueued = delivered + in_system`.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LinkStats {
+    pub arrivals: u64,
+    pub enqueued: u64,
+    pub queue_drops: u64,
+    pub impairment_drops: u64,
+    pub delivered: u64,
+    pub bytes_delivered: u64,
+    pub max_queue: u32,
+}
+
+/// Outcome of offering a packet to a link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Admit {
+    /// Accepted; if `Some(t)`, the link's FIFO was empty and its head event
+    /// must be scheduled at `t`.
+    Accepted(Option<Time>),
+    /// Dropped by the queue discipline.
+    Dropped,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Transmission {
+    start: Time,
+    end: Time,
+    bytes: u32,
+}
+
+#[derive(Debug)]
+pub struct Link {
+    pub name: String,
+    pub from: u32,
+    pub to: u32,
+    /// bit/s
+    pub rate: f64,
+    pub delay: Time,
+    pub queue: QueueDisc,
+    /// Impairment elements applied, in order, to every packet offered to
+    /// this link before its queue (indices into the simulation's elements).
+    pub impairments: Vec<u32>,
+    pub stats: LinkStats,
+    rng: Rng,
+    busy_until: Time,
+    /// Packets not yet fully transmitted (waiting or in service).
+    txq: VecDeque<Transmission>,
+    txq_bytes: u64,
+    /// Every accepted packet not yet delivered, with its arrival time at the
+    /// far node; arrival times are non-decreasing.
+    in_flight: VecDeque<(Time, Packet)>,
+}
+
+impl Link {
+    pub fn new(
+        name: String,
+        from: u32,
+        to: u32,
+        rate: f64,
+        delay: Time,
+        queue: QueueDisc,
+        rng: Rng,
+    ) -> Link {
+        Link {
+            name,
+            from,
+            to,
+            rate,
+            delay,
+            queue,
+            impairments: Vec::new(),
+            stats: LinkStats::default(),
+            rng,
+            busy_until: 0,
+            txq: VecDeque::new(),
+            txq_bytes: 0,
+            in_flight: VecDeque::new(),
+        }
+    }
+
+    /// Forget transmissions that finished by `now`.
+    fn expire(&mut self, now: Time) {
+        while let Some(t) = self.txq.front() {
+            if t.end > now {
+                break;
+            }
+            self.txq_bytes -= t.bytes as u64;
+            self.txq.pop_front();
+        }
+    }
+
+    /// Queue occupancy at `now`, not counting the packet in transmission.
+    pub fn occupancy(&mut self, now: Time) -> Occupancy {
+        self.expire(now);
+        match self.txq.front() {
+            None => Occupancy {
+                packets: 0,
+                bytes: 0,
+                idle_since: Some(self.busy_until),
+            },
+            Some(head) if head.start <= now => Occupancy {
+                packets: self.txq.len() as u32 - 1,
+                bytes: self.txq_bytes - head.bytes as u64,
+                idle_since: None,
+            },
+            Some(_) => Occupancy {
+                packets: self.txq.len() as u32,
+                bytes: self.txq_bytes,
+                idle_since: None,
+            },
+        }
+    }
+
+    /// Offer a packet that passed the impairments to the queue.
+    pub fn admit(&mut self, pkt: Packet, now: Time) -> Admit {
+        let occ = self.occupancy(now);
+        if self.queue.drop_arrival(occ, pkt.size, now, &mut self.rng) {
+            self.stats.queue_drops += 1;
+            return Admit::Dropped;
+        }
+        self.stats.enqueued += 1;
+        self.stats.max_queue = self.stats.max_queue.max(occ.packets + 1);
+        let start = self.busy_until.max(now);
+        let end = start + tx_time(pkt.size, self.rate);
+        self.busy_until = end;
+        self.txq.push_back(Transmission {
+            start,
+            end,
+            bytes: pkt.size,
+        });
+        self.txq_bytes += pkt.size as u64;
+        let arrival = end + self.delay;
+        self.in_flight.push_back((arrival, pkt));
+        if self.in_flight.len() == 1 {
+            Admit::Accepted(Some(arrival))
+        } else {
+            Admit::Accepted(None)
+        }
+    }
+
+    /// Remove the head packet (its arrival time is now). Returns it and the
+    /// arrival time of the new head, if any.
+    pub fn pop_arrival(&mut self) -> (Packet, Option<Time>) {
+        let (_, pkt) = self
+            .in_flight
+            .pop_front()
+            .expect("LinkDeliver event for an empty link");
+        self.stats.delivered += 1;
+        self.stats.bytes_delivered += pkt.size as u64;
+        (pkt, self.in_flight.front().map(|(t, _)| *t))
+    }
+
+    /// Packets accepted and not yet delivered (queued, in transmission or
+    /// propagating).
+    pub fn in_system(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    /// Accepted packets still in the system, oldest first.
+    pub fn packets_in_system(&self) -> impl Iterator<Item = &Packet> {
+        self.in_flight.iter().map(|(_, p)| p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::time::ms;
+    use crate::net::packet::PacketKind;
+
+    fn pkt(seq: u32, size: u32) -> Packet {
+        let mut p = Packet::data(0, 1, size, seq, 0, 0);
+        p.kind = PacketKind::Data;
+        p
+    }
+
+    fn link(limit: u32) -> Link {
+        Link::new(
+            "A->B".into(),
+            0,
+            1,
+            8e6,
+            ms(10),
+            QueueDisc::DropTail {
+                limit_packets: Some(limit),
+                limit_bytes: None,
+            },
+            Rng::from_seed(0),
+        )
+    }
+
+    #[test]
+    fn departures_are_back_to_back_and_arrivals_add_delay() {
+        let mut l = link(10);
+        assert_eq!(l.admit(pkt(0, 1000), 0), Admit::Accepted(Some(ms(11))));
+        assert_eq!(l.admit(pkt(1, 1000), 0), Admit::Accepted(None));
+        let (p0, next) = l.pop_arrival();
+        assert_eq!(p0.seq, 0);
+        assert_eq!(next, Some(ms(12)));
+        // After the link drained, a new packet starts at once.
+        let _ = l.pop_arrival();
+        assert_eq!(l.admit(pkt(2, 1000), ms(50)), Admit::Accepted(Some(ms(61))));
+    }
+
+    #[test]
+    fn droptail_counts_waiting_packets_not_the_one_in_service() {
+        let mut l = link(2);
+        // First goes into service, two wait, the fourth is dropped.
+        for s in 0..3 {
+            assert!(matches!(l.admit(pkt(s, 1000), 0), Admit::Accepted(_)));
+        }
+        assert_eq!(l.admit(pkt(3, 1000), 0), Admit::Dropped);
+        // After one transmission time, one slot has freed.
+        assert!(matches!(l.admit(pkt(4, 1000), ms(1)), Admit::Accepted(_)));
+        assert_eq!(l.stats.queue_drops, 1);
+        assert_eq!(l.stats.enqueued, 4);
+        assert_eq!(l.in_system(), 4);
+    }
+}

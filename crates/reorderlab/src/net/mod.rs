@@ -1,0 +1,13 @@
+//! Network elements: packets, links with queues, routing and topology builders.
+
+pub mod link;
+pub mod packet;
+pub mod queue;
+pub mod routing;
+pub mod topology;
+
+pub use link::{Admit, Link, LinkStats};
+pub use packet::{Packet, PacketKind, SackBlocks};
+pub use queue::QueueDisc;
+pub use routing::RoutingTable;
+pub use topology::{build_topology, BuiltTopology};

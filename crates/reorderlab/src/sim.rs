@@ -1,0 +1,514 @@
+//! A simulation: the world built from a validated [`Scenario`], and the event
+//! loop that runs it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::engine::event::TIMER_KINDS;
+use crate::engine::time::{secs, to_secs};
+use crate::engine::timer::Fire;
+use crate::engine::{Event, EventQueue, Time, TimerKind, TimerSlot};
+use crate::impair::{Element, Verdict};
+use crate::metrics::{EngineCounters, FlowResult, LinkResult, SeriesRecorder};
+use crate::net::link::Admit;
+use crate::net::packet::{Packet, PacketKind};
+use crate::net::topology::build_topology;
+use crate::net::{Link, RoutingTable};
+use crate::spec::{Scenario, SpecError};
+use crate::tcp::cc::CongestionControl;
+use crate::tcp::truth::RetxCause;
+use crate::tcp::variants;
+use crate::tcp::{Receiver, ReceiverConfig, Sender};
+
+/// Bumped whenever a model change can alter results, so cached results of an
+/// older engine are not reused.
+pub const MODEL_REVISION: u32 = 1;
+
+/// One flow: its endpoints and timer slots.
+#[derive(Debug)]
+struct Flow {
+    name: String,
+    cc_name: String,
+    src: u32,
+    dst: u32,
+    start: Time,
+    measure_from: Time,
+    sender: Sender,
+    receiver: Receiver,
+    timers: [TimerSlot; TIMER_KINDS],
+    /// Data packets that reached the receiver (any copy).
+    data_arrivals: u64,
+}
+
+/// The full result of a run.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResult {
+    pub scenario: String,
+    pub seed: u64,
+    pub engine_version: String,
+    pub duration: f64,
+    pub events: u64,
+    pub packet_hops: u64,
+    pub flows: Vec<FlowResult>,
+    pub links: Vec<LinkResult>,
+    pub series: BTreeMap<String, BTreeMap<String, Vec<f64>>>,
+}
+
+/// The simulated world.
+pub struct Simulation {
+    name: String,
+    seed: u64,
+    now: Time,
+    end: Time,
+    events: EventQueue,
+    node_names: Vec<String>,
+    links: Vec<Link>,
+    routing: RoutingTable,
+    elements: Vec<Element>,
+    flows: Vec<Flow>,
+    /// Scratch buffer for packets produced by an endpoint (reused: no
+    /// allocation per packet).
+    out: Vec<Packet>,
+    counters: EngineCounters,
+    recorder: Option<SeriesRecorder>,
+}
+
+impl Simulation {
+    /// Build the world. Validates the scenario first.
+    pub fn new(scenario: &Scenario, seed: u64) -> Result<Simulation, SpecError> {
+        scenario.validate()?;
+        let topo = build_topology(&scenario.topology, seed);
+        let pairs: Vec<(u32, u32)> = topo.links.iter().map(|l| (l.from, l.to)).collect();
+        let routing = RoutingTable::shortest_paths(topo.node_names.len(), &pairs);
+        let mut links = topo.links;
+        let mut elements = Vec::new();
+        for (i, imp) in scenario.impairments.iter().enumerate() {
+            let link = topo.link_index[&imp.link];
+            links[link as usize].impairments.push(elements.len() as u32);
+            elements.push(Element::new(link, &imp.model, seed, i as u64));
+        }
+        let end = secs(scenario.duration);
+        let warmup = secs(scenario.warmup);
+        let mut events = EventQueue::new();
+        let mut flows = Vec::new();
+        for (i, fs) in scenario.flows.iter().enumerate() {
+            let i = i as u32;
+            let cfg =
+                variants::resolve(&fs.variant, &fs.tcp, fs.segments).expect("validated variant");
+            let cc = CongestionControl::by_name(&fs.cc).expect("validated cc");
+            let src = topo.node_index[&fs.src];
+            let dst = topo.node_index[&fs.dst];
+            let start = secs(fs.start);
+            let rcfg = ReceiverConfig {
+                delayed_ack: fs.receiver.delayed_ack,
+                delack_timeout: secs(fs.receiver.delack_timeout),
+                delack_every: fs.receiver.delack_every,
+                sack: fs.receiver.sack,
+                dsack: fs.receiver.dsack,
+                max_sack_blocks: fs.receiver.max_sack_blocks,
+                ack_size: fs.tcp.ack_size.unwrap_or(40),
+                mss: cfg.mss,
+                expected_segments: cfg.segments,
+                measure_from: start.max(warmup),
+            };
+            let sender = Sender::new(cfg, cc, i, dst);
+            events.schedule(start, Event::FlowStart { flow: i });
+            flows.push(Flow {
+                name: fs.name.clone().unwrap_or_else(|| format!("f{i}")),
+                cc_name: fs.cc.to_ascii_lowercase(),
+                src,
+                dst,
+                start,
+                measure_from: start.max(warmup),
+                sender,
+                receiver: Receiver::new(rcfg, i, src),
+                timers: [TimerSlot::default(); TIMER_KINDS],
+                data_arrivals: 0,
+            });
+        }
+        let recorder = (!scenario.record.series.is_empty()).then(|| {
+            let which = if scenario.record.flows.is_empty() {
+                (0..flows.len() as u32).collect()
+            } else {
+                scenario.record.flows.clone()
+            };
+            SeriesRecorder::new(
+                secs(scenario.record.interval),
+                scenario.record.series.clone(),
+                which,
+            )
+        });
+        if recorder.is_some() {
+            events.schedule(0, Event::Sample);
+        }
+        Ok(Simulation {
+            name: scenario.name.clone(),
+            seed,
+            now: 0,
+            end,
+            events,
+            node_names: topo.node_names,
+            links,
+            routing,
+            elements,
+            flows,
+            out: Vec::with_capacity(256),
+            counters: EngineCounters::default(),
+            recorder,
+        })
+    }
+
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    pub fn counters(&self) -> EngineCounters {
+        self.counters
+    }
+
+    pub fn sender(&self, flow: usize) -> &Sender {
+        &self.flows[flow].sender
+    }
+
+    pub fn receiver(&self, flow: usize) -> &Receiver {
+        &self.flows[flow].receiver
+    }
+
+    pub fn link(&self, name: &str) -> Option<&Link> {
+        self.links.iter().find(|l| l.name == name)
+    }
+
+    /// Run until the end time or until no event is left.
+    pub fn run(&mut self) {
+        self.run_until(self.end);
+    }
+
+    /// Run events up to and including time `t` (at most the end time).
+    pub fn run_until(&mut self, t: Time) {
+        let limit = t.min(self.end);
+        while let Some(next) = self.events.peek_time() {
+            if next > limit {
+                break;
+            }
+            let (time, event) = self.events.pop().expect("peeked");
+            self.now = time;
+            self.counters.events += 1;
+            self.dispatch(event);
+        }
+        self.now = self.now.max(limit);
+    }
+
+    fn dispatch(&mut self, event: Event) {
+        match event {
+            Event::LinkDeliver { link } => {
+                let l = &mut self.links[link as usize];
+                let (pkt, next) = l.pop_arrival();
+                let node = l.to;
+                if let Some(t) = next {
+                    self.events.schedule(t, Event::LinkDeliver { link });
+                }
+                self.counters.packet_hops += 1;
+                self.arrive(pkt, node);
+            }
+            Event::Timer { flow, kind, gen } => self.fire_timer(flow, kind, gen),
+            Event::FlowStart { flow } => {
+                let mut out = std::mem::take(&mut self.out);
+                self.flows[flow as usize].sender.start(self.now, &mut out);
+                let src = self.flows[flow as usize].src;
+                self.send_all(&mut out, src);
+                self.out = out;
+                self.sync_timers(flow);
+            }
+            Event::ImpairRelease { .. } => {}
+            Event::Sample => self.sample(),
+        }
+    }
+
+    fn fire_timer(&mut self, flow: u32, kind: TimerKind, gen: u32) {
+        let f = &mut self.flows[flow as usize];
+        let deadline = match kind {
+            TimerKind::DelAck => f.receiver.deadline(),
+            _ => f.sender.deadline(kind),
+        };
+        match f.timers[kind as usize].on_fire(gen, self.now, deadline) {
+            Fire::Ignore => {}
+            Fire::Requeue(t) => {
+                let gen = f.timers[kind as usize].generation();
+                self.events.schedule(t, Event::Timer { flow, kind, gen });
+            }
+            Fire::Expire => {
+                let mut out = std::mem::take(&mut self.out);
+                let node = if kind == TimerKind::DelAck {
+                    f.receiver.on_timer(self.now, &mut out);
+                    f.dst
+                } else {
+                    f.sender.on_timer(kind, self.now, &mut out);
+                    f.src
+                };
+                self.send_all(&mut out, node);
+                self.out = out;
+                self.sync_timers(flow);
+            }
+        }
+    }
+
+    /// Queue events for any timer of `flow` whose deadline moved earlier.
+    fn sync_timers(&mut self, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        for kind in [TimerKind::Rto, TimerKind::Aux, TimerKind::DelAck] {
+            let deadline = match kind {
+                TimerKind::DelAck => f.receiver.deadline(),
+                _ => f.sender.deadline(kind),
+            };
+            if let Some((t, gen)) = f.timers[kind as usize].sync(deadline) {
+                self.events.schedule(t, Event::Timer { flow, kind, gen });
+            }
+        }
+    }
+
+    /// A packet reached `node`.
+    fn arrive(&mut self, pkt: Packet, node: u32) {
+        if node != pkt.dst {
+            self.forward(pkt, node);
+            return;
+        }
+        let fi = pkt.flow as usize;
+        let mut out = std::mem::take(&mut self.out);
+        let f = &mut self.flows[fi];
+        let from = match pkt.kind {
+            PacketKind::Data => {
+                f.data_arrivals += 1;
+                f.receiver.on_data(&pkt, self.now, &mut out);
+                f.dst
+            }
+            PacketKind::Syn => {
+                f.receiver.on_syn(self.now, &mut out);
+                f.dst
+            }
+            PacketKind::Ack | PacketKind::SynAck => {
+                f.sender.on_packet(&pkt, self.now, &mut out);
+                f.src
+            }
+        };
+        self.send_all(&mut out, from);
+        self.out = out;
+        self.sync_timers(pkt.flow);
+    }
+
+    fn send_all(&mut self, out: &mut Vec<Packet>, node: u32) {
+        for pkt in out.drain(..) {
+            self.forward(pkt, node);
+        }
+    }
+
+    /// Offer a packet at `node` to the next link towards its destination:
+    /// impairments first, then the queue.
+    fn forward(&mut self, pkt: Packet, node: u32) {
+        let Some(li) = self.routing.next_link(node, pkt.dst) else {
+            // Validation guarantees routes for every flow; count as a drop.
+            self.on_drop(&pkt);
+            return;
+        };
+        let link = &mut self.links[li as usize];
+        link.stats.arrivals += 1;
+        for k in 0..link.impairments.len() {
+            let e = link.impairments[k] as usize;
+            if self.elements[e].process(&pkt, self.now) == Verdict::Drop {
+                link.stats.impairment_drops += 1;
+                self.on_drop(&pkt);
+                return;
+            }
+        }
+        match link.admit(pkt, self.now) {
+            Admit::Accepted(Some(t)) => self.events.schedule(t, Event::LinkDeliver { link: li }),
+            Admit::Accepted(None) => {}
+            Admit::Dropped => self.on_drop(&pkt),
+        }
+    }
+
+    fn on_drop(&mut self, pkt: &Packet) {
+        if pkt.is_data() {
+            self.flows[pkt.flow as usize]
+                .sender
+                .on_drop(pkt.seq, pkt.copy);
+        }
+    }
+
+    fn sample(&mut self) {
+        let Some(rec) = self.recorder.as_mut() else {
+            return;
+        };
+        let flows = &self.flows;
+        rec.sample(to_secs(self.now), |f, name| {
+            let fl = &flows[f as usize];
+            if name == "delivered" {
+                fl.receiver.stats.segments_delivered as f64
+            } else {
+                fl.sender.sample(name)
+            }
+        });
+        let next = self.now + rec.interval;
+        if next <= self.end {
+            self.events.schedule(next, Event::Sample);
+        }
+    }
+
+    /// Violations of the conservation and correctness invariants; empty when
+    /// the run is sound. Checked at the end of every scenario test.
+    pub fn check_invariants(&self) -> Vec<String> {
+        let mut bad = Vec::new();
+        for l in &self.links {
+            let s = &l.stats;
+            if s.arrivals != s.enqueued + s.queue_drops + s.impairment_drops {
+                bad.push(format!(
+                    "{}: arrivals {} != enqueued + drops",
+                    l.name, s.arrivals
+                ));
+            }
+            if s.enqueued != s.delivered + l.in_system() as u64 {
+                bad.push(format!(
+                    "{}: enqueued {} != delivered + in system",
+                    l.name, s.enqueued
+                ));
+            }
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            let rs = &f.receiver.stats;
+            if rs.order_violations > 0 {
+                bad.push(format!(
+                    "flow {i}: {} out-of-order deliveries",
+                    rs.order_violations
+                ));
+            }
+            if rs.segments_delivered > f.sender.stats.new_segments_sent {
+                bad.push(format!("flow {i}: delivered more segments than sent"));
+            }
+            if f.sender.stats.min_cwnd < 1.0 {
+                bad.push(format!(
+                    "flow {i}: cwnd fell to {}",
+                    f.sender.stats.min_cwnd
+                ));
+            }
+            let in_links: u64 = self
+                .links
+                .iter()
+                .flat_map(|l| l.packets_in_system())
+                .filter(|p| p.is_data() && p.flow == i as u32)
+                .count() as u64;
+            let sent = f.sender.stats.data_packets_sent;
+            let drops = f.sender.truth.dropped_copies();
+            if sent != f.data_arrivals + drops + in_links {
+                bad.push(format!(
+                    "flow {i}: sent {sent} != arrived {} + dropped {drops} + in flight {in_links}",
+                    f.data_arrivals
+                ));
+            }
+        }
+        bad
+    }
+
+    /// Collect the results.
+    pub fn result(&self) -> RunResult {
+        let flows = self
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| self.flow_result(i as u32, f))
+            .collect();
+        let links = self
+            .links
+            .iter()
+            .map(|l| LinkResult {
+                link: l.name.clone(),
+                from: self.node_names[l.from as usize].clone(),
+                to: self.node_names[l.to as usize].clone(),
+                rate: l.rate,
+                delay: to_secs(l.delay),
+                arrivals: l.stats.arrivals,
+                enqueued: l.stats.enqueued,
+                queue_drops: l.stats.queue_drops,
+                impairment_drops: l.stats.impairment_drops,
+                delivered: l.stats.delivered,
+                bytes_delivered: l.stats.bytes_delivered,
+                in_system_at_end: l.in_system() as u64,
+                max_queue: l.stats.max_queue,
+            })
+            .collect();
+        RunResult {
+            scenario: self.name.clone(),
+            seed: self.seed,
+            engine_version: crate::engine_version(),
+            duration: to_secs(self.end),
+            events: self.counters.events,
+            packet_hops: self.counters.packet_hops,
+            flows,
+            links,
+            series: self
+                .recorder
+                .clone()
+                .map(SeriesRecorder::into_map)
+                .unwrap_or_default(),
+        }
+    }
+
+    fn flow_result(&self, i: u32, f: &Flow) -> FlowResult {
+        let s = &f.sender.stats;
+        let r = &f.receiver.stats;
+        let t = &f.sender.truth;
+        let rtt = f.sender.rtt();
+        let w = f.sender.window();
+        let end = r.completed_at.unwrap_or(self.end).max(f.measure_from);
+        let span = to_secs(end.saturating_sub(f.measure_from));
+        let throughput = if span > 0.0 {
+            r.bytes_delivered_measured as f64 * 8.0 / span
+        } else {
+            0.0
+        };
+        FlowResult {
+            flow: i,
+            name: f.name.clone(),
+            src: self.node_names[f.src as usize].clone(),
+            dst: self.node_names[f.dst as usize].clone(),
+            variant: f.sender.cfg.variant.clone(),
+            cc: f.cc_name.clone(),
+            start: to_secs(f.start),
+            segments_sent: s.new_segments_sent,
+            data_packets_sent: s.data_packets_sent,
+            bytes_sent: s.data_packets_sent * f.sender.cfg.mss as u64,
+            retransmits: s.retransmits,
+            fast_retransmits: s.fast_retransmits,
+            timeout_retransmits: s.timeout_retransmits,
+            probe_retransmits: s.probe_retransmits,
+            timeouts: s.timeouts,
+            fast_recoveries: s.fast_recoveries,
+            spurious_retransmits: t.spurious_total(),
+            spurious_fast_retransmits: t.spurious(RetxCause::Fast),
+            spurious_timeout_retransmits: t.spurious(RetxCause::Timeout),
+            spurious_probe_retransmits: t.spurious(RetxCause::Probe),
+            data_drops: t.dropped_copies(),
+            dsacks_received: s.dsacks_received,
+            undos: s.undos,
+            acks_received: s.acks_received,
+            acks_sent: r.acks_sent,
+            segments_delivered: r.segments_delivered,
+            bytes_delivered: r.bytes_delivered,
+            duplicate_segments_received: r.duplicates,
+            throughput_bps: throughput,
+            completed: r.completed_at.is_some(),
+            fct: r.completed_at.map(|c| to_secs(c - f.start)),
+            srtt: rtt.srtt().map(to_secs),
+            rttvar: to_secs(rtt.rttvar()),
+            min_rtt: rtt.min_rtt().map(to_secs),
+            rto: to_secs(rtt.rto()),
+            rto_mean: if s.rto_count > 0 {
+                s.rto_sum / s.rto_count as f64
+            } else {
+                to_secs(rtt.rto())
+            },
+            cwnd: w.cwnd,
+            ssthresh: w.ssthresh.is_finite().then_some(w.ssthresh),
+            max_cwnd: s.max_cwnd,
+        }
+    }
+}

@@ -1,0 +1,381 @@
+//! Scenario specification: the plain-data description of one simulation run.
+//!
+//! This is the contract between the Python front (which validates the same
+//! fields with pydantic and serialises them to JSON) and the Rust core. Every
+//! field is documented in `docs/scenario-format.md`. Units are SI: rates in
+//! bit/s, times in seconds (converted to integer nanoseconds on build), sizes
+//! in bytes, windows in segments.
+//!
+//! [`Scenario::validate`] checks every field and names the bad one, so a
+//! scenario that reaches the builder never panics it.
+
+mod validate;
+
+use serde::{Deserialize, Serialize};
+
+pub use validate::SpecError;
+
+/// One simulation run.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    #[serde(default = "default_name")]
+    pub name: String,
+    /// Simulated seconds.
+    pub duration: f64,
+    /// Default seed; `run(scenario, seed)` overrides it.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Throughput and other rate metrics are measured from this time on.
+    #[serde(default)]
+    pub warmup: f64,
+    pub topology: Topology,
+    #[serde(default)]
+    pub impairments: Vec<ImpairmentSpec>,
+    pub flows: Vec<FlowSpec>,
+    #[serde(default)]
+    pub record: RecordSpec,
+}
+
+fn default_name() -> String {
+    "scenario".to_string()
+}
+fn default_seed() -> u64 {
+    1
+}
+
+/// Queue discipline of a link.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueSpec {
+    /// Tail drop when either limit would be exceeded.
+    Droptail {
+        #[serde(default)]
+        limit_packets: Option<u32>,
+        #[serde(default)]
+        limit_bytes: Option<u64>,
+    },
+    /// Random Early Detection (Floyd & Jacobson 1993), thresholds in packets.
+    Red {
+        limit_packets: u32,
+        min_th: f64,
+        max_th: f64,
+        #[serde(default = "default_max_p")]
+        max_p: f64,
+        #[serde(default = "default_w_q")]
+        w_q: f64,
+        /// Gentle RED: drop probability rises from max_p to 1 between max_th and 2 max_th.
+        #[serde(default)]
+        gentle: bool,
+        /// Use the instantaneous queue length instead of the EWMA (seed 004).
+        #[serde(default)]
+        instantaneous: bool,
+    },
+}
+
+fn default_max_p() -> f64 {
+    0.1
+}
+fn default_w_q() -> f64 {
+    0.002
+}
+
+impl Default for QueueSpec {
+    fn default() -> Self {
+        QueueSpec::Droptail {
+            limit_packets: Some(100),
+            limit_bytes: None,
+        }
+    }
+}
+
+/// One unidirectional link of a custom topology.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub from: String,
+    pub to: String,
+    /// bit/s
+    pub rate: f64,
+    /// one-way propagation delay, s
+    pub delay: f64,
+    #[serde(default)]
+    pub queue: QueueSpec,
+    /// Also create the reverse link `to -> from` with the same parameters.
+    #[serde(default = "default_true")]
+    pub duplex: bool,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// Network topology: a builder name with its parameters, or explicit links.
+///
+/// Link names are `"A->B"`; impairments refer to links by these names.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Topology {
+    /// Seed 000 Fig. 3: `S1 -(access)- R1 -(bottleneck)- R2 -(access)- D`.
+    Chain {
+        #[serde(default = "default_access_rate")]
+        access_rate: f64,
+        #[serde(default = "default_access_delay")]
+        access_delay: f64,
+        bottleneck_rate: f64,
+        bottleneck_delay: f64,
+        #[serde(default)]
+        queue: QueueSpec,
+        #[serde(default)]
+        access_queue: Option<QueueSpec>,
+    },
+    /// `S0..S{n-1} - R1 - R2 - D0..D{n-1}`; pair i uses `S{i}` and `D{i}`.
+    Dumbbell {
+        pairs: u32,
+        #[serde(default = "default_access_rate")]
+        access_rate: f64,
+        /// One-way delay of every access link, or per pair (same value both sides).
+        #[serde(default)]
+        access_delays: Vec<f64>,
+        #[serde(default = "default_access_delay")]
+        access_delay: f64,
+        bottleneck_rate: f64,
+        bottleneck_delay: f64,
+        #[serde(default)]
+        queue: QueueSpec,
+        #[serde(default)]
+        access_queue: Option<QueueSpec>,
+    },
+    /// Seed 001 Fig. 3: routers `R0 .. R{h}` in a chain, hop i = `R{i-1} -> R{i}`.
+    /// End hosts `S` (at R0) and `D` (at R{h}) for the long flow, and cross
+    /// traffic hosts `CS{i}` (at R{i-1}) and `CD{i}` (at R{i}) for every hop.
+    ParkingLot {
+        /// Rate of each router-router hop (its length is the number of hops).
+        hop_rates: Vec<f64>,
+        #[serde(default = "default_hop_delay")]
+        hop_delay: f64,
+        #[serde(default = "default_access_rate")]
+        access_rate: f64,
+        #[serde(default = "default_access_delay")]
+        access_delay: f64,
+        #[serde(default)]
+        queue: QueueSpec,
+        #[serde(default)]
+        access_queue: Option<QueueSpec>,
+    },
+    /// Explicit nodes and links.
+    Custom {
+        nodes: Vec<String>,
+        links: Vec<LinkSpec>,
+    },
+}
+
+fn default_access_rate() -> f64 {
+    10e6
+}
+fn default_access_delay() -> f64 {
+    0.001
+}
+fn default_hop_delay() -> f64 {
+    0.002
+}
+
+/// An impairment element placed on a link (see `docs/impairments.md`).
+// No `deny_unknown_fields` here: serde does not support it together with
+// `flatten`; the flattened model enum rejects unknown fields itself.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ImpairmentSpec {
+    /// Link name, e.g. `"R1->R2"`.
+    pub link: String,
+    #[serde(flatten)]
+    pub model: ImpairmentModel,
+}
+
+/// The impairment models. The impairment issue adds delay, bursty drops,
+/// Gilbert-Elliott, positioned loss, swaps, the seed-003 generator and ARQ.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ImpairmentModel {
+    /// Independent (Bernoulli) drop of each packet with probability `p`.
+    Loss {
+        p: f64,
+        /// Only data packets (true) or every packet (false).
+        #[serde(default = "default_true")]
+        data_only: bool,
+    },
+}
+
+/// The transport and application of one flow.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    #[serde(default)]
+    pub name: Option<String>,
+    pub src: String,
+    pub dst: String,
+    /// Sender variant name from the registry (`reorderlab variants`).
+    #[serde(default = "default_variant")]
+    pub variant: String,
+    /// Congestion control name.
+    #[serde(default = "default_cc")]
+    pub cc: String,
+    /// Start time, s.
+    #[serde(default)]
+    pub start: f64,
+    /// Segments to send; 0 = unlimited (bulk).
+    #[serde(default)]
+    pub segments: u64,
+    #[serde(default)]
+    pub tcp: TcpSpec,
+    #[serde(default)]
+    pub receiver: ReceiverSpec,
+}
+
+fn default_variant() -> String {
+    "SACK".to_string()
+}
+fn default_cc() -> String {
+    "reno".to_string()
+}
+
+/// Sender parameters common to all variants. `None` = the variant's default.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    /// Data packet size in bytes (headers included).
+    #[serde(default)]
+    pub mss: Option<u32>,
+    /// Pure ACK size in bytes.
+    #[serde(default)]
+    pub ack_size: Option<u32>,
+    /// Maximum window (receiver-advertised limit), segments.
+    #[serde(default)]
+    pub max_window: Option<u32>,
+    #[serde(default)]
+    pub initial_window: Option<u32>,
+    #[serde(default)]
+    pub initial_ssthresh: Option<u32>,
+    #[serde(default)]
+    pub min_rto: Option<f64>,
+    #[serde(default)]
+    pub max_rto: Option<f64>,
+    #[serde(default)]
+    pub initial_rto: Option<f64>,
+    /// Clock granularity G of RFC 6298, s.
+    #[serde(default)]
+    pub granularity: Option<f64>,
+    #[serde(default)]
+    pub dupthresh: Option<u32>,
+    /// RFC 3042 limited transmit; `None` = the variant's default.
+    #[serde(default)]
+    pub limited_transmit: Option<bool>,
+    /// Open the connection with SYN / SYN-ACK before data.
+    #[serde(default)]
+    pub syn: bool,
+}
+
+/// Receiver ACK policy.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ReceiverSpec {
+    #[serde(default)]
+    pub delayed_ack: DelayedAck,
+    /// Delayed-ACK timer, s.
+    #[serde(default = "default_delack_timeout")]
+    pub delack_timeout: f64,
+    /// ACK at least every this many full segments.
+    #[serde(default = "default_delack_every")]
+    pub delack_every: u32,
+    #[serde(default = "default_true")]
+    pub sack: bool,
+    #[serde(default = "default_true")]
+    pub dsack: bool,
+    /// SACK blocks per ACK (RFC 2018: 4, or 3 with timestamps).
+    #[serde(default = "default_sack_blocks")]
+    pub max_sack_blocks: u8,
+}
+
+fn default_delack_timeout() -> f64 {
+    0.2
+}
+fn default_delack_every() -> u32 {
+    2
+}
+fn default_sack_blocks() -> u8 {
+    4
+}
+
+impl Default for ReceiverSpec {
+    fn default() -> Self {
+        ReceiverSpec {
+            delayed_ack: DelayedAck::None,
+            delack_timeout: default_delack_timeout(),
+            delack_every: default_delack_every(),
+            sack: true,
+            dsack: true,
+            max_sack_blocks: default_sack_blocks(),
+        }
+    }
+}
+
+/// Delayed-ACK mode of the receiver.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum DelayedAck {
+    /// ACK every segment.
+    #[default]
+    None,
+    /// RFC 1122 / RFC 5681 4.2: every `delack_every` segments or after the timer.
+    Rfc1122,
+    /// Linux style: ACK every segment while the sender is in slow start
+    /// (quickack mode, approximated by the first 16 segments after start or
+    /// after a gap), delayed ACK afterwards.
+    Quickack,
+}
+
+/// What to record besides the per-flow counters.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct RecordSpec {
+    /// Sender variables sampled every `interval`: cwnd, ssthresh, srtt, rto,
+    /// dupthresh, pipe, delivered.
+    #[serde(default)]
+    pub series: Vec<String>,
+    #[serde(default = "default_interval")]
+    pub interval: f64,
+    /// Flow indices to sample; empty = all.
+    #[serde(default)]
+    pub flows: Vec<u32>,
+}
+
+fn default_interval() -> f64 {
+    0.1
+}
+
+impl Default for RecordSpec {
+    fn default() -> Self {
+        RecordSpec {
+            series: Vec::new(),
+            interval: default_interval(),
+            flows: Vec::new(),
+        }
+    }
+}
+
+/// Names accepted in `record.series`.
+pub const SERIES_NAMES: &[&str] = &[
+    "cwnd",
+    "ssthresh",
+    "srtt",
+    "rto",
+    "dupthresh",
+    "pipe",
+    "delivered",
+];
+
+impl Scenario {
+    /// Parse a scenario from JSON (what the Python front sends).
+    pub fn from_json(text: &str) -> Result<Scenario, SpecError> {
+        serde_json::from_str(text).map_err(|e| SpecError::new("scenario", e.to_string()))
+    }
+}

@@ -1,0 +1,510 @@
+//! Validation of a [`Scenario`]: every check names the field by its path and
+//! the offending value, e.g. `topology.bottleneck_rate: must be > 0, got -5`.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use super::{FlowSpec, ImpairmentModel, QueueSpec, Scenario, Topology, SERIES_NAMES};
+use crate::net::routing::RoutingTable;
+use crate::net::topology::expand;
+use crate::tcp::cc::CongestionControl;
+use crate::tcp::variants;
+
+/// A scenario error: the field path and what is wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecError {
+    pub path: String,
+    pub message: String,
+}
+
+impl SpecError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> SpecError {
+        SpecError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+type Check = Result<(), SpecError>;
+
+fn positive(path: &str, v: f64) -> Check {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(SpecError::new(path, format!("must be > 0, got {v}")))
+    }
+}
+
+fn non_negative(path: &str, v: f64) -> Check {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err(SpecError::new(path, format!("must be >= 0, got {v}")))
+    }
+}
+
+fn at_least(path: &str, v: u64, min: u64) -> Check {
+    if v >= min {
+        Ok(())
+    } else {
+        Err(SpecError::new(path, format!("must be >= {min}, got {v}")))
+    }
+}
+
+fn probability(path: &str, v: f64, allow_one: bool) -> Check {
+    let ok = v.is_finite() && v >= 0.0 && (v < 1.0 || (allow_one && v == 1.0));
+    if ok {
+        Ok(())
+    } else {
+        let hi = if allow_one { "1]" } else { "1)" };
+        Err(SpecError::new(
+            path,
+            format!("must be in [0, {hi}, got {v}"),
+        ))
+    }
+}
+
+fn check_queue(path: &str, q: &QueueSpec) -> Check {
+    match *q {
+        QueueSpec::Droptail {
+            limit_packets,
+            limit_bytes,
+        } => {
+            if let Some(l) = limit_packets {
+                at_least(&format!("{path}.limit_packets"), l as u64, 1)?;
+            }
+            if let Some(l) = limit_bytes {
+                at_least(&format!("{path}.limit_bytes"), l, 1)?;
+            }
+            Ok(())
+        }
+        QueueSpec::Red {
+            limit_packets,
+            min_th,
+            max_th,
+            max_p,
+            w_q,
+            ..
+        } => {
+            at_least(&format!("{path}.limit_packets"), limit_packets as u64, 1)?;
+            non_negative(&format!("{path}.min_th"), min_th)?;
+            if !(max_th.is_finite() && max_th > min_th) {
+                return Err(SpecError::new(
+                    format!("{path}.max_th"),
+                    format!("must be > min_th ({min_th}), got {max_th}"),
+                ));
+            }
+            if !(max_p > 0.0 && max_p <= 1.0) {
+                return Err(SpecError::new(
+                    format!("{path}.max_p"),
+                    format!("must be in (0, 1], got {max_p}"),
+                ));
+            }
+            if !(w_q > 0.0 && w_q <= 1.0) {
+                return Err(SpecError::new(
+                    format!("{path}.w_q"),
+                    format!("must be in (0, 1], got {w_q}"),
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn check_topology(t: &Topology) -> Check {
+    match t {
+        Topology::Chain {
+            access_rate,
+            access_delay,
+            bottleneck_rate,
+            bottleneck_delay,
+            queue,
+            access_queue,
+        } => {
+            positive("topology.access_rate", *access_rate)?;
+            non_negative("topology.access_delay", *access_delay)?;
+            positive("topology.bottleneck_rate", *bottleneck_rate)?;
+            non_negative("topology.bottleneck_delay", *bottleneck_delay)?;
+            check_queue("topology.queue", queue)?;
+            if let Some(q) = access_queue {
+                check_queue("topology.access_queue", q)?;
+            }
+        }
+        Topology::Dumbbell {
+            pairs,
+            access_rate,
+            access_delays,
+            access_delay,
+            bottleneck_rate,
+            bottleneck_delay,
+            queue,
+            access_queue,
+        } => {
+            at_least("topology.pairs", *pairs as u64, 1)?;
+            if *pairs > 100_000 {
+                return Err(SpecError::new(
+                    "topology.pairs",
+                    format!("must be <= 100000, got {pairs}"),
+                ));
+            }
+            positive("topology.access_rate", *access_rate)?;
+            non_negative("topology.access_delay", *access_delay)?;
+            if !access_delays.is_empty() && access_delays.len() != *pairs as usize {
+                return Err(SpecError::new(
+                    "topology.access_delays",
+                    format!(
+                        "must have one delay per pair ({pairs}), got {}",
+                        access_delays.len()
+                    ),
+                ));
+            }
+            for (i, d) in access_delays.iter().enumerate() {
+                non_negative(&format!("topology.access_delays[{i}]"), *d)?;
+            }
+            positive("topology.bottleneck_rate", *bottleneck_rate)?;
+            non_negative("topology.bottleneck_delay", *bottleneck_delay)?;
+            check_queue("topology.queue", queue)?;
+            if let Some(q) = access_queue {
+                check_queue("topology.access_queue", q)?;
+            }
+        }
+        Topology::ParkingLot {
+            hop_rates,
+            hop_delay,
+            access_rate,
+            access_delay,
+            queue,
+            access_queue,
+        } => {
+            if hop_rates.is_empty() {
+                return Err(SpecError::new(
+                    "topology.hop_rates",
+                    "must list at least one hop rate, got []",
+                ));
+            }
+            for (i, r) in hop_rates.iter().enumerate() {
+                positive(&format!("topology.hop_rates[{i}]"), *r)?;
+            }
+            non_negative("topology.hop_delay", *hop_delay)?;
+            positive("topology.access_rate", *access_rate)?;
+            non_negative("topology.access_delay", *access_delay)?;
+            check_queue("topology.queue", queue)?;
+            if let Some(q) = access_queue {
+                check_queue("topology.access_queue", q)?;
+            }
+        }
+        Topology::Custom { nodes, links } => {
+            if nodes.is_empty() {
+                return Err(SpecError::new(
+                    "topology.nodes",
+                    "must not be empty, got []",
+                ));
+            }
+            let mut seen = HashSet::new();
+            for (i, n) in nodes.iter().enumerate() {
+                if n.is_empty() || !seen.insert(n.as_str()) {
+                    return Err(SpecError::new(
+                        format!("topology.nodes[{i}]"),
+                        format!("node names must be unique and non-empty, got '{n}'"),
+                    ));
+                }
+            }
+            let mut names = HashSet::new();
+            for (i, l) in links.iter().enumerate() {
+                let p = format!("topology.links[{i}]");
+                for (field, node) in [("from", &l.from), ("to", &l.to)] {
+                    if !seen.contains(node.as_str()) {
+                        return Err(SpecError::new(
+                            format!("{p}.{field}"),
+                            format!("unknown node '{node}'"),
+                        ));
+                    }
+                }
+                if l.from == l.to {
+                    return Err(SpecError::new(
+                        format!("{p}.to"),
+                        format!("a link must join two different nodes, got '{}' twice", l.to),
+                    ));
+                }
+                positive(&format!("{p}.rate"), l.rate)?;
+                non_negative(&format!("{p}.delay"), l.delay)?;
+                check_queue(&format!("{p}.queue"), &l.queue)?;
+                let mut dirs = vec![format!("{}->{}", l.from, l.to)];
+                if l.duplex {
+                    dirs.push(format!("{}->{}", l.to, l.from));
+                }
+                for d in dirs {
+                    if !names.insert(d.clone()) {
+                        return Err(SpecError::new(p.clone(), format!("duplicate link '{d}'")));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> Check {
+    let p = format!("flows[{i}]");
+    for (field, node) in [("src", &f.src), ("dst", &f.dst)] {
+        if !nodes.contains(node.as_str()) {
+            let mut known: Vec<&str> = nodes.iter().copied().collect();
+            known.sort_unstable();
+            return Err(SpecError::new(
+                format!("{p}.{field}"),
+                format!("unknown node '{node}' (known: {})", known.join(", ")),
+            ));
+        }
+    }
+    if f.src == f.dst {
+        return Err(SpecError::new(
+            format!("{p}.dst"),
+            format!("must differ from src, got '{}'", f.dst),
+        ));
+    }
+    if variants::find(&f.variant).is_none() {
+        return Err(SpecError::new(
+            format!("{p}.variant"),
+            format!(
+                "unknown variant '{}' (known: {})",
+                f.variant,
+                variants::names().join(", ")
+            ),
+        ));
+    }
+    if CongestionControl::by_name(&f.cc).is_none() {
+        let known: Vec<&str> = crate::tcp::cc::CONTROLLERS.iter().map(|c| c.name).collect();
+        return Err(SpecError::new(
+            format!("{p}.cc"),
+            format!(
+                "unknown congestion control '{}' (known: {})",
+                f.cc,
+                known.join(", ")
+            ),
+        ));
+    }
+    non_negative(&format!("{p}.start"), f.start)?;
+    if f.start >= duration {
+        return Err(SpecError::new(
+            format!("{p}.start"),
+            format!(
+                "must be before the end of the run ({duration} s), got {}",
+                f.start
+            ),
+        ));
+    }
+    let t = &f.tcp;
+    let tp = format!("{p}.tcp");
+    if let Some(v) = t.mss {
+        at_least(&format!("{tp}.mss"), v as u64, 1)?;
+    }
+    if let Some(v) = t.ack_size {
+        at_least(&format!("{tp}.ack_size"), v as u64, 1)?;
+    }
+    if let Some(v) = t.max_window {
+        at_least(&format!("{tp}.max_window"), v as u64, 1)?;
+    }
+    if let Some(v) = t.initial_window {
+        at_least(&format!("{tp}.initial_window"), v as u64, 1)?;
+    }
+    if let Some(v) = t.initial_ssthresh {
+        at_least(&format!("{tp}.initial_ssthresh"), v as u64, 2)?;
+    }
+    if let Some(v) = t.dupthresh {
+        at_least(&format!("{tp}.dupthresh"), v as u64, 1)?;
+    }
+    if let Some(v) = t.min_rto {
+        positive(&format!("{tp}.min_rto"), v)?;
+    }
+    if let Some(v) = t.initial_rto {
+        positive(&format!("{tp}.initial_rto"), v)?;
+    }
+    if let Some(v) = t.granularity {
+        non_negative(&format!("{tp}.granularity"), v)?;
+    }
+    if let Some(v) = t.max_rto {
+        positive(&format!("{tp}.max_rto"), v)?;
+        let min = t.min_rto.unwrap_or(1.0);
+        if v < min {
+            return Err(SpecError::new(
+                format!("{tp}.max_rto"),
+                format!("must be >= min_rto ({min}), got {v}"),
+            ));
+        }
+    }
+    let r = &f.receiver;
+    let rp = format!("{p}.receiver");
+    positive(&format!("{rp}.delack_timeout"), r.delack_timeout)?;
+    at_least(&format!("{rp}.delack_every"), r.delack_every as u64, 1)?;
+    if !(1..=4).contains(&r.max_sack_blocks) {
+        return Err(SpecError::new(
+            format!("{rp}.max_sack_blocks"),
+            format!("must be in 1..=4, got {}", r.max_sack_blocks),
+        ));
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Check every field; the first problem found is returned.
+    pub fn validate(&self) -> Result<(), SpecError> {
+        positive("duration", self.duration)?;
+        non_negative("warmup", self.warmup)?;
+        if self.warmup >= self.duration {
+            return Err(SpecError::new(
+                "warmup",
+                format!(
+                    "must be < duration ({}), got {}",
+                    self.duration, self.warmup
+                ),
+            ));
+        }
+        check_topology(&self.topology)?;
+        let (nodes, links) = expand(&self.topology);
+        let node_set: HashSet<&str> = nodes.iter().map(String::as_str).collect();
+        let mut link_names: Vec<String> = Vec::new();
+        let mut pairs = Vec::new();
+        let index = |n: &str| nodes.iter().position(|x| x == n).unwrap() as u32;
+        for l in &links {
+            link_names.push(format!("{}->{}", l.from, l.to));
+            pairs.push((index(&l.from), index(&l.to)));
+        }
+        for l in links.iter().filter(|l| l.duplex) {
+            link_names.push(format!("{}->{}", l.to, l.from));
+            pairs.push((index(&l.to), index(&l.from)));
+        }
+        for (i, imp) in self.impairments.iter().enumerate() {
+            let p = format!("impairments[{i}]");
+            if !link_names.contains(&imp.link) {
+                return Err(SpecError::new(
+                    format!("{p}.link"),
+                    format!(
+                        "unknown link '{}' (known: {})",
+                        imp.link,
+                        link_names.join(", ")
+                    ),
+                ));
+            }
+            match imp.model {
+                ImpairmentModel::Loss { p: prob, .. } => {
+                    probability(&format!("{p}.p"), prob, false)?
+                }
+            }
+        }
+        if self.flows.is_empty() {
+            return Err(SpecError::new(
+                "flows",
+                "must list at least one flow, got []",
+            ));
+        }
+        let routing = RoutingTable::shortest_paths(nodes.len(), &pairs);
+        for (i, f) in self.flows.iter().enumerate() {
+            check_flow(i, f, &node_set, self.duration)?;
+            let (s, d) = (index(&f.src), index(&f.dst));
+            if routing.next_link(s, d).is_none() || routing.next_link(d, s).is_none() {
+                return Err(SpecError::new(
+                    format!("flows[{i}]"),
+                    format!(
+                        "no route between '{}' and '{}' in both directions",
+                        f.src, f.dst
+                    ),
+                ));
+            }
+        }
+        for (i, name) in self.record.series.iter().enumerate() {
+            if !SERIES_NAMES.contains(&name.as_str()) {
+                return Err(SpecError::new(
+                    format!("record.series[{i}]"),
+                    format!(
+                        "unknown series '{name}' (known: {})",
+                        SERIES_NAMES.join(", ")
+                    ),
+                ));
+            }
+        }
+        positive("record.interval", self.record.interval)?;
+        for (i, &f) in self.record.flows.iter().enumerate() {
+            if f as usize >= self.flows.len() {
+                return Err(SpecError::new(
+                    format!("record.flows[{i}]"),
+                    format!("no flow with index {f} ({} flows)", self.flows.len()),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> Scenario {
+        Scenario::from_json(
+            r#"{"duration": 10, "topology": {"kind": "chain", "bottleneck_rate": 8e6,
+                "bottleneck_delay": 0.023}, "flows": [{"src": "S1", "dst": "D"}]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn valid_base_passes() {
+        assert_eq!(base().validate(), Ok(()));
+    }
+
+    #[test]
+    fn errors_name_field_and_value() {
+        let mut s = base();
+        if let Topology::Chain {
+            bottleneck_rate, ..
+        } = &mut s.topology
+        {
+            *bottleneck_rate = -5.0;
+        }
+        assert_eq!(
+            s.validate().unwrap_err().to_string(),
+            "topology.bottleneck_rate: must be > 0, got -5"
+        );
+        let mut s = base();
+        s.flows[0].variant = "FOO".into();
+        let e = s.validate().unwrap_err().to_string();
+        assert!(
+            e.starts_with("flows[0].variant: unknown variant 'FOO' (known: Reno"),
+            "{e}"
+        );
+        let mut s = base();
+        s.flows[0].dst = "X".into();
+        assert!(s
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .starts_with("flows[0].dst: unknown node 'X'"));
+        let mut s = base();
+        s.impairments.push(super::super::ImpairmentSpec {
+            link: "R1->R2".into(),
+            model: ImpairmentModel::Loss {
+                p: 1.5,
+                data_only: true,
+            },
+        });
+        assert_eq!(
+            s.validate().unwrap_err().to_string(),
+            "impairments[0].p: must be in [0, 1), got 1.5"
+        );
+    }
+
+    #[test]
+    fn unknown_fields_and_bad_types_are_rejected_by_the_parser() {
+        let e = Scenario::from_json(r#"{"duration": 1, "bogus": 1}"#).unwrap_err();
+        assert!(e.to_string().contains("bogus"), "{e}");
+    }
+}

@@ -1,0 +1,14 @@
+//! TCP: the receiver, the sender and its policies.
+
+pub mod cc;
+pub mod intervals;
+pub mod policy;
+pub mod receiver;
+pub mod rto;
+pub mod scoreboard;
+pub mod sender;
+pub mod truth;
+pub mod variants;
+
+pub use receiver::{Receiver, ReceiverConfig};
+pub use sender::{CaState, Sender, SenderConfig};

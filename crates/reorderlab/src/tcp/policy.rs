@@ -1,0 +1,63 @@
+//! The sender's replaceable policies (DESIGN.md, "TCP"). Each is a small
+//! enum so the hot path dispatches with a `match`; a new variant adds a case
+//! here (or a file beside this one) and a line in [`super::variants`].
+
+/// Loss detection: which outstanding segments are deemed lost, and when.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LossDetection {
+    /// Fixed duplicate-ACK threshold. With SACK: RFC 6675 `IsLost` (DupThresh
+    /// SACKed segments above a hole) and entry on DupThresh duplicate ACKs;
+    /// without SACK: RFC 5681 Sec. 3.2, the third duplicate ACK.
+    DupThresh,
+}
+
+/// Loss response: what a loss episode does to the window, and how the
+/// missing segments are resent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recovery {
+    /// RFC 5681 Sec. 3.2 fast retransmit / fast recovery with window
+    /// inflation; any new ACK ends recovery.
+    Reno,
+    /// RFC 6582: partial ACKs retransmit the next hole and keep recovery
+    /// going until `recover` is acknowledged.
+    NewReno,
+    /// RFC 6675: conservative SACK-based recovery driven by `pipe`.
+    Sack,
+}
+
+/// Limited transmit: new data sent on duplicate ACKs before recovery.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LimitedTransmit {
+    Off,
+    /// RFC 3042: one new segment for each of the first two duplicate ACKs.
+    Rfc3042,
+    /// RR-TCP (seed 000 Sec. 4.3): one new segment per duplicate ACK, up to
+    /// `k` times cwnd beyond the window.
+    CwndMultiple(f64),
+}
+
+impl LimitedTransmit {
+    /// Segments the sender may have outstanding beyond cwnd after `dupacks`
+    /// duplicate ACKs outside recovery.
+    pub fn allowance(&self, dupacks: u32, cwnd: f64) -> u32 {
+        match *self {
+            LimitedTransmit::Off => 0,
+            LimitedTransmit::Rfc3042 => dupacks.min(2),
+            LimitedTransmit::CwndMultiple(k) => dupacks.min((k * cwnd).floor() as u32),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limited_transmit_allowances() {
+        assert_eq!(LimitedTransmit::Off.allowance(2, 10.0), 0);
+        assert_eq!(LimitedTransmit::Rfc3042.allowance(1, 10.0), 1);
+        assert_eq!(LimitedTransmit::Rfc3042.allowance(5, 10.0), 2);
+        assert_eq!(LimitedTransmit::CwndMultiple(1.0).allowance(7, 10.0), 7);
+        assert_eq!(LimitedTransmit::CwndMultiple(1.0).allowance(17, 10.0), 10);
+    }
+}

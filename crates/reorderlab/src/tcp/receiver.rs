@@ -1,0 +1,365 @@
+//! The TCP receiver: cumulative ACK, SACK (RFC 2018), DSACK (RFC 2883),
+//! delayed ACK (RFC 1122 / RFC 5681 Sec. 4.2, or Linux-style quickack) and
+//! timestamp echo (RFC 7323 Sec. 4.3).
+
+use std::collections::VecDeque;
+
+use crate::engine::Time;
+use crate::net::packet::{Packet, PacketKind, SackBlocks};
+use crate::spec::DelayedAck;
+use crate::tcp::intervals::IntervalSet;
+
+/// Quick ACKs granted in quickack mode (Linux `TCP_MAX_QUICKACKS`).
+pub const MAX_QUICKACKS: u32 = 16;
+
+#[derive(Debug, Clone)]
+pub struct ReceiverConfig {
+    pub delayed_ack: DelayedAck,
+    pub delack_timeout: Time,
+    pub delack_every: u32,
+    pub sack: bool,
+    pub dsack: bool,
+    pub max_sack_blocks: u8,
+    pub ack_size: u32,
+    /// Data bytes per segment (for delivered-byte accounting).
+    pub mss: u32,
+    /// Segments of a finite flow; the flow completes when all are delivered.
+    pub expected_segments: Option<u64>,
+    /// Delivered bytes are counted towards throughput from this time on.
+    pub measure_from: Time,
+}
+
+/// Receiver counters.
+#[derive(Debug, Clone, Default)]
+pub struct ReceiverStats {
+    pub segments_delivered: u64,
+    pub bytes_delivered: u64,
+    pub bytes_delivered_measured: u64,
+    pub duplicates: u64,
+    pub out_of_order: u64,
+    pub acks_sent: u64,
+    pub dsacks_sent: u64,
+    pub completed_at: Option<Time>,
+    /// In-order check: every delivered segment was exactly `previous + 1`.
+    pub order_violations: u64,
+}
+
+#[derive(Debug)]
+pub struct Receiver {
+    cfg: ReceiverConfig,
+    flow: u32,
+    /// Node of the sender (destination of ACKs).
+    peer: u32,
+    rcv_nxt: u32,
+    ooo: IntervalSet,
+    /// Most recently received out-of-order segments, newest first (RFC 2018
+    /// Sec. 4: the first block holds the newest segment, later blocks repeat
+    /// the most recently reported ones).
+    recent: VecDeque<u32>,
+    /// Full segments received and not yet acknowledged.
+    unacked: u32,
+    delack_deadline: Option<Time>,
+    quick_left: u32,
+    ts_recent: Time,
+    last_delivered: Option<u32>,
+    pub stats: ReceiverStats,
+}
+
+impl Receiver {
+    pub fn new(cfg: ReceiverConfig, flow: u32, peer: u32) -> Receiver {
+        Receiver {
+            cfg,
+            flow,
+            peer,
+            rcv_nxt: 0,
+            ooo: IntervalSet::new(),
+            recent: VecDeque::with_capacity(8),
+            unacked: 0,
+            delack_deadline: None,
+            quick_left: MAX_QUICKACKS,
+            ts_recent: 0,
+            last_delivered: None,
+            stats: ReceiverStats::default(),
+        }
+    }
+
+    pub fn rcv_nxt(&self) -> u32 {
+        self.rcv_nxt
+    }
+
+    /// Deadline of the delayed-ACK timer.
+    pub fn deadline(&self) -> Option<Time> {
+        self.delack_deadline
+    }
+
+    /// A SYN arrived: answer with a SYN-ACK (again, if it is a repeat).
+    pub fn on_syn(&mut self, now: Time, out: &mut Vec<Packet>) {
+        out.push(Packet::control(
+            PacketKind::SynAck,
+            self.flow,
+            self.peer,
+            self.cfg.ack_size,
+            now,
+        ));
+    }
+
+    /// A data segment arrived.
+    pub fn on_data(&mut self, pkt: &Packet, now: Time, out: &mut Vec<Packet>) {
+        let s = pkt.seq;
+        if s < self.rcv_nxt || self.ooo.contains(s) {
+            // Duplicate: ACK at once, reporting it with DSACK (RFC 2883 Sec. 4).
+            self.stats.duplicates += 1;
+            // Linux re-enters quickack mode on a duplicate (a sign of loss
+            // recovery at the sender).
+            self.quick_left = MAX_QUICKACKS;
+            self.send_ack(now, Some(s), out);
+        } else if s == self.rcv_nxt {
+            if self.unacked == 0 {
+                // RFC 7323 Sec. 4.3: echo the earliest unacknowledged
+                // in-sequence segment.
+                self.ts_recent = pkt.ts_val;
+            }
+            let filled_hole = !self.ooo.is_empty();
+            self.advance(now);
+            self.unacked += 1;
+            let ack_now = filled_hole
+                || self.wants_immediate_ack()
+                || self.unacked >= self.cfg.delack_every;
+            if ack_now {
+                self.send_ack(now, None, out);
+            } else if self.delack_deadline.is_none() {
+                self.delack_deadline = Some(now + self.cfg.delack_timeout);
+            }
+        } else {
+            // Out of order: above a hole. ACK at once (RFC 5681 Sec. 4.2).
+            self.stats.out_of_order += 1;
+            self.ooo.insert(s, s + 1);
+            self.recent.retain(|&r| r != s);
+            self.recent.push_front(s);
+            self.recent.truncate(8);
+            self.send_ack(now, None, out);
+        }
+    }
+
+    /// The delayed-ACK timer expired.
+    pub fn on_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        self.delack_deadline = None;
+        if self.unacked > 0 {
+            self.send_ack(now, None, out);
+        }
+    }
+
+    fn wants_immediate_ack(&mut self) -> bool {
+        match self.cfg.delayed_ack {
+            DelayedAck::None => true,
+            DelayedAck::Rfc1122 => false,
+            DelayedAck::Quickack => {
+                if self.quick_left > 0 {
+                    self.quick_left -= 1;
+                    true
+                } else {
+                    false
+                }
+            }
+        }
+    }
+
+    /// Deliver `rcv_nxt` and any out-of-order data now contiguous.
+    fn advance(&mut self, now: Time) {
+        let old = self.rcv_nxt;
+        self.rcv_nxt += 1;
+        if let Some(end) = self.ooo.pop_front_if_starts_at(self.rcv_nxt) {
+            self.rcv_nxt = end;
+        }
+        let nxt = self.rcv_nxt;
+        self.recent.retain(|&r| r >= nxt);
+        for seq in old..self.rcv_nxt {
+            self.deliver(seq, now);
+        }
+    }
+
+    fn deliver(&mut self, seq: u32, now: Time) {
+        if self.last_delivered.map_or(seq != 0, |l| seq != l + 1) {
+            self.stats.order_violations += 1;
+        }
+        self.last_delivered = Some(seq);
+        self.stats.segments_delivered += 1;
+        self.stats.bytes_delivered += self.cfg.mss as u64;
+        if now >= self.cfg.measure_from {
+            self.stats.bytes_delivered_measured += self.cfg.mss as u64;
+        }
+        if self.cfg.expected_segments == Some(self.stats.segments_delivered) {
+            self.stats.completed_at = Some(now);
+        }
+    }
+
+    /// Build the SACK option: an optional DSACK block first (RFC 2883), then
+    /// the blocks holding the most recently received segments (RFC 2018).
+    fn sack_blocks(&self, dup: Option<u32>) -> SackBlocks {
+        let mut blocks = SackBlocks::default();
+        if !self.cfg.sack {
+            return blocks;
+        }
+        let max = (self.cfg.max_sack_blocks as usize).min(SackBlocks::MAX);
+        let mut used: [(u32, u32); SackBlocks::MAX] = [(0, 0); SackBlocks::MAX];
+        let mut n_used = 0;
+        if let (Some(d), true) = (dup, self.cfg.dsack) {
+            blocks.push(d, d + 1);
+            // A duplicate inside a SACKed range: that range comes next.
+            if let Some(r) = self.ooo.range_containing(d) {
+                if blocks.len() < max {
+                    blocks.push(r.0, r.1);
+                    used[n_used] = r;
+                    n_used += 1;
+                }
+            }
+        }
+        for &seq in &self.recent {
+            if blocks.len() >= max {
+                break;
+            }
+            if let Some(r) = self.ooo.range_containing(seq) {
+                if !used[..n_used].contains(&r) {
+                    blocks.push(r.0, r.1);
+                    used[n_used] = r;
+                    n_used += 1;
+                }
+            }
+        }
+        blocks
+    }
+
+    fn send_ack(&mut self, now: Time, dup: Option<u32>, out: &mut Vec<Packet>) {
+        let mut ack = Packet::control(
+            PacketKind::Ack,
+            self.flow,
+            self.peer,
+            self.cfg.ack_size,
+            now,
+        );
+        ack.seq = self.rcv_nxt;
+        ack.ts_ecr = self.ts_recent;
+        ack.immediate = dup.is_some() || !self.ooo.is_empty();
+        ack.sack = self.sack_blocks(dup);
+        if dup.is_some() && self.cfg.dsack && self.cfg.sack {
+            self.stats.dsacks_sent += 1;
+        }
+        self.unacked = 0;
+        self.delack_deadline = None;
+        self.stats.acks_sent += 1;
+        out.push(ack);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(mode: DelayedAck) -> ReceiverConfig {
+        ReceiverConfig {
+            delayed_ack: mode,
+            delack_timeout: 200,
+            delack_every: 2,
+            sack: true,
+            dsack: true,
+            max_sack_blocks: 4,
+            ack_size: 40,
+            mss: 1000,
+            expected_segments: None,
+            measure_from: 0,
+        }
+    }
+
+    fn data(seq: u32, ts: Time) -> Packet {
+        Packet::data(0, 1, 1000, seq, 0, ts)
+    }
+
+    /// Feed segments, return the ACKs as (ack, blocks).
+    fn feed(r: &mut Receiver, seqs: &[u32]) -> Vec<(u32, Vec<(u32, u32)>)> {
+        let mut out = Vec::new();
+        for &s in seqs {
+            r.on_data(&data(s, 0), 0, &mut out);
+        }
+        out.iter()
+            .map(|a| (a.seq, a.sack.as_slice().to_vec()))
+            .collect()
+    }
+
+    #[test]
+    fn sack_blocks_newest_first_and_at_most_four() {
+        let mut r = Receiver::new(cfg(DelayedAck::None), 0, 0);
+        let acks = feed(&mut r, &[0, 2, 4, 6, 8, 10, 5]);
+        assert_eq!(acks[0], (1, vec![]));
+        assert_eq!(acks[1], (1, vec![(2, 3)]));
+        assert_eq!(acks[2], (1, vec![(4, 5), (2, 3)]));
+        assert_eq!(acks[5], (1, vec![(10, 11), (8, 9), (6, 7), (4, 5)]));
+        // 5 joins 4 and 6: the merged block containing it comes first.
+        assert_eq!(acks[6], (1, vec![(4, 7), (10, 11), (8, 9), (2, 3)]));
+        // Filling the first hole delivers 1..3 only.
+        let acks = feed(&mut r, &[1]);
+        assert_eq!(acks[0], (3, vec![(4, 7), (10, 11), (8, 9)]));
+        assert_eq!(r.stats.segments_delivered, 3);
+    }
+
+    #[test]
+    fn dsack_reports_duplicate_first_then_its_enclosing_block() {
+        let mut r = Receiver::new(cfg(DelayedAck::None), 0, 0);
+        feed(&mut r, &[0, 1, 2]);
+        // Duplicate below the cumulative ACK (RFC 2883 Sec. 4.1.1).
+        let acks = feed(&mut r, &[1]);
+        assert_eq!(acks[0], (3, vec![(1, 2)]));
+        // Duplicate inside a SACKed block (Sec. 4.1.2 style).
+        feed(&mut r, &[5, 6]);
+        let acks = feed(&mut r, &[5]);
+        assert_eq!(acks[0], (3, vec![(5, 6), (5, 7)]));
+        assert_eq!(r.stats.duplicates, 2);
+        assert_eq!(r.stats.dsacks_sent, 2);
+    }
+
+    #[test]
+    fn every_byte_delivered_once_in_order() {
+        let mut r = Receiver::new(cfg(DelayedAck::None), 0, 0);
+        feed(&mut r, &[3, 1, 0, 2, 2, 5, 4, 0]);
+        assert_eq!(r.stats.segments_delivered, 6);
+        assert_eq!(r.stats.order_violations, 0);
+        assert_eq!(r.rcv_nxt(), 6);
+    }
+
+    #[test]
+    fn rfc1122_acks_every_second_segment_or_on_timer() {
+        let mut r = Receiver::new(cfg(DelayedAck::Rfc1122), 0, 0);
+        let mut out = Vec::new();
+        r.on_data(&data(0, 10), 0, &mut out);
+        assert!(out.is_empty());
+        assert_eq!(r.deadline(), Some(200));
+        r.on_data(&data(1, 20), 5, &mut out);
+        assert_eq!(out.len(), 1);
+        // Echoes the earliest unacknowledged segment's timestamp.
+        assert_eq!(out[0].ts_ecr, 10);
+        assert_eq!(r.deadline(), None);
+        r.on_data(&data(2, 30), 10, &mut out);
+        r.on_timer(210, &mut out);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1].seq, 3);
+        // Out-of-order data is ACKed at once.
+        r.on_data(&data(4, 40), 300, &mut out);
+        assert_eq!(out.len(), 3);
+        // And so is the segment filling the hole.
+        r.on_data(&data(3, 50), 310, &mut out);
+        assert_eq!(out.len(), 4);
+        assert_eq!(out[3].seq, 5);
+    }
+
+    #[test]
+    fn quickack_acks_first_segments_at_once_then_delays() {
+        let mut r = Receiver::new(cfg(DelayedAck::Quickack), 0, 0);
+        let mut out = Vec::new();
+        for s in 0..MAX_QUICKACKS {
+            r.on_data(&data(s, 0), 0, &mut out);
+        }
+        assert_eq!(out.len(), MAX_QUICKACKS as usize);
+        r.on_data(&data(MAX_QUICKACKS, 0), 0, &mut out);
+        assert_eq!(out.len(), MAX_QUICKACKS as usize);
+        assert!(r.deadline().is_some());
+    }
+}

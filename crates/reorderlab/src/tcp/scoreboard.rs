@@ -1,0 +1,369 @@
+//! The sender's scoreboard: per-segment state in a ring indexed by sequence
+//! number, the SACKed ranges, and the counters from which the pipe estimate
+//! is computed (RFC 6675 Sec. 2-4, in the Linux formulation
+//! `in_flight = packets_out - (sacked_out + lost_out) + retrans_out`).
+//!
+//! Nothing here walks the window per ACK: a cumulative ACK costs the number
+//! of segments it acknowledges, a SACK block the number of segments it newly
+//! covers, loss marking the number of segments newly marked, and the
+//! retransmission cursor only moves forward within an episode.
+
+use std::collections::VecDeque;
+
+use crate::engine::Time;
+use crate::tcp::intervals::IntervalSet;
+
+/// What the sender knows about one segment.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SegState {
+    /// Time of the latest transmission.
+    pub sent_at: Time,
+    /// Time of the first transmission.
+    pub first_sent_at: Time,
+    /// Transmissions so far (1 = never retransmitted).
+    pub copies: u16,
+    /// Covered by a SACK block.
+    pub sacked: bool,
+    /// Deemed lost (Linux `TCPCB_LOST`).
+    pub lost: bool,
+    /// A retransmission is outstanding (Linux `TCPCB_SACKED_RETRANS`).
+    pub retrans: bool,
+    /// Congestion window when last sent (TCP-PR halves from it).
+    pub cwnd_at_send: f32,
+}
+
+/// Summary of a cumulative ACK.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CumAck {
+    /// Segments newly acknowledged.
+    pub acked: u32,
+    /// Some of them were sent more than once (Karn: no RTT sample).
+    pub any_retransmitted: bool,
+    /// Send time of the highest newly acknowledged segment.
+    pub last_sent_at: Time,
+    /// Of those acknowledged, how many had been SACKed before.
+    pub were_sacked: u32,
+}
+
+#[derive(Debug, Default)]
+pub struct Scoreboard {
+    /// SND.UNA: lowest unacknowledged segment.
+    una: u32,
+    /// SND.NXT: one past the highest segment sent (HighData + 1).
+    nxt: u32,
+    segs: VecDeque<SegState>,
+    sacked: IntervalSet,
+    sacked_out: u32,
+    lost_out: u32,
+    retrans_out: u32,
+    /// Segments below this have been considered by the dupthresh marking.
+    lost_hi: u32,
+    /// One past the highest segment ever marked lost (scan bound).
+    lost_max: u32,
+    /// Lowest segment that may be lost and not yet retransmitted.
+    retx_hint: u32,
+}
+
+impl Scoreboard {
+    pub fn new() -> Scoreboard {
+        Scoreboard::default()
+    }
+
+    pub fn una(&self) -> u32 {
+        self.una
+    }
+    pub fn nxt(&self) -> u32 {
+        self.nxt
+    }
+    /// Segments sent and not cumulatively acknowledged (FlightSize).
+    pub fn packets_out(&self) -> u32 {
+        self.nxt - self.una
+    }
+    pub fn sacked_out(&self) -> u32 {
+        self.sacked_out
+    }
+    pub fn lost_out(&self) -> u32 {
+        self.lost_out
+    }
+    pub fn retrans_out(&self) -> u32 {
+        self.retrans_out
+    }
+    pub fn sacked_ranges(&self) -> &[(u32, u32)] {
+        self.sacked.ranges()
+    }
+
+    /// RFC 6675 `pipe`: segments believed to be in the network.
+    pub fn pipe(&self) -> u32 {
+        self.packets_out() + self.retrans_out - self.sacked_out - self.lost_out
+    }
+
+    pub fn seg(&self, seq: u32) -> Option<&SegState> {
+        if seq < self.una {
+            return None;
+        }
+        self.segs.get((seq - self.una) as usize)
+    }
+
+    fn seg_mut(&mut self, seq: u32) -> &mut SegState {
+        let i = (seq - self.una) as usize;
+        &mut self.segs[i]
+    }
+
+    /// Record the first transmission of the next new segment.
+    pub fn send_new(&mut self, now: Time, cwnd: f64) -> u32 {
+        let seq = self.nxt;
+        self.segs.push_back(SegState {
+            sent_at: now,
+            first_sent_at: now,
+            copies: 1,
+            cwnd_at_send: cwnd as f32,
+            ..SegState::default()
+        });
+        self.nxt += 1;
+        seq
+    }
+
+    /// Record a retransmission of `seq`; returns its copy index.
+    pub fn retransmit(&mut self, seq: u32, now: Time, cwnd: f64) -> u16 {
+        let s = self.seg_mut(seq);
+        let copy = s.copies;
+        s.copies = s.copies.saturating_add(1);
+        s.sent_at = now;
+        s.cwnd_at_send = cwnd as f32;
+        let newly = !s.retrans;
+        s.retrans = true;
+        if newly {
+            self.retrans_out += 1;
+        }
+        copy
+    }
+
+    /// Apply a cumulative ACK: everything below `ack` is acknowledged.
+    pub fn cum_ack(&mut self, ack: u32) -> CumAck {
+        let mut info = CumAck::default();
+        while self.una < ack {
+            let s = self.segs.pop_front().expect("ack beyond snd_nxt");
+            info.acked += 1;
+            info.any_retransmitted |= s.copies > 1;
+            info.last_sent_at = s.sent_at;
+            if s.sacked {
+                self.sacked_out -= 1;
+                info.were_sacked += 1;
+            }
+            if s.lost && !s.sacked {
+                self.lost_out -= 1;
+            }
+            if s.retrans {
+                self.retrans_out -= 1;
+            }
+            self.una += 1;
+        }
+        self.sacked.trim_below(self.una);
+        self.lost_hi = self.lost_hi.max(self.una);
+        self.retx_hint = self.retx_hint.max(self.una);
+        info
+    }
+
+    /// Apply one SACK block `[start, end)`; returns the segments newly SACKed
+    /// and calls `on_new` for each of them.
+    pub fn sack(&mut self, start: u32, end: u32, mut on_new: impl FnMut(u32, &SegState)) -> u32 {
+        let start = start.max(self.una);
+        let end = end.min(self.nxt);
+        if start >= end {
+            return 0;
+        }
+        let una = self.una;
+        let Scoreboard {
+            segs,
+            sacked,
+            sacked_out,
+            lost_out,
+            retrans_out,
+            ..
+        } = self;
+        sacked.insert_with(start, end, |a, b| {
+            for seq in a..b {
+                let s = &mut segs[(seq - una) as usize];
+                s.sacked = true;
+                if s.lost {
+                    *lost_out -= 1;
+                }
+                if s.retrans {
+                    *retrans_out -= 1;
+                }
+                s.retrans = false;
+                *sacked_out += 1;
+                on_new(seq, s);
+            }
+        })
+    }
+
+    /// RFC 6675 `IsLost(seq)`: at least `dupthresh` SACKed segments above it
+    /// (segment granularity makes the byte and block criteria coincide).
+    pub fn is_lost(&self, seq: u32, dupthresh: u32) -> bool {
+        self.sacked.count_at_or_above(seq + 1) >= dupthresh
+    }
+
+    /// Mark every un-SACKed segment for which `IsLost` holds. Returns the
+    /// number newly marked.
+    pub fn mark_lost_by_dupthresh(&mut self, dupthresh: u32) -> u32 {
+        let Some(limit) = self.sacked.kth_highest(dupthresh.max(1)) else {
+            return 0;
+        };
+        let mut marked = 0;
+        let from = self.lost_hi.max(self.una);
+        for seq in from..limit {
+            if self.mark_lost(seq) {
+                marked += 1;
+            }
+        }
+        self.lost_hi = self.lost_hi.max(limit);
+        marked
+    }
+
+    /// Mark one segment lost (if un-SACKed and not already lost).
+    pub fn mark_lost(&mut self, seq: u32) -> bool {
+        if seq < self.una || seq >= self.nxt {
+            return false;
+        }
+        let s = self.seg_mut(seq);
+        if s.sacked || s.lost {
+            return false;
+        }
+        s.lost = true;
+        self.lost_out += 1;
+        self.retx_hint = self.retx_hint.min(seq);
+        self.lost_max = self.lost_max.max(seq + 1);
+        true
+    }
+
+    /// A retransmission of `seq` is itself deemed lost: make it eligible for
+    /// another retransmission.
+    pub fn mark_retransmission_lost(&mut self, seq: u32) {
+        if seq < self.una || seq >= self.nxt {
+            return;
+        }
+        let s = self.seg_mut(seq);
+        if s.sacked || !s.retrans {
+            return;
+        }
+        s.retrans = false;
+        let was_lost = std::mem::replace(&mut s.lost, true);
+        self.retrans_out -= 1;
+        if !was_lost {
+            self.lost_out += 1;
+        }
+        self.retx_hint = self.retx_hint.min(seq);
+        self.lost_max = self.lost_max.max(seq + 1);
+    }
+
+    /// On a retransmission timeout: every un-SACKed outstanding segment is
+    /// lost and earlier retransmissions are forgotten (RFC 6675 Sec. 5.1;
+    /// as Linux `tcp_enter_loss`, SACK information is kept).
+    pub fn mark_all_lost(&mut self) {
+        for s in self.segs.iter_mut() {
+            if s.retrans {
+                s.retrans = false;
+            }
+            if !s.sacked && !s.lost {
+                s.lost = true;
+                self.lost_out += 1;
+            }
+        }
+        self.retrans_out = 0;
+        self.lost_hi = self.nxt;
+        self.lost_max = self.nxt;
+        self.retx_hint = self.una;
+    }
+
+    /// The lowest segment that is lost, not SACKed and not already
+    /// retransmitted (RFC 6675 NextSeg rule 1).
+    pub fn next_lost(&mut self) -> Option<u32> {
+        let mut seq = self.retx_hint.max(self.una);
+        let end = self.lost_max.min(self.nxt);
+        while seq < end {
+            let s = &self.segs[(seq - self.una) as usize];
+            if s.lost && !s.sacked && !s.retrans {
+                self.retx_hint = seq;
+                return Some(seq);
+            }
+            seq += 1;
+        }
+        self.retx_hint = seq;
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(n: u32) -> Scoreboard {
+        let mut sb = Scoreboard::new();
+        for _ in 0..n {
+            sb.send_new(0, 10.0);
+        }
+        sb
+    }
+
+    #[test]
+    fn rfc6675_islost_and_pipe_worked_example() {
+        // Ten segments out; segments 2, 3, 4 and 6 SACKed; DupThresh 3.
+        let mut sb = board(10);
+        assert_eq!(sb.sack(2, 5, |_, _| {}), 3);
+        assert_eq!(sb.sack(6, 7, |_, _| {}), 1);
+        // IsLost: 0 and 1 have four SACKed segments above, 5 has one.
+        assert!(sb.is_lost(0, 3) && sb.is_lost(1, 3));
+        assert!(!sb.is_lost(5, 3) && !sb.is_lost(7, 3));
+        // Pipe before marking: every un-SACKed segment counts (6 of them).
+        assert_eq!(sb.pipe(), 6);
+        assert_eq!(sb.mark_lost_by_dupthresh(3), 2);
+        // After marking: 5, 7, 8, 9 remain in the pipe (RFC 6675 SetPipe).
+        assert_eq!(sb.pipe(), 4);
+        assert_eq!(sb.next_lost(), Some(0));
+        sb.retransmit(0, 1, 5.0);
+        assert_eq!(sb.pipe(), 5);
+        assert_eq!(sb.next_lost(), Some(1));
+        sb.retransmit(1, 1, 5.0);
+        assert_eq!(sb.next_lost(), None);
+        // Cumulative ACK of the retransmitted 0 and 1 and the SACKed 2..5.
+        let info = sb.cum_ack(5);
+        assert_eq!(info.acked, 5);
+        assert!(info.any_retransmitted);
+        assert_eq!(info.were_sacked, 3);
+        assert_eq!(
+            (sb.sacked_out(), sb.lost_out(), sb.retrans_out()),
+            (1, 0, 0)
+        );
+        assert_eq!(sb.pipe(), 4);
+    }
+
+    #[test]
+    fn sack_of_a_retransmitted_lost_segment_clears_both_marks() {
+        let mut sb = board(6);
+        sb.sack(1, 6, |_, _| {});
+        sb.mark_lost_by_dupthresh(3);
+        assert_eq!(sb.lost_out(), 1);
+        sb.retransmit(0, 5, 3.0);
+        let mut seen = Vec::new();
+        sb.sack(0, 1, |s, st| seen.push((s, st.copies)));
+        assert_eq!(seen, vec![(0, 2)]);
+        assert_eq!((sb.lost_out(), sb.retrans_out(), sb.pipe()), (0, 0, 0));
+    }
+
+    #[test]
+    fn timeout_marks_everything_unsacked_lost() {
+        let mut sb = board(5);
+        sb.sack(3, 4, |_, _| {});
+        sb.retransmit(0, 1, 1.0);
+        sb.mark_all_lost();
+        assert_eq!((sb.lost_out(), sb.retrans_out()), (4, 0));
+        let order: Vec<u32> = std::iter::from_fn(|| {
+            let s = sb.next_lost()?;
+            sb.retransmit(s, 2, 1.0);
+            Some(s)
+        })
+        .collect();
+        assert_eq!(order, vec![0, 1, 2, 4]);
+    }
+}
