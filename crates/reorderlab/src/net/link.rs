@@ -61,13 +61,17 @@ pub struct Link {
     pub impairments: Vec<u32>,
     pub stats: LinkStats,
     rng: Rng,
+    /// Last (size, serialisation time) computed: links carry mostly one
+    /// packet size, so this saves a division and a rounding per packet.
+    tx_cache: (u32, Time),
     busy_until: Time,
     /// Packets not yet fully transmitted (waiting or in service).
     txq: VecDeque<Transmission>,
     txq_bytes: u64,
-    /// Every accepted packet not yet delivered, with its arrival time at the
-    /// far node; arrival times are non-decreasing.
-    in_flight: VecDeque<(Time, Packet)>,
+    /// Every accepted packet not yet delivered, and (in a parallel deque)
+    /// its arrival time at the far node; arrival times are non-decreasing.
+    in_flight: VecDeque<Packet>,
+    arrivals: VecDeque<Time>,
 }
 
 impl Link {
@@ -90,10 +94,12 @@ impl Link {
             impairments: Vec::new(),
             stats: LinkStats::default(),
             rng,
+            tx_cache: (0, 0),
             busy_until: 0,
             txq: VecDeque::new(),
             txq_bytes: 0,
             in_flight: VecDeque::new(),
+            arrivals: VecDeque::new(),
         }
     }
 
@@ -140,7 +146,10 @@ impl Link {
         self.stats.enqueued += 1;
         self.stats.max_queue = self.stats.max_queue.max(occ.packets + 1);
         let start = self.busy_until.max(now);
-        let end = start + tx_time(pkt.size, self.rate);
+        if self.tx_cache.0 != pkt.size {
+            self.tx_cache = (pkt.size, tx_time(pkt.size, self.rate));
+        }
+        let end = start + self.tx_cache.1;
         self.busy_until = end;
         self.txq.push_back(Transmission {
             start,
@@ -149,7 +158,8 @@ impl Link {
         });
         self.txq_bytes += pkt.size as u64;
         let arrival = end + self.delay;
-        self.in_flight.push_back((arrival, pkt));
+        self.in_flight.push_back(pkt);
+        self.arrivals.push_back(arrival);
         if self.in_flight.len() == 1 {
             Admit::Accepted(Some(arrival))
         } else {
@@ -160,13 +170,14 @@ impl Link {
     /// Remove the head packet (its arrival time is now). Returns it and the
     /// arrival time of the new head, if any.
     pub fn pop_arrival(&mut self) -> (Packet, Option<Time>) {
-        let (_, pkt) = self
+        let pkt = self
             .in_flight
             .pop_front()
             .expect("LinkDeliver event for an empty link");
+        self.arrivals.pop_front();
         self.stats.delivered += 1;
         self.stats.bytes_delivered += pkt.size as u64;
-        (pkt, self.in_flight.front().map(|(t, _)| *t))
+        (pkt, self.arrivals.front().copied())
     }
 
     /// Packets accepted and not yet delivered (queued, in transmission or
@@ -177,7 +188,7 @@ impl Link {
 
     /// Accepted packets still in the system, oldest first.
     pub fn packets_in_system(&self) -> impl Iterator<Item = &Packet> {
-        self.in_flight.iter().map(|(_, p)| p)
+        self.in_flight.iter()
     }
 }
 

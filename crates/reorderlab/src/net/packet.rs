@@ -66,10 +66,10 @@ pub struct Packet {
     /// Ack: the ACK acknowledges a segment received out of order or a
     /// duplicate (it was sent at once, not delayed).
     pub immediate: bool,
-    /// Data: when the sender sent it (TCP timestamp value, RFC 7323).
-    pub ts_val: Time,
-    /// Ack: timestamp echoed from the segment that triggered it.
-    pub ts_ecr: Time,
+    /// Timestamp option (RFC 7323). Data and SYN: TSval, the send time.
+    /// Ack: TSecr, the TSval echoed back. One field keeps the packet in 64
+    /// bytes; the model's senders never need the other half.
+    pub ts: Time,
     /// Ack: SACK / DSACK blocks.
     pub sack: SackBlocks,
 }
@@ -84,8 +84,7 @@ impl Packet {
             seq,
             copy,
             immediate: false,
-            ts_val: now,
-            ts_ecr: 0,
+            ts: now,
             sack: SackBlocks::default(),
         }
     }
@@ -99,8 +98,7 @@ impl Packet {
             seq: 0,
             copy: 0,
             immediate: true,
-            ts_val: now,
-            ts_ecr: 0,
+            ts: now,
             sack: SackBlocks::default(),
         }
     }
@@ -116,7 +114,7 @@ mod tests {
 
     #[test]
     fn packet_stays_small_and_sack_blocks_cap_at_four() {
-        assert!(std::mem::size_of::<Packet>() <= 96);
+        assert!(std::mem::size_of::<Packet>() <= 64);
         let mut s = SackBlocks::default();
         for i in 0..6 {
             s.push(i * 10, i * 10 + 1);

@@ -117,14 +117,13 @@ impl Receiver {
             if self.unacked == 0 {
                 // RFC 7323 Sec. 4.3: echo the earliest unacknowledged
                 // in-sequence segment.
-                self.ts_recent = pkt.ts_val;
+                self.ts_recent = pkt.ts;
             }
             let filled_hole = !self.ooo.is_empty();
             self.advance(now);
             self.unacked += 1;
-            let ack_now = filled_hole
-                || self.wants_immediate_ack()
-                || self.unacked >= self.cfg.delack_every;
+            let ack_now =
+                filled_hole || self.wants_immediate_ack() || self.unacked >= self.cfg.delack_every;
             if ack_now {
                 self.send_ack(now, None, out);
             } else if self.delack_deadline.is_none() {
@@ -238,7 +237,7 @@ impl Receiver {
             now,
         );
         ack.seq = self.rcv_nxt;
-        ack.ts_ecr = self.ts_recent;
+        ack.ts = self.ts_recent;
         ack.immediate = dup.is_some() || !self.ooo.is_empty();
         ack.sack = self.sack_blocks(dup);
         if dup.is_some() && self.cfg.dsack && self.cfg.sack {
@@ -335,7 +334,7 @@ mod tests {
         r.on_data(&data(1, 20), 5, &mut out);
         assert_eq!(out.len(), 1);
         // Echoes the earliest unacknowledged segment's timestamp.
-        assert_eq!(out[0].ts_ecr, 10);
+        assert_eq!(out[0].ts, 10);
         assert_eq!(r.deadline(), None);
         r.on_data(&data(2, 30), 10, &mut out);
         r.on_timer(210, &mut out);

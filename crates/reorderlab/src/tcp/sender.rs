@@ -580,3 +580,7 @@ impl Sender {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "sender_tests.rs"]
+mod tests;
