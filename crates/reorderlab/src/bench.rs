@@ -43,6 +43,7 @@ pub fn ref_rrtcp() -> Scenario {
             access_queue: None,
         },
         impairments: vec![],
+        multipath: vec![],
         flows: vec![flow(
             "S1",
             "D",
@@ -84,6 +85,7 @@ pub fn ref_gigabit() -> Scenario {
             }),
         },
         impairments: vec![],
+        multipath: vec![],
         flows: (0..pairs)
             .map(|i| {
                 let mut f = flow(

@@ -12,10 +12,11 @@ use crate::engine::{Event, EventQueue, Time, TimerKind, TimerSlot};
 use crate::impair::{Element, Verdict};
 use crate::metrics::{EngineCounters, FlowResult, LinkResult, SeriesRecorder};
 use crate::net::link::Admit;
+use crate::net::multipath::{epsilon_probabilities, normalise, Multipath};
 use crate::net::packet::{Packet, PacketKind};
 use crate::net::topology::build_topology;
 use crate::net::{Link, RoutingTable};
-use crate::spec::{Scenario, SpecError};
+use crate::spec::{Position, Scenario, SpecError};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::truth::RetxCause;
 use crate::tcp::variants;
@@ -53,6 +54,13 @@ pub struct RunResult {
     pub flows: Vec<FlowResult>,
     pub links: Vec<LinkResult>,
     pub series: BTreeMap<String, BTreeMap<String, Vec<f64>>>,
+    /// RFC 5236 reorder density per flow: fractions at displacements
+    /// -DT..=DT (DT = 8).
+    pub reorder_density: BTreeMap<String, Vec<f64>>,
+    /// Counters of each impairment element, in scenario order.
+    pub impairments: Vec<crate::impair::ElementStats>,
+    /// Packets that took each multipath route, in scenario order.
+    pub multipath_routes: Vec<u64>,
 }
 
 /// The simulated world.
@@ -68,6 +76,10 @@ pub struct Simulation {
     links: Vec<Link>,
     routing: RoutingTable,
     elements: Vec<Element>,
+    element_timers: Vec<TimerSlot>,
+    multipath: Multipath,
+    /// Scratch buffer for packets released by an element.
+    released: Vec<Packet>,
     flows: Vec<Flow>,
     /// Scratch buffer for packets produced by an endpoint (reused: no
     /// allocation per packet).
@@ -86,10 +98,48 @@ impl Simulation {
         let mut links = topo.links;
         let mut elements = Vec::new();
         for (i, imp) in scenario.impairments.iter().enumerate() {
-            let link = topo.link_index[&imp.link];
-            links[link as usize].impairments.push(elements.len() as u32);
-            elements.push(Element::new(link, &imp.model, seed, i as u64));
+            let li = topo.link_index[&imp.link];
+            let link = &mut links[li as usize];
+            let position = imp.position();
+            let chain = match position {
+                Position::Ingress => &mut link.ingress,
+                Position::Egress => &mut link.egress,
+            };
+            let element = Element::new(li, position, chain.len(), &imp.model, seed, i as u64);
+            chain.push(elements.len() as u32);
+            elements.push(element);
         }
+        let mut multipath = Multipath::default();
+        for mp in &scenario.multipath {
+            let paths: Vec<Vec<(u32, u32)>> = mp
+                .paths
+                .iter()
+                .map(|p| {
+                    p.iter()
+                        .map(|name| {
+                            let l = topo.link_index[name];
+                            (links[l as usize].from, l)
+                        })
+                        .collect()
+                })
+                .collect();
+            let probs = match (&mp.weights, mp.epsilon) {
+                (Some(w), _) => normalise(w),
+                (None, e) => {
+                    let hops: Vec<usize> = mp.paths.iter().map(Vec::len).collect();
+                    epsilon_probabilities(&hops, e.unwrap_or(0.0), mp.scale)
+                }
+            };
+            multipath.add(
+                topo.node_index[&mp.at],
+                topo.node_index[&mp.dst],
+                paths,
+                &probs,
+                mp.data_only,
+                seed,
+            );
+        }
+        let mut element_timers = vec![TimerSlot::default(); elements.len()];
         let end = secs(scenario.duration);
         let warmup = secs(scenario.warmup);
         let mut events = EventQueue::new();
@@ -144,6 +194,18 @@ impl Simulation {
         if recorder.is_some() {
             events.schedule(0, Event::Sample);
         }
+        // Elements with a deadline from the start (swap timers).
+        for (i, e) in elements.iter().enumerate() {
+            if let Some((t, gen)) = element_timers[i].sync(e.deadline()) {
+                events.schedule(
+                    t,
+                    Event::ImpairRelease {
+                        element: i as u32,
+                        gen,
+                    },
+                );
+            }
+        }
         Ok(Simulation {
             name: scenario.name.clone(),
             seed,
@@ -155,6 +217,9 @@ impl Simulation {
             links,
             routing,
             elements,
+            element_timers,
+            multipath,
+            released: Vec::with_capacity(64),
             flows,
             out: Vec::with_capacity(256),
             counters: EngineCounters::default(),
@@ -215,7 +280,7 @@ impl Simulation {
                 self.out = out;
                 self.sync_timers(flow);
             }
-            Event::ImpairRelease { .. } => {}
+            Event::ImpairRelease { element, gen } => self.fire_element(element, gen),
             Event::Sample => self.sample(),
         }
     }
@@ -227,11 +292,9 @@ impl Simulation {
     /// something else comes first.
     fn deliver_link_heads(&mut self, link: u32) {
         loop {
-            let l = &mut self.links[link as usize];
-            let (pkt, next) = l.pop_arrival();
-            let node = l.to;
+            let (pkt, next) = self.links[link as usize].pop_arrival();
             self.counters.packet_hops += 1;
-            self.arrive(pkt, node);
+            self.leave_link(pkt, link, 0);
             let Some(t) = next else { return };
             let first_queued = self.events.peek_time().unwrap_or(Time::MAX);
             if t < first_queued && t <= self.limit {
@@ -321,29 +384,117 @@ impl Simulation {
         }
     }
 
-    /// Offer a packet at `node` to the next link towards its destination:
-    /// impairments first, then the queue.
-    fn forward(&mut self, pkt: Packet, node: u32) {
-        let Some(li) = self.routing.next_link(node, pkt.dst) else {
+    /// Send a packet from `node` towards its destination: choose the link
+    /// (multipath route, else the routing table), then offer it.
+    fn forward(&mut self, mut pkt: Packet, node: u32) {
+        let Some(li) = self.next_link(&mut pkt, node) else {
             // Validation guarantees routes for every flow; count as a drop.
             self.on_drop(&pkt);
             return;
         };
-        let link = &mut self.links[li as usize];
-        link.stats.arrivals += 1;
-        for k in 0..link.impairments.len() {
-            let e = link.impairments[k] as usize;
-            if self.elements[e].process(&pkt, self.now) == Verdict::Drop {
-                link.stats.impairment_drops += 1;
-                self.on_drop(&pkt);
-                return;
+        self.links[li as usize].stats.arrivals += 1;
+        self.enter_link(pkt, li, 0);
+    }
+
+    fn next_link(&mut self, pkt: &mut Packet, node: u32) -> Option<u32> {
+        if self.multipath.is_empty() {
+            return self.routing.next_link(node, pkt.dst);
+        }
+        if pkt.route != 0 {
+            match self.multipath.next_link(pkt.route, node) {
+                Some(l) => return Some(l),
+                None => pkt.route = 0,
             }
         }
-        match link.admit(pkt, self.now) {
+        if let Some(route) = self.multipath.choose(node, pkt) {
+            pkt.route = route;
+            return self.multipath.next_link(route, node);
+        }
+        self.routing.next_link(node, pkt.dst)
+    }
+
+    /// Run the link's ingress elements from `from` on, then its queue.
+    fn enter_link(&mut self, pkt: Packet, li: u32, from: usize) {
+        let n = self.links[li as usize].ingress.len();
+        for k in from..n {
+            let e = self.links[li as usize].ingress[k];
+            let verdict = self.elements[e as usize].process(&pkt, self.now);
+            // A passing packet can move a deadline too (the reordering
+            // generator arms its release on the first later packet).
+            self.sync_element(e);
+            match verdict {
+                Verdict::Pass => {}
+                Verdict::Drop => {
+                    self.links[li as usize].stats.ingress_drops += 1;
+                    self.on_drop(&pkt);
+                    return;
+                }
+                Verdict::Hold => return,
+            }
+        }
+        match self.links[li as usize].admit(pkt, self.now) {
             Admit::Accepted(Some(t)) => self.events.schedule(t, Event::LinkDeliver { link: li }),
             Admit::Accepted(None) => {}
             Admit::Dropped => self.on_drop(&pkt),
         }
+    }
+
+    /// Run the link's egress elements from `from` on, then hand the packet
+    /// to the far node.
+    fn leave_link(&mut self, pkt: Packet, li: u32, from: usize) {
+        let n = self.links[li as usize].egress.len();
+        for k in from..n {
+            let e = self.links[li as usize].egress[k];
+            let verdict = self.elements[e as usize].process(&pkt, self.now);
+            self.sync_element(e);
+            match verdict {
+                Verdict::Pass => {}
+                Verdict::Drop => {
+                    self.links[li as usize].stats.egress_drops += 1;
+                    self.on_drop(&pkt);
+                    return;
+                }
+                Verdict::Hold => return,
+            }
+        }
+        let node = self.links[li as usize].to;
+        self.arrive(pkt, node);
+    }
+
+    fn sync_element(&mut self, e: u32) {
+        let deadline = self.elements[e as usize].deadline();
+        if let Some((t, gen)) = self.element_timers[e as usize].sync(deadline) {
+            self.events
+                .schedule(t, Event::ImpairRelease { element: e, gen });
+        }
+    }
+
+    /// An element's deadline: release what is due and continue each packet
+    /// after that element.
+    fn fire_element(&mut self, e: u32, gen: u32) {
+        let deadline = self.elements[e as usize].deadline();
+        match self.element_timers[e as usize].on_fire(gen, self.now, deadline) {
+            Fire::Ignore => return,
+            Fire::Requeue(t) => {
+                let gen = self.element_timers[e as usize].generation();
+                self.events
+                    .schedule(t, Event::ImpairRelease { element: e, gen });
+                return;
+            }
+            Fire::Expire => {}
+        }
+        let el = &mut self.elements[e as usize];
+        let (li, position, next) = (el.link, el.position, el.chain_index + 1);
+        let mut batch = std::mem::take(&mut self.released);
+        el.on_deadline(self.now, &mut self.links[li as usize], &mut batch);
+        for pkt in batch.drain(..) {
+            match position {
+                Position::Ingress => self.enter_link(pkt, li, next),
+                Position::Egress => self.leave_link(pkt, li, next),
+            }
+        }
+        self.released = batch;
+        self.sync_element(e);
     }
 
     fn on_drop(&mut self, pkt: &Packet) {
@@ -379,9 +530,14 @@ impl Simulation {
         let mut bad = Vec::new();
         for l in &self.links {
             let s = &l.stats;
-            if s.arrivals != s.enqueued + s.queue_drops + s.impairment_drops {
+            let held_ingress: u64 = l
+                .ingress
+                .iter()
+                .map(|&e| self.elements[e as usize].held_packets().len() as u64)
+                .sum();
+            if s.arrivals != s.enqueued + s.queue_drops + s.ingress_drops + held_ingress {
                 bad.push(format!(
-                    "{}: arrivals {} != enqueued + drops",
+                    "{}: arrivals {} != enqueued + drops + held",
                     l.name, s.arrivals
                 ));
             }
@@ -409,12 +565,19 @@ impl Simulation {
                     f.sender.stats.min_cwnd
                 ));
             }
-            let in_links: u64 = self
+            let mine = |p: &Packet| p.is_data() && p.flow == i as u32;
+            let in_links = self
                 .links
                 .iter()
                 .flat_map(|l| l.packets_in_system())
-                .filter(|p| p.is_data() && p.flow == i as u32)
-                .count() as u64;
+                .filter(|p| mine(p))
+                .count() as u64
+                + self
+                    .elements
+                    .iter()
+                    .flat_map(|e| e.held_packets())
+                    .filter(|p| mine(p))
+                    .count() as u64;
             let sent = f.sender.stats.data_packets_sent;
             let drops = f.sender.truth.dropped_copies();
             if sent != f.data_arrivals + drops + in_links {
@@ -447,7 +610,8 @@ impl Simulation {
                 arrivals: l.stats.arrivals,
                 enqueued: l.stats.enqueued,
                 queue_drops: l.stats.queue_drops,
-                impairment_drops: l.stats.impairment_drops,
+                impairment_drops: l.stats.ingress_drops + l.stats.egress_drops,
+                egress_drops: l.stats.egress_drops,
                 delivered: l.stats.delivered,
                 bytes_delivered: l.stats.bytes_delivered,
                 in_system_at_end: l.in_system() as u64,
@@ -468,6 +632,14 @@ impl Simulation {
                 .clone()
                 .map(SeriesRecorder::into_map)
                 .unwrap_or_default(),
+            reorder_density: self
+                .flows
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (i.to_string(), f.receiver.stats.reordering.density()))
+                .collect(),
+            impairments: self.elements.iter().map(|e| e.stats.clone()).collect(),
+            multipath_routes: self.multipath.route_counts.clone(),
         }
     }
 
@@ -513,6 +685,9 @@ impl Simulation {
             segments_delivered: r.segments_delivered,
             bytes_delivered: r.bytes_delivered,
             duplicate_segments_received: r.duplicates,
+            reordered_ratio: r.reordering.reordered_ratio(),
+            reorder_extent_mean: r.reordering.mean_extent(),
+            reorder_extent_max: r.reordering.max_extent(),
             throughput_bps: throughput,
             completed: r.completed_at.is_some(),
             fct: r.completed_at.map(|c| to_secs(c - f.start)),

@@ -31,8 +31,9 @@ pub enum Event {
     },
     /// A flow's application starts.
     FlowStart { flow: u32 },
-    /// An impairment element releases the head of its held packets.
-    ImpairRelease { element: u32 },
+    /// An impairment element's deadline (release of held packets, swap);
+    /// stale if `gen` is not the element's current timer generation.
+    ImpairRelease { element: u32, gen: u32 },
     /// Time-series sampling tick.
     Sample,
 }

@@ -1,8 +1,10 @@
 //! Measurements: per-flow and per-link result records, and sampled time
 //! series. Everything here is plain data serialised to the result JSON.
 
+mod reordering;
 mod series;
 
+pub use reordering::{ReorderingMetrics, DENSITY_THRESHOLD};
 pub use series::SeriesRecorder;
 
 use serde::Serialize;
@@ -38,6 +40,11 @@ pub struct FlowResult {
     pub segments_delivered: u64,
     pub bytes_delivered: u64,
     pub duplicate_segments_received: u64,
+    /// RFC 4737 reordered ratio of the segments the receiver saw.
+    pub reordered_ratio: f64,
+    /// RFC 4737 mean and maximum reordering extent (packets).
+    pub reorder_extent_mean: f64,
+    pub reorder_extent_max: u64,
     pub throughput_bps: f64,
     pub completed: bool,
     pub fct: Option<f64>,
@@ -63,6 +70,7 @@ pub struct LinkResult {
     pub enqueued: u64,
     pub queue_drops: u64,
     pub impairment_drops: u64,
+    pub egress_drops: u64,
     pub delivered: u64,
     pub bytes_delivered: u64,
     pub in_system_at_end: u64,

@@ -18,13 +18,17 @@ use crate::engine::time::tx_time;
 use crate::engine::{Rng, Time};
 
 /// Counters of one link. Conservation: `arrivals = enqueued + queue_drops +
-/// impairment_drops + held`, `enqueued = delivered + in_system`.
+/// ingress_drops + held at ingress`, `enqueued = delivered + in_system`.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct LinkStats {
     pub arrivals: u64,
     pub enqueued: u64,
     pub queue_drops: u64,
-    pub impairment_drops: u64,
+    /// Dropped by impairment elements before the queue.
+    pub ingress_drops: u64,
+    /// Dropped by impairment elements after the link (counted in
+    /// `delivered`, since they left the link's FIFO).
+    pub egress_drops: u64,
     pub delivered: u64,
     pub bytes_delivered: u64,
     pub max_queue: u32,
@@ -58,7 +62,9 @@ pub struct Link {
     pub queue: QueueDisc,
     /// Impairment elements applied, in order, to every packet offered to
     /// this link before its queue (indices into the simulation's elements).
-    pub impairments: Vec<u32>,
+    pub ingress: Vec<u32>,
+    /// Impairment elements applied after the link, before the next node.
+    pub egress: Vec<u32>,
     pub stats: LinkStats,
     rng: Rng,
     /// Last (size, serialisation time) computed: links carry mostly one
@@ -91,7 +97,8 @@ impl Link {
             rate,
             delay,
             queue,
-            impairments: Vec::new(),
+            ingress: Vec::new(),
+            egress: Vec::new(),
             stats: LinkStats::default(),
             rng,
             tx_cache: (0, 0),
@@ -139,22 +146,25 @@ impl Link {
     /// Offer a packet that passed the impairments to the queue.
     pub fn admit(&mut self, pkt: Packet, now: Time) -> Admit {
         let occ = self.occupancy(now);
-        if self.queue.drop_arrival(occ, pkt.size, now, &mut self.rng) {
+        if self
+            .queue
+            .drop_arrival(occ, pkt.size as u32, now, &mut self.rng)
+        {
             self.stats.queue_drops += 1;
             return Admit::Dropped;
         }
         self.stats.enqueued += 1;
         self.stats.max_queue = self.stats.max_queue.max(occ.packets + 1);
         let start = self.busy_until.max(now);
-        if self.tx_cache.0 != pkt.size {
-            self.tx_cache = (pkt.size, tx_time(pkt.size, self.rate));
+        if self.tx_cache.0 != pkt.size as u32 {
+            self.tx_cache = (pkt.size as u32, tx_time(pkt.size as u32, self.rate));
         }
         let end = start + self.tx_cache.1;
         self.busy_until = end;
         self.txq.push_back(Transmission {
             start,
             end,
-            bytes: pkt.size,
+            bytes: pkt.size as u32,
         });
         self.txq_bytes += pkt.size as u64;
         let arrival = end + self.delay;
@@ -178,6 +188,28 @@ impl Link {
         self.stats.delivered += 1;
         self.stats.bytes_delivered += pkt.size as u64;
         (pkt, self.arrivals.front().copied())
+    }
+
+    /// Exchange two packets waiting in the queue (not in transmission),
+    /// chosen at random; they keep their slots' departure times, so only
+    /// packets of equal size are swapped. Returns false when fewer than two
+    /// are waiting or the sizes differ. Nothing is lost or duplicated.
+    pub fn swap_random_waiting(&mut self, now: Time, rng: &mut Rng) -> bool {
+        let waiting = self.occupancy(now).packets as usize;
+        if waiting < 2 {
+            return false;
+        }
+        let base = self.in_flight.len() - waiting;
+        let i = base + (rng.next_u64() % waiting as u64) as usize;
+        let mut j = base + (rng.next_u64() % (waiting as u64 - 1)) as usize;
+        if j >= i {
+            j += 1;
+        }
+        if self.in_flight[i].size != self.in_flight[j].size {
+            return false;
+        }
+        self.in_flight.swap(i, j);
+        true
     }
 
     /// Packets accepted and not yet delivered (queued, in transmission or
@@ -230,6 +262,26 @@ mod tests {
         // After the link drained, a new packet starts at once.
         let _ = l.pop_arrival();
         assert_eq!(l.admit(pkt(2, 1000), ms(50)), Admit::Accepted(Some(ms(61))));
+    }
+
+    #[test]
+    fn swaps_exchange_waiting_packets_without_loss_or_duplication() {
+        let mut l = link(100);
+        for s in 0..20 {
+            l.admit(pkt(s, 1000), 0);
+        }
+        let mut rng = Rng::from_seed(3);
+        let mut swapped = 0;
+        for _ in 0..50 {
+            swapped += l.swap_random_waiting(0, &mut rng) as u32;
+        }
+        assert_eq!(swapped, 50);
+        let mut seqs: Vec<u32> = l.packets_in_system().map(|p| p.seq).collect();
+        // The packet in transmission (0) never moves.
+        assert_eq!(seqs[0], 0);
+        assert_ne!(seqs, (0..20).collect::<Vec<_>>());
+        seqs.sort_unstable();
+        assert_eq!(seqs, (0..20).collect::<Vec<_>>());
     }
 
     #[test]

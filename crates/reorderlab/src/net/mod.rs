@@ -1,6 +1,7 @@
 //! Network elements: packets, links with queues, routing and topology builders.
 
 pub mod link;
+pub mod multipath;
 pub mod packet;
 pub mod queue;
 pub mod routing;

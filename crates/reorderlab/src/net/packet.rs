@@ -56,8 +56,11 @@ pub struct Packet {
     pub flow: u32,
     /// Destination node.
     pub dst: u32,
-    /// Size on the wire, bytes.
-    pub size: u32,
+    /// Size on the wire, bytes (validated <= 65535).
+    pub size: u16,
+    /// Multipath route id (0 = follow the routing table); see
+    /// [`crate::net::multipath`].
+    pub route: u16,
     /// Data: segment number. Ack: cumulative ACK (next segment expected).
     pub seq: u32,
     /// Data: transmission index of this segment (0 = original). Ground truth
@@ -80,7 +83,8 @@ impl Packet {
             kind: PacketKind::Data,
             flow,
             dst,
-            size,
+            size: size as u16,
+            route: 0,
             seq,
             copy,
             immediate: false,
@@ -94,7 +98,8 @@ impl Packet {
             kind,
             flow,
             dst,
-            size,
+            size: size as u16,
+            route: 0,
             seq: 0,
             copy: 0,
             immediate: true,

@@ -9,10 +9,12 @@
 //! [`Scenario::validate`] checks every field and names the bad one, so a
 //! scenario that reaches the builder never panics it.
 
+mod random;
 mod validate;
 
 use serde::{Deserialize, Serialize};
 
+pub use random::RandomVar;
 pub use validate::SpecError;
 
 /// One simulation run.
@@ -32,6 +34,8 @@ pub struct Scenario {
     pub topology: Topology,
     #[serde(default)]
     pub impairments: Vec<ImpairmentSpec>,
+    #[serde(default)]
+    pub multipath: Vec<MultipathSpec>,
     pub flows: Vec<FlowSpec>,
     #[serde(default)]
     pub record: RecordSpec,
@@ -187,12 +191,45 @@ fn default_hop_delay() -> f64 {
 pub struct ImpairmentSpec {
     /// Link name, e.g. `"R1->R2"`.
     pub link: String,
+    /// Where on the link: before its queue (`ingress`) or after transmission
+    /// and propagation, before the next node (`egress`). Default: `egress`
+    /// for `arq` (ns-2 places link-layer error modules after the queue),
+    /// `ingress` for everything else.
+    #[serde(default)]
+    pub position: Option<Position>,
     #[serde(flatten)]
     pub model: ImpairmentModel,
 }
 
-/// The impairment models. The impairment issue adds delay, bursty drops,
-/// Gilbert-Elliott, positioned loss, swaps, the seed-003 generator and ARQ.
+/// Position of an impairment element on its link.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Position {
+    Ingress,
+    Egress,
+}
+
+impl ImpairmentSpec {
+    pub fn position(&self) -> Position {
+        self.position.unwrap_or(match self.model {
+            ImpairmentModel::Arq { .. } => Position::Egress,
+            _ => Position::Ingress,
+        })
+    }
+}
+
+/// Which retransmitted copies a positioned loss drops.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CopiesDropped {
+    /// Only the first transmission of each listed segment.
+    #[default]
+    Original,
+    /// Every transmission of each listed segment.
+    All,
+}
+
+/// The impairment models (`docs/impairments.md` documents each).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ImpairmentModel {
@@ -203,6 +240,116 @@ pub enum ImpairmentModel {
         #[serde(default = "default_true")]
         data_only: bool,
     },
+    /// Each packet independently, with probability `fraction`, is held for
+    /// a delay drawn from `delay` (seconds); the others pass at once, so a
+    /// long delay reorders (seed 000 Sec. 5).
+    Delay {
+        fraction: f64,
+        delay: RandomVar,
+        #[serde(default)]
+        data_only: bool,
+    },
+    /// Drop episodes: each packet outside an episode starts one with
+    /// probability `q`; an episode drops every packet (itself included)
+    /// for a `duration` drawn in seconds (seed 000 Table 4).
+    BurstLoss {
+        q: f64,
+        duration: RandomVar,
+        #[serde(default = "default_true")]
+        data_only: bool,
+    },
+    /// Gilbert-Elliott two-state loss: per packet, move Good -> Bad with
+    /// probability `p_gb` and Bad -> Good with `p_bg`, then drop with
+    /// `loss_good` or `loss_bad` (seed 002).
+    GilbertElliott {
+        p_gb: f64,
+        p_bg: f64,
+        #[serde(default)]
+        loss_good: f64,
+        #[serde(default = "default_one")]
+        loss_bad: f64,
+        #[serde(default = "default_true")]
+        data_only: bool,
+    },
+    /// Drop given data segments (0-based segment numbers) of flow `flow`,
+    /// e.g. the last n of a 10-segment flow (seed 002 Figs. 1, 2).
+    Positioned {
+        flow: u32,
+        segments: Vec<u32>,
+        #[serde(default)]
+        copies: CopiesDropped,
+    },
+    /// Every `period` seconds, `swaps` times pick two waiting packets of the
+    /// link's queue at random and exchange their places (seed 001 Fig. 13).
+    Swap { period: f64, swaps: u32 },
+    /// The reordering generator of seed 003 Sec. III: a reordering event
+    /// every `interval` seconds holds the next `block` packets and releases
+    /// them once `delay` seconds have passed since the first later packet
+    /// was forwarded (or, with `delay_packets`, once that many later packets
+    /// have been forwarded). A block still held `max_hold` seconds after it
+    /// was complete (too few later packets) is released then.
+    Reorder {
+        interval: RandomVar,
+        #[serde(default)]
+        delay: Option<RandomVar>,
+        #[serde(default)]
+        delay_packets: Option<RandomVar>,
+        #[serde(default = "default_block")]
+        block: RandomVar,
+        #[serde(default = "default_max_hold")]
+        max_hold: f64,
+        #[serde(default = "default_true")]
+        data_only: bool,
+    },
+    /// Link-layer ARQ (seed 004): each attempt fails with probability
+    /// `frame_error`; a failed frame is retransmitted one `link_rtt` later
+    /// until it gets through (or `max_attempts` is reached: then dropped).
+    /// `in_order` holds frames behind a gap until it is filled; otherwise
+    /// each frame is passed on as soon as it gets through.
+    Arq {
+        frame_error: f64,
+        link_rtt: f64,
+        #[serde(default)]
+        in_order: bool,
+        #[serde(default)]
+        max_attempts: Option<u32>,
+    },
+}
+
+fn default_one() -> f64 {
+    1.0
+}
+fn default_block() -> RandomVar {
+    RandomVar::Constant { value: 1.0 }
+}
+fn default_max_hold() -> f64 {
+    0.01
+}
+
+/// Per-packet multipath routing (seed 001 Sec. VI-B): packets reaching node
+/// `at` for destination `dst` follow one of `paths`, chosen independently
+/// per packet, with probabilities from `weights` or from `epsilon`:
+/// p_i proportional to exp(-epsilon * (hops_i - min_hops) / scale).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MultipathSpec {
+    pub at: String,
+    pub dst: String,
+    /// Each path a list of link names, from `at` to `dst`.
+    pub paths: Vec<Vec<String>>,
+    #[serde(default)]
+    pub epsilon: Option<f64>,
+    #[serde(default = "default_scale")]
+    pub scale: f64,
+    #[serde(default)]
+    pub weights: Option<Vec<f64>>,
+    /// Split only data packets (true) or every packet (false).
+    #[serde(default = "default_true")]
+    pub data_only: bool,
+}
+
+fn default_scale() -> f64 {
+    1.0
 }
 
 /// The transport and application of one flow.

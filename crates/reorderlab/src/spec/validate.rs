@@ -4,7 +4,9 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use super::{FlowSpec, ImpairmentModel, QueueSpec, Scenario, Topology, SERIES_NAMES};
+use super::{
+    FlowSpec, ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, Scenario, Topology, SERIES_NAMES,
+};
 use crate::net::routing::RoutingTable;
 use crate::net::topology::expand;
 use crate::tcp::cc::CongestionControl;
@@ -253,6 +255,169 @@ fn check_topology(t: &Topology) -> Check {
     Ok(())
 }
 
+fn check_impairment(p: &str, model: &ImpairmentModel, flows: usize) -> Check {
+    match model {
+        ImpairmentModel::Loss { p: prob, .. } => probability(&format!("{p}.p"), *prob, false),
+        ImpairmentModel::Delay {
+            fraction, delay, ..
+        } => {
+            probability(&format!("{p}.fraction"), *fraction, true)?;
+            delay.validate(&format!("{p}.delay"))
+        }
+        ImpairmentModel::BurstLoss { q, duration, .. } => {
+            probability(&format!("{p}.q"), *q, false)?;
+            duration.validate(&format!("{p}.duration"))
+        }
+        ImpairmentModel::GilbertElliott {
+            p_gb,
+            p_bg,
+            loss_good,
+            loss_bad,
+            ..
+        } => {
+            probability(&format!("{p}.p_gb"), *p_gb, true)?;
+            probability(&format!("{p}.p_bg"), *p_bg, true)?;
+            probability(&format!("{p}.loss_good"), *loss_good, true)?;
+            probability(&format!("{p}.loss_bad"), *loss_bad, true)
+        }
+        ImpairmentModel::Positioned { flow, segments, .. } => {
+            if *flow as usize >= flows {
+                return Err(SpecError::new(
+                    format!("{p}.flow"),
+                    format!("no flow with index {flow} ({flows} flows)"),
+                ));
+            }
+            if segments.is_empty() {
+                return Err(SpecError::new(
+                    format!("{p}.segments"),
+                    "must list at least one segment, got []",
+                ));
+            }
+            Ok(())
+        }
+        ImpairmentModel::Swap { period, swaps } => {
+            positive(&format!("{p}.period"), *period)?;
+            at_least(&format!("{p}.swaps"), *swaps as u64, 1)
+        }
+        ImpairmentModel::Reorder {
+            interval,
+            delay,
+            delay_packets,
+            block,
+            max_hold,
+            ..
+        } => {
+            interval.validate(&format!("{p}.interval"))?;
+            match (delay, delay_packets) {
+                (Some(d), None) => d.validate(&format!("{p}.delay"))?,
+                (None, Some(d)) => d.validate(&format!("{p}.delay_packets"))?,
+                _ => {
+                    return Err(SpecError::new(
+                        format!("{p}.delay"),
+                        "give exactly one of delay (s) and delay_packets",
+                    ))
+                }
+            }
+            block.validate(&format!("{p}.block"))?;
+            positive(&format!("{p}.max_hold"), *max_hold)
+        }
+        ImpairmentModel::Arq {
+            frame_error,
+            link_rtt,
+            max_attempts,
+            ..
+        } => {
+            probability(&format!("{p}.frame_error"), *frame_error, false)?;
+            non_negative(&format!("{p}.link_rtt"), *link_rtt)?;
+            if let Some(m) = max_attempts {
+                at_least(&format!("{p}.max_attempts"), *m as u64, 1)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A multipath splitter: paths are chains of known links from `at` to `dst`.
+fn check_multipath(i: usize, mp: &MultipathSpec, nodes: &[String], links: &[LinkSpec]) -> Check {
+    let p = format!("multipath[{i}]");
+    for (field, node) in [("at", &mp.at), ("dst", &mp.dst)] {
+        if !nodes.contains(node) {
+            return Err(SpecError::new(
+                format!("{p}.{field}"),
+                format!("unknown node '{node}'"),
+            ));
+        }
+    }
+    if mp.paths.is_empty() {
+        return Err(SpecError::new(
+            format!("{p}.paths"),
+            "must list at least one path, got []",
+        ));
+    }
+    let endpoints = |name: &str| -> Option<(String, String)> {
+        links.iter().find_map(|l| {
+            if format!("{}->{}", l.from, l.to) == name {
+                Some((l.from.clone(), l.to.clone()))
+            } else if l.duplex && format!("{}->{}", l.to, l.from) == name {
+                Some((l.to.clone(), l.from.clone()))
+            } else {
+                None
+            }
+        })
+    };
+    for (k, path) in mp.paths.iter().enumerate() {
+        let pp = format!("{p}.paths[{k}]");
+        if path.is_empty() {
+            return Err(SpecError::new(pp, "must list at least one link, got []"));
+        }
+        let mut at = mp.at.clone();
+        for (j, name) in path.iter().enumerate() {
+            let Some((from, to)) = endpoints(name) else {
+                return Err(SpecError::new(
+                    format!("{pp}[{j}]"),
+                    format!("unknown link '{name}'"),
+                ));
+            };
+            if from != at {
+                return Err(SpecError::new(
+                    format!("{pp}[{j}]"),
+                    format!("link '{name}' does not start at '{at}'"),
+                ));
+            }
+            at = to;
+        }
+        if at != mp.dst {
+            return Err(SpecError::new(
+                pp,
+                format!("ends at '{at}', not at dst '{}'", mp.dst),
+            ));
+        }
+    }
+    if let Some(e) = mp.epsilon {
+        non_negative(&format!("{p}.epsilon"), e)?;
+    }
+    positive(&format!("{p}.scale"), mp.scale)?;
+    if let Some(w) = &mp.weights {
+        if w.len() != mp.paths.len() {
+            return Err(SpecError::new(
+                format!("{p}.weights"),
+                format!(
+                    "must have one weight per path ({}), got {}",
+                    mp.paths.len(),
+                    w.len()
+                ),
+            ));
+        }
+        if w.iter().any(|x| !(x.is_finite() && *x >= 0.0)) || w.iter().sum::<f64>() <= 0.0 {
+            return Err(SpecError::new(
+                format!("{p}.weights"),
+                format!("must be >= 0 with a positive sum, got {w:?}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> Check {
     let p = format!("flows[{i}]");
     for (field, node) in [("src", &f.src), ("dst", &f.dst)] {
@@ -304,11 +469,15 @@ fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> C
     }
     let t = &f.tcp;
     let tp = format!("{p}.tcp");
-    if let Some(v) = t.mss {
-        at_least(&format!("{tp}.mss"), v as u64, 1)?;
-    }
-    if let Some(v) = t.ack_size {
-        at_least(&format!("{tp}.ack_size"), v as u64, 1)?;
+    for (field, v) in [("mss", t.mss), ("ack_size", t.ack_size)] {
+        if let Some(v) = v {
+            if !(1..=65535).contains(&v) {
+                return Err(SpecError::new(
+                    format!("{tp}.{field}"),
+                    format!("must be in 1..=65535 bytes, got {v}"),
+                ));
+            }
+        }
     }
     if let Some(v) = t.max_window {
         at_least(&format!("{tp}.max_window"), v as u64, 1)?;
@@ -394,11 +563,10 @@ impl Scenario {
                     ),
                 ));
             }
-            match imp.model {
-                ImpairmentModel::Loss { p: prob, .. } => {
-                    probability(&format!("{p}.p"), prob, false)?
-                }
-            }
+            check_impairment(&p, &imp.model, self.flows.len())?;
+        }
+        for (i, mp) in self.multipath.iter().enumerate() {
+            check_multipath(i, mp, &nodes, &links)?;
         }
         if self.flows.is_empty() {
             return Err(SpecError::new(
@@ -491,6 +659,7 @@ mod tests {
         let mut s = base();
         s.impairments.push(super::super::ImpairmentSpec {
             link: "R1->R2".into(),
+            position: None,
             model: ImpairmentModel::Loss {
                 p: 1.5,
                 data_only: true,

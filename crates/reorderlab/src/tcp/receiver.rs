@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 
 use crate::engine::Time;
+use crate::metrics::ReorderingMetrics;
 use crate::net::packet::{Packet, PacketKind, SackBlocks};
 use crate::spec::DelayedAck;
 use crate::tcp::intervals::IntervalSet;
@@ -42,6 +43,8 @@ pub struct ReceiverStats {
     pub completed_at: Option<Time>,
     /// In-order check: every delivered segment was exactly `previous + 1`.
     pub order_violations: u64,
+    /// RFC 4737 / RFC 5236 metrics of the arriving segment stream.
+    pub reordering: ReorderingMetrics,
 }
 
 #[derive(Debug)]
@@ -114,6 +117,7 @@ impl Receiver {
             self.quick_left = MAX_QUICKACKS;
             self.send_ack(now, Some(s), out);
         } else if s == self.rcv_nxt {
+            self.stats.reordering.on_unique_arrival(s);
             if self.unacked == 0 {
                 // RFC 7323 Sec. 4.3: echo the earliest unacknowledged
                 // in-sequence segment.
@@ -132,6 +136,7 @@ impl Receiver {
         } else {
             // Out of order: above a hole. ACK at once (RFC 5681 Sec. 4.2).
             self.stats.out_of_order += 1;
+            self.stats.reordering.on_unique_arrival(s);
             self.ooo.insert(s, s + 1);
             self.recent.retain(|&r| r != s);
             self.recent.push_front(s);

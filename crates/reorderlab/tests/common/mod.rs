@@ -64,6 +64,7 @@ pub fn scenario(duration: f64, topology: Topology, flows: Vec<FlowSpec>) -> Scen
         warmup: 0.0,
         topology,
         impairments: vec![],
+        multipath: vec![],
         flows,
         record: Default::default(),
     }
@@ -72,7 +73,17 @@ pub fn scenario(duration: f64, topology: Topology, flows: Vec<FlowSpec>) -> Scen
 pub fn loss_on(link: &str, p: f64) -> ImpairmentSpec {
     ImpairmentSpec {
         link: link.into(),
+        position: None,
         model: ImpairmentModel::Loss { p, data_only: true },
+    }
+}
+
+/// An impairment element of any model on a link.
+pub fn on(link: &str, model: ImpairmentModel) -> ImpairmentSpec {
+    ImpairmentSpec {
+        link: link.into(),
+        position: None,
+        model,
     }
 }
 
