@@ -6,11 +6,13 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::spec::{FlowSpec, QueueSpec, Scenario, TcpSpec, Topology};
+use crate::spec::{
+    FlowSpec, ImpairmentModel, ImpairmentSpec, QueueSpec, RandomVar, Scenario, TcpSpec, Topology,
+};
 
 /// Names of the reference scenarios.
 pub fn bench_names() -> Vec<&'static str> {
-    vec!["ref-rrtcp", "ref-gigabit"]
+    vec!["ref-rrtcp", "ref-rrtcp-nodelay", "ref-gigabit"]
 }
 
 fn flow(src: &str, dst: &str, tcp: TcpSpec) -> FlowSpec {
@@ -27,10 +29,30 @@ fn flow(src: &str, dst: &str, tcp: TcpSpec) -> FlowSpec {
     }
 }
 
-/// The seed-000 chain, P = 50 ms, one SACK flow, M = 50, 1000 s.
+/// The seed-000 chain, P = 50 ms, one SACK flow, M = 50, 1000 s, with 5 %
+/// of the packets delayed by Normal(25 ms, 8 ms) on the bottleneck.
 pub fn ref_rrtcp() -> Scenario {
+    let mut sc = ref_rrtcp_nodelay();
+    sc.name = "ref-rrtcp".into();
+    sc.impairments.push(ImpairmentSpec {
+        link: "R1->R2".into(),
+        position: None,
+        model: ImpairmentModel::Delay {
+            fraction: 0.05,
+            delay: RandomVar::Normal {
+                mean: 0.025,
+                sd: 0.008,
+            },
+            data_only: false,
+        },
+    });
+    sc
+}
+
+/// [`ref_rrtcp`] without the delay element.
+pub fn ref_rrtcp_nodelay() -> Scenario {
     Scenario {
-        name: "ref-rrtcp".into(),
+        name: "ref-rrtcp-nodelay".into(),
         duration: 1000.0,
         seed: 1,
         warmup: 0.0,
@@ -121,6 +143,7 @@ pub struct BenchReport {
 pub fn scenario(name: &str) -> Option<Scenario> {
     match name {
         "ref-rrtcp" => Some(ref_rrtcp()),
+        "ref-rrtcp-nodelay" => Some(ref_rrtcp_nodelay()),
         "ref-gigabit" => Some(ref_gigabit()),
         _ => None,
     }

@@ -34,7 +34,14 @@ pub struct FlowResult {
     pub spurious_probe_retransmits: u64,
     pub data_drops: u64,
     pub dsacks_received: u64,
+    /// Spurious retransmissions the sender detected itself via DSACK.
+    pub false_fast_retransmits_detected: u64,
+    pub false_timeouts_detected: u64,
     pub undos: u64,
+    pub lt_idle_periods: u64,
+    /// dupthresh and FA ratio at the end of the run.
+    pub dupthresh: u32,
+    pub fa_ratio: Option<f64>,
     pub acks_received: u64,
     pub acks_sent: u64,
     pub segments_delivered: u64,

@@ -416,6 +416,12 @@ pub struct TcpSpec {
     /// RFC 3042 limited transmit; `None` = the variant's default.
     #[serde(default)]
     pub limited_transmit: Option<bool>,
+    /// Limited transmit up to this many congestion windows (RR-TCP's k).
+    #[serde(default)]
+    pub limited_transmit_bound: Option<f64>,
+    /// Initial (DSACK-TA) or fixed (DSACK-FA) FA ratio in [0, 1].
+    #[serde(default)]
+    pub fa_ratio: Option<f64>,
     /// Open the connection with SYN / SYN-ACK before data.
     #[serde(default)]
     pub syn: bool,
@@ -518,6 +524,7 @@ pub const SERIES_NAMES: &[&str] = &[
     "dupthresh",
     "pipe",
     "delivered",
+    "fa_ratio",
 ];
 
 impl Scenario {

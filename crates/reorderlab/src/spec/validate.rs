@@ -491,6 +491,17 @@ fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> C
     if let Some(v) = t.dupthresh {
         at_least(&format!("{tp}.dupthresh"), v as u64, 1)?;
     }
+    if let Some(v) = t.fa_ratio {
+        if !(0.0..=1.0).contains(&v) {
+            return Err(SpecError::new(
+                format!("{tp}.fa_ratio"),
+                format!("must be in [0, 1], got {v}"),
+            ));
+        }
+    }
+    if let Some(v) = t.limited_transmit_bound {
+        non_negative(&format!("{tp}.limited_transmit_bound"), v)?;
+    }
     if let Some(v) = t.min_rto {
         positive(&format!("{tp}.min_rto"), v)?;
     }

@@ -1,9 +1,12 @@
 //! TCP: the receiver, the sender and its policies.
 
 pub mod cc;
+pub mod dsack;
+pub mod dupthresh;
 pub mod intervals;
 pub mod policy;
 pub mod receiver;
+pub mod reordering;
 pub mod rto;
 pub mod scoreboard;
 pub mod sender;

@@ -11,6 +11,36 @@ pub enum LossDetection {
     DupThresh,
 }
 
+/// Extra wait before a fast retransmit once dupthresh is reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FastRetransmitDelay {
+    None,
+    /// TD-FR: until max(srtt / 2, DT) after the first duplicate ACK
+    /// ([`super::dupthresh::td_fr_deadline`]).
+    TdFr,
+}
+
+/// What the sender does with DSACK information (RFC 2883, RFC 3708).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DsackResponse {
+    /// Plain SACK sender: DSACK blocks are recognised and skipped.
+    Ignore,
+    /// Detect spurious retransmissions, change nothing (DSACK-NM, seed 001).
+    Detect,
+    /// Detect and undo the window reduction (DSACK-R, seed 000 Sec. 2.1).
+    Undo,
+}
+
+/// Which RTT samples feed the RTO estimator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RttSampling {
+    /// Karn's algorithm (RFC 6298 Sec. 3): never from retransmitted segments.
+    Karn,
+    /// DSACK-ES (seed 000 Sec. 4.4): also the mean of both pairings of a
+    /// falsely retransmitted segment once its DSACK arrives.
+    DsackEnhanced,
+}
+
 /// Loss response: what a loss episode does to the window, and how the
 /// missing segments are resent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

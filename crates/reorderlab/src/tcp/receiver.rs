@@ -64,6 +64,10 @@ pub struct Receiver {
     delack_deadline: Option<Time>,
     quick_left: u32,
     ts_recent: Time,
+    /// Transmission index of the segment that triggered the next ACK,
+    /// echoed like the RTX bit of Ludwig's proposal (seed 000 Sec. 3); only
+    /// the `-RTX` sender variants read it.
+    echo_copy: u16,
     last_delivered: Option<u32>,
     pub stats: ReceiverStats,
 }
@@ -81,6 +85,7 @@ impl Receiver {
             delack_deadline: None,
             quick_left: MAX_QUICKACKS,
             ts_recent: 0,
+            echo_copy: 0,
             last_delivered: None,
             stats: ReceiverStats::default(),
         }
@@ -109,6 +114,7 @@ impl Receiver {
     /// A data segment arrived.
     pub fn on_data(&mut self, pkt: &Packet, now: Time, out: &mut Vec<Packet>) {
         let s = pkt.seq;
+        self.echo_copy = pkt.copy;
         if s < self.rcv_nxt || self.ooo.contains(s) {
             // Duplicate: ACK at once, reporting it with DSACK (RFC 2883 Sec. 4).
             self.stats.duplicates += 1;
@@ -243,6 +249,7 @@ impl Receiver {
         );
         ack.seq = self.rcv_nxt;
         ack.ts = self.ts_recent;
+        ack.copy = self.echo_copy;
         ack.immediate = dup.is_some() || !self.ooo.is_empty();
         ack.sack = self.sack_blocks(dup);
         if dup.is_some() && self.cfg.dsack && self.cfg.sack {

@@ -4,7 +4,71 @@
 //! retransmitted segments) is enforced by the caller, which knows what was
 //! retransmitted; the backoff (Sec. 5.5) lives here.
 
+use std::collections::VecDeque;
+
+use crate::engine::time::{ms, NS_PER_MS};
 use crate::engine::Time;
+
+/// RTT samples of the last `lifetime` in 1 ms bins, for the histogram RTO
+/// of DSACK-HG (seed 000 Sec. 5.3: RTO at the 99.8th percentile of the RTT
+/// distribution). The lifetime is not given in the paper; we use the
+/// reordering-sample lifetime of Table 2 (80 s).
+#[derive(Debug, Clone)]
+pub struct RttHistogram {
+    pub percentile: f64,
+    lifetime: Time,
+    samples: VecDeque<(Time, u32)>,
+    /// counts[b]: samples in [b, b + 1) ms; the last bin collects the rest.
+    counts: Vec<u32>,
+    top: usize,
+}
+
+const RTT_BINS: usize = 10_000;
+
+impl RttHistogram {
+    pub fn new(percentile: f64, lifetime: Time) -> RttHistogram {
+        RttHistogram {
+            percentile,
+            lifetime,
+            samples: VecDeque::new(),
+            counts: vec![0; RTT_BINS],
+            top: 0,
+        }
+    }
+
+    pub fn insert(&mut self, now: Time, rtt: Time) {
+        while let Some(&(t, b)) = self.samples.front() {
+            if t + self.lifetime > now {
+                break;
+            }
+            self.counts[b as usize] -= 1;
+            self.samples.pop_front();
+        }
+        let b = ((rtt / NS_PER_MS) as usize).min(RTT_BINS - 1);
+        self.counts[b] += 1;
+        self.top = self.top.max(b);
+        self.samples.push_back((now, b as u32));
+    }
+
+    /// Upper edge of the bin holding the percentile, if any sample.
+    pub fn value(&self) -> Option<Time> {
+        let n = self.samples.len();
+        if n == 0 {
+            return None;
+        }
+        // Walk down from the top until more than (1 - p) of the samples lie
+        // at or above the bin.
+        let allowed_above = ((1.0 - self.percentile) * n as f64).floor() as u64;
+        let mut above = 0u64;
+        for b in (0..=self.top).rev() {
+            above += self.counts[b] as u64;
+            if above > allowed_above {
+                return Some(ms(b as u64 + 1));
+            }
+        }
+        Some(ms(1))
+    }
+}
 
 #[derive(Debug, Clone, Copy)]
 pub struct RtoConfig {
@@ -25,6 +89,8 @@ pub struct RtoEstimator {
     /// Number of consecutive backoffs.
     backoff: u32,
     min_rtt: Option<Time>,
+    /// DSACK-HG: the RTO comes from this histogram instead of SRTT/RTTVAR.
+    pub histogram: Option<RttHistogram>,
 }
 
 impl RtoEstimator {
@@ -36,7 +102,16 @@ impl RtoEstimator {
             base_rto: cfg.initial_rto,
             backoff: 0,
             min_rtt: None,
+            histogram: None,
         }
+    }
+
+    /// Also feed the histogram (if any) with a sample taken at `now`.
+    pub fn on_sample_at(&mut self, r: Time, now: Time) {
+        if let Some(h) = self.histogram.as_mut() {
+            h.insert(now, r);
+        }
+        self.on_sample(r);
     }
 
     /// RFC 6298 Sec. 2.2 / 2.3: fold in a measurement `r`.
@@ -69,7 +144,11 @@ impl RtoEstimator {
     /// The current RTO, with backoff, clamped to [min_rto, max_rto]
     /// (Sec. 2.4, 2.5).
     pub fn rto(&self) -> Time {
-        let clamped = self.base_rto.max(self.cfg.min_rto);
+        let base = match self.histogram.as_ref().and_then(RttHistogram::value) {
+            Some(v) => v,
+            None => self.base_rto,
+        };
+        let clamped = base.max(self.cfg.min_rto);
         let backed = clamped.saturating_mul(1u64 << self.backoff);
         backed.min(self.cfg.max_rto)
     }
@@ -118,6 +197,31 @@ mod tests {
         assert_eq!(e.rttvar(), 62_500_000);
         assert_eq!(e.srtt(), Some(112_500_000));
         assert_eq!(e.rto(), 112_500_000 + 4 * 62_500_000);
+    }
+
+    #[test]
+    fn histogram_rto_is_the_998th_percentile() {
+        let mut h = RttHistogram::new(0.998, ms(80_000));
+        // 1000 samples of 50 ms and 5 of 900 ms: 0.5 % above 50 ms, more
+        // than the 0.2 % allowed, so the percentile is in the 900 ms bin.
+        for i in 0..1000 {
+            h.insert(i, ms(50));
+        }
+        for i in 0..5 {
+            h.insert(1000 + i, ms(900));
+        }
+        assert_eq!(h.value(), Some(ms(901)));
+        // With one slow sample in 1001 (0.1 %), the 50 ms bin holds it.
+        let mut g = RttHistogram::new(0.998, ms(80_000));
+        for i in 0..1000 {
+            g.insert(i, ms(50));
+        }
+        g.insert(2000, ms(900));
+        assert_eq!(g.value(), Some(ms(51)));
+        let mut e = est(0);
+        e.histogram = Some(g);
+        e.on_sample(ms(50));
+        assert_eq!(e.rto(), ms(51));
     }
 
     #[test]

@@ -140,9 +140,15 @@ impl Scoreboard {
 
     /// Apply a cumulative ACK: everything below `ack` is acknowledged.
     pub fn cum_ack(&mut self, ack: u32) -> CumAck {
+        self.cum_ack_with(ack, |_, _| {})
+    }
+
+    /// [`Self::cum_ack`], calling `on_acked(seq, state)` for each segment.
+    pub fn cum_ack_with(&mut self, ack: u32, mut on_acked: impl FnMut(u32, &SegState)) -> CumAck {
         let mut info = CumAck::default();
         while self.una < ack {
             let s = self.segs.pop_front().expect("ack beyond snd_nxt");
+            on_acked(self.una, &s);
             info.acked += 1;
             info.any_retransmitted |= s.copies > 1;
             info.last_sent_at = s.sent_at;
@@ -255,6 +261,18 @@ impl Scoreboard {
         }
         self.retx_hint = self.retx_hint.min(seq);
         self.lost_max = self.lost_max.max(seq + 1);
+    }
+
+    /// Forget lost marks of segments not retransmitted (after an undo of a
+    /// timeout found spurious: they were not lost after all).
+    pub fn clear_lost_marks(&mut self) {
+        for s in self.segs.iter_mut() {
+            if s.lost && !s.sacked && !s.retrans {
+                s.lost = false;
+                self.lost_out -= 1;
+            }
+        }
+        self.lost_hi = self.una;
     }
 
     /// On a retransmission timeout: every un-SACKed outstanding segment is

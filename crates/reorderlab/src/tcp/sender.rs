@@ -8,11 +8,18 @@
 //! retransmission timeout, until everything outstanding at the timeout is
 //! acknowledged).
 
+use std::collections::VecDeque;
+
 use crate::engine::{Time, TimerKind};
 use crate::net::packet::{Packet, PacketKind};
 use crate::tcp::cc::{CongestionControl, Window};
-use crate::tcp::policy::{LimitedTransmit, LossDetection, Recovery};
-use crate::tcp::rto::{RtoConfig, RtoEstimator};
+use crate::tcp::dsack::{Pairing, RetxEntry, RetxLog, SpuriousRetransmission};
+use crate::tcp::dupthresh::{td_fr_deadline, DupthreshPolicy, MIN_DUPTHRESH};
+use crate::tcp::policy::{
+    DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection, Recovery, RttSampling,
+};
+use crate::tcp::reordering::HoleScan;
+use crate::tcp::rto::{RtoConfig, RtoEstimator, RttHistogram};
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::truth::{RetxCause, TruthLedger};
 
@@ -26,7 +33,15 @@ pub struct SenderConfig {
     pub limited_transmit: LimitedTransmit,
     /// Use the receiver's SACK information.
     pub use_sack: bool,
-    pub dupthresh: u32,
+    /// How dupthresh is set (fixed, RR-TCP FA / TA, Blanton-Allman).
+    pub dupthresh: DupthreshPolicy,
+    pub fr_delay: FastRetransmitDelay,
+    pub dsack: DsackResponse,
+    pub rtt_sampling: RttSampling,
+    /// Pairing of transmissions with ACKs after a DSACK (`-MEAN` / `-RTX`).
+    pub pairing: Pairing,
+    /// DSACK-HG: RTO from the 99.8th percentile of an RTT histogram.
+    pub rto_histogram: bool,
     /// Data packet size, bytes.
     pub mss: u32,
     /// Size of SYN packets, bytes.
@@ -58,6 +73,30 @@ enum Phase {
     Done,
 }
 
+/// One window reduction (a fast-recovery or timeout episode), kept until
+/// its retransmissions are all found spurious (then the reduction is added
+/// back: seed 000 Sec. 4.1 records "each fast retransmit's starting time and
+/// window reduction amount") or it is too old.
+#[derive(Debug, Clone, Copy)]
+struct Undo {
+    episode: u32,
+    prior_cwnd: f64,
+    prior_ssthresh: f64,
+    /// The window the reduction went down to.
+    reduced_to: f64,
+    /// Retransmissions of the episode not yet reported by a DSACK.
+    retrans: u32,
+    /// Duplicate ACKs of the episode up to the first ACK advancing SND.UNA.
+    dupacks: u32,
+    /// First duplicate ACK to first ACK advancing SND.UNA.
+    first_dupack_to_ack: Option<Time>,
+    first_dupack_at: Option<Time>,
+    advanced: bool,
+}
+
+/// Reductions remembered for undo.
+const MAX_EPISODES: usize = 16;
+
 /// Sender counters.
 #[derive(Debug, Clone, Default)]
 pub struct SenderStats {
@@ -70,7 +109,12 @@ pub struct SenderStats {
     pub timeouts: u64,
     pub fast_recoveries: u64,
     pub dsacks_received: u64,
+    /// Spurious retransmissions the sender itself detected via DSACK.
+    pub false_fast_retransmits_detected: u64,
+    pub false_timeouts_detected: u64,
     pub undos: u64,
+    /// Idle periods after limited transmit ran out (RR-TCP Sec. 4.3.3).
+    pub lt_idle_periods: u64,
     pub acks_received: u64,
     pub syns_sent: u64,
     /// Sum and count of the RTO each time the timer was (re)armed.
@@ -102,6 +146,23 @@ pub struct Sender {
     /// Partial ACKs seen in the current NewReno recovery.
     partial_acks: u32,
     rto_deadline: Option<Time>,
+    /// Delayed fast retransmit (TD-FR, Blanton-Allman timers): Aux timer.
+    fr_deadline: Option<Time>,
+    dupthresh_policy: DupthreshPolicy,
+    /// Current dupthresh.
+    dupthresh: u32,
+    retx_log: RetxLog,
+    episode: u32,
+    /// Recent reductions, oldest first (at most [`MAX_EPISODES`]).
+    episodes: VecDeque<Undo>,
+    /// Highest segment cumulatively ACKed or SACKed so far (m of Sec. 4.1.1).
+    highest_acked: Option<u32>,
+    first_dupack_at: Option<Time>,
+    third_dupack_at: Option<Time>,
+    /// Limited transmit ran out at this time with this many dupacks.
+    lt_idle: Option<(Time, u32)>,
+    /// Segments sent beyond cwnd by limited transmit in this dupack run.
+    lt_sent: u32,
     syn_sent_at: Time,
     syn_retransmitted: bool,
     pub stats: SenderStats,
@@ -114,7 +175,14 @@ impl Sender {
             cwnd: cfg.initial_window as f64,
             ssthresh: cfg.initial_ssthresh,
         };
-        let rtt = RtoEstimator::new(cfg.rto);
+        let mut rtt = RtoEstimator::new(cfg.rto);
+        if cfg.rto_histogram {
+            rtt.histogram = Some(RttHistogram::new(
+                0.998,
+                80 * crate::engine::time::NS_PER_SEC,
+            ));
+        }
+        let dupthresh_policy = cfg.dupthresh.clone();
         Sender {
             cfg,
             flow,
@@ -129,6 +197,17 @@ impl Sender {
             recover: None,
             partial_acks: 0,
             rto_deadline: None,
+            fr_deadline: None,
+            dupthresh_policy,
+            dupthresh: MIN_DUPTHRESH,
+            retx_log: RetxLog::default(),
+            episode: 0,
+            episodes: VecDeque::new(),
+            highest_acked: None,
+            first_dupack_at: None,
+            third_dupack_at: None,
+            lt_idle: None,
+            lt_sent: 0,
             syn_sent_at: 0,
             syn_retransmitted: false,
             stats: SenderStats {
@@ -154,7 +233,10 @@ impl Sender {
         &self.rtt
     }
     pub fn dupthresh(&self) -> u32 {
-        self.cfg.dupthresh
+        self.dupthresh
+    }
+    pub fn fa_ratio(&self) -> Option<f64> {
+        self.dupthresh_policy.fa_ratio()
     }
     pub fn is_done(&self) -> bool {
         self.phase == Phase::Done
@@ -164,6 +246,7 @@ impl Sender {
     pub fn deadline(&self, kind: TimerKind) -> Option<Time> {
         match kind {
             TimerKind::Rto => self.rto_deadline,
+            TimerKind::Aux => self.fr_deadline,
             _ => None,
         }
     }
@@ -178,7 +261,8 @@ impl Sender {
                 .srtt()
                 .map_or(f64::NAN, crate::engine::time::to_secs),
             "rto" => crate::engine::time::to_secs(self.rtt.rto()),
-            "dupthresh" => self.cfg.dupthresh as f64,
+            "dupthresh" => self.dupthresh as f64,
+            "fa_ratio" => self.fa_ratio().unwrap_or(f64::NAN),
             "pipe" => self.sb.pipe() as f64,
             _ => f64::NAN,
         }
@@ -214,9 +298,20 @@ impl Sender {
 
     /// A timer of this sender expired.
     pub fn on_timer(&mut self, kind: TimerKind, now: Time, out: &mut Vec<Packet>) {
-        if kind == TimerKind::Rto {
-            self.rto_deadline = None;
-            self.on_rto(now, out);
+        match kind {
+            TimerKind::Rto => {
+                self.rto_deadline = None;
+                self.on_rto(now, out);
+            }
+            TimerKind::Aux => {
+                self.fr_deadline = None;
+                // The wait is over and the hole is still there.
+                if self.ca == CaState::Open && self.dupacks >= self.dupthresh {
+                    self.enter_recovery(now, out);
+                    self.transmit(now, out);
+                }
+            }
+            TimerKind::DelAck => {}
         }
     }
 
@@ -259,20 +354,32 @@ impl Sender {
         if ack > self.sb.nxt() || ack < self.sb.una() {
             return;
         }
+        self.dupthresh = self.dupthresh_policy.value(self.w.cwnd, now);
         let una_before = self.sb.una();
+        let m_before = self.highest_acked;
+        let mut scan = HoleScan::default();
         let newly_sacked = if self.cfg.use_sack {
-            self.process_sack(pkt, ack)
+            self.process_sack(pkt, ack, m_before, &mut scan, now)
         } else {
             0
         };
         if ack > una_before {
-            let info = self.sb.cum_ack(ack);
+            let log = &mut self.retx_log;
+            let echo = pkt.copy;
+            let info = self.sb.cum_ack_with(ack, |seq, seg| {
+                if !seg.sacked {
+                    scan.note(seq);
+                    if seg.copies > 1 {
+                        log.on_first_ack(seq, now, m_before, echo);
+                    }
+                }
+            });
             // Karn's algorithm (RFC 6298 Sec. 3): no sample from a
             // retransmitted segment.
             if !info.any_retransmitted {
-                self.rtt.on_sample(now - info.last_sent_at);
+                self.rtt.on_sample_at(now - info.last_sent_at, now);
             }
-            self.dupacks = 0;
+            self.on_window_advance(now);
             self.on_new_ack(info.acked, ack, now, out);
             self.restart_rto_after_ack(now);
         } else if self.sb.packets_out() > 0 {
@@ -284,17 +391,68 @@ impl Sender {
                 self.on_dupack(now, out);
             }
         }
+        self.measure_reordering(&scan, m_before, now);
+        let highest_in_ack = ack.checked_sub(1).into_iter().chain(
+            pkt.sack
+                .as_slice()
+                .iter()
+                .filter(|&&(_, r)| r > ack)
+                .map(|&(_, r)| r - 1),
+        );
+        self.highest_acked = highest_in_ack.chain(m_before).max();
         if self.cfg.use_sack && self.ca == CaState::Recovery {
-            self.sb.mark_lost_by_dupthresh(self.cfg.dupthresh);
+            self.sb.mark_lost_by_dupthresh(self.dupthresh);
         }
         self.transmit(now, out);
         self.check_done(now);
     }
 
+    /// SND.UNA advanced: the end of a run of duplicate ACKs.
+    fn on_window_advance(&mut self, now: Time) {
+        if let Some(u) = self.episodes.back_mut().filter(|u| !u.advanced) {
+            u.advanced = true;
+            u.first_dupack_to_ack = u.first_dupack_at.map(|t| now - t);
+        }
+        if let Some((since, d)) = self.lt_idle.take() {
+            self.stats.lt_idle_periods += 1;
+            if let (DupthreshPolicy::RrTcp(rr), Some(srtt)) =
+                (&mut self.dupthresh_policy, self.rtt.srtt())
+            {
+                rr.on_limited_transmit_idle(now - since, d, self.w.cwnd, srtt);
+            }
+        }
+        self.dupacks = 0;
+        self.lt_sent = 0;
+        self.first_dupack_at = None;
+        self.third_dupack_at = None;
+        self.fr_deadline = None;
+    }
+
+    /// Seed 000 Sec. 4.1.1: one reordering-length sample when this ACK
+    /// closed exactly one hole below the highest segment acknowledged. A
+    /// retransmitted hole is measured later, when its DSACK arrives.
+    fn measure_reordering(&mut self, scan: &HoleScan, m_before: Option<u32>, now: Time) {
+        let Some(len) = scan.sample(m_before) else {
+            return;
+        };
+        if !self.retx_log.contains(scan.hole) {
+            if let DupthreshPolicy::RrTcp(rr) = &mut self.dupthresh_policy {
+                rr.on_sample(len, now);
+            }
+        }
+    }
+
     /// Apply the SACK blocks; returns the number of newly SACKed segments.
     /// A first block below the cumulative ACK, or inside the second block,
     /// is a DSACK (RFC 2883 Sec. 4).
-    fn process_sack(&mut self, pkt: &Packet, ack: u32) -> u32 {
+    fn process_sack(
+        &mut self,
+        pkt: &Packet,
+        ack: u32,
+        m_before: Option<u32>,
+        scan: &mut HoleScan,
+        now: Time,
+    ) -> u32 {
         let blocks = pkt.sack.as_slice();
         let mut first = 0;
         if let Some(&(l, r)) = blocks.first() {
@@ -302,13 +460,113 @@ impl Sender {
             if r <= ack || inside_second {
                 self.stats.dsacks_received += 1;
                 first = 1;
+                for seq in l..r.min(l + 64) {
+                    self.on_dsack(seq, pkt.copy, now, m_before);
+                }
             }
         }
         let mut newly = 0;
+        let echo = pkt.copy;
         for &(l, r) in &blocks[first..] {
-            newly += self.sb.sack(l, r, |_, _| {});
+            let log = &mut self.retx_log;
+            newly += self.sb.sack(l, r, |seq, seg| {
+                scan.note(seq);
+                if seg.copies > 1 {
+                    log.on_first_ack(seq, now, m_before, echo);
+                }
+            });
         }
         newly
+    }
+
+    /// A DSACK reported a duplicate of `seq`: if we retransmitted it, the
+    /// retransmission was spurious (RFC 3708). Count it, learn from it
+    /// (DSACK-ES RTT sample, reordering length, dupthresh policies) and undo
+    /// the window reduction once every retransmission of the episode is
+    /// known spurious (DSACK-R).
+    fn on_dsack(&mut self, seq: u32, echo: u16, now: Time, m: Option<u32>) {
+        if self.cfg.dsack == DsackResponse::Ignore {
+            return;
+        }
+        let Some(sp) = self.retx_log.on_dsack(seq, now, m, echo, self.cfg.pairing) else {
+            return;
+        };
+        let SpuriousRetransmission {
+            entry,
+            rtt_sample,
+            reordering,
+        } = sp;
+        match entry.cause {
+            RetxCause::Fast => self.stats.false_fast_retransmits_detected += 1,
+            RetxCause::Timeout => self.stats.false_timeouts_detected += 1,
+            RetxCause::Probe => {}
+        }
+        if self.cfg.dsack == DsackResponse::Detect {
+            return;
+        }
+        if let (RttSampling::DsackEnhanced, Some(r)) = (self.cfg.rtt_sampling, rtt_sample) {
+            self.rtt.on_sample_at(r, now);
+        }
+        let undo = self
+            .episodes
+            .iter()
+            .find(|u| u.episode == entry.episode)
+            .copied();
+        match &mut self.dupthresh_policy {
+            DupthreshPolicy::RrTcp(rr) => {
+                if let Some(len) = reordering {
+                    rr.on_sample(len, now);
+                }
+                if entry.cause == RetxCause::Fast {
+                    rr.on_false_fast_retransmit(now.saturating_sub(entry.retransmit_sent));
+                }
+            }
+            DupthreshPolicy::BlantonAllman(bl) => {
+                if entry.cause == RetxCause::Fast {
+                    let dupacks = undo.map_or(self.dupthresh, |u| u.dupacks);
+                    bl.on_false_fast_retransmit(
+                        dupacks,
+                        reordering,
+                        undo.and_then(|u| u.first_dupack_to_ack),
+                    );
+                }
+            }
+            DupthreshPolicy::Fixed(_) => {}
+        }
+        if let Some(i) = self
+            .episodes
+            .iter()
+            .position(|u| u.episode == entry.episode)
+        {
+            let u = &mut self.episodes[i];
+            u.retrans = u.retrans.saturating_sub(1);
+            if u.retrans == 0 {
+                self.undo_reduction(i);
+            }
+        }
+    }
+
+    /// Restore the window of before the reduction (seed 000 Sec. 2.1,
+    /// RFC 3708 / Blanton-Allman): the reduction was caused by reordering,
+    /// not loss.
+    fn undo_reduction(&mut self, i: usize) {
+        let Some(u) = self.episodes.remove(i) else {
+            return;
+        };
+        let latest = i == self.episodes.len();
+        let delta = (u.prior_cwnd - u.reduced_to).max(0.0);
+        self.w.cwnd = (self.w.cwnd + delta).min(self.cfg.max_window as f64);
+        self.w.ssthresh = self.w.ssthresh.max(u.prior_ssthresh);
+        self.cc.on_undo();
+        self.stats.undos += 1;
+        if latest && self.ca != CaState::Open {
+            if self.ca == CaState::Loss {
+                self.sb.clear_lost_marks();
+            }
+            self.ca = CaState::Open;
+            self.recover = None;
+        }
+        self.note_cwnd();
     }
 
     /// An ACK advanced SND.UNA by `acked` segments to `ack`.
@@ -354,13 +612,27 @@ impl Sender {
     }
 
     fn on_dupack(&mut self, now: Time, out: &mut Vec<Packet>) {
+        match self.dupacks {
+            1 => self.first_dupack_at = Some(now),
+            3 => self.third_dupack_at = Some(now),
+            _ => {}
+        }
+        if let Some(u) = self.episodes.back_mut().filter(|u| !u.advanced) {
+            u.dupacks += 1;
+        }
+        if let Some((_, d)) = self.lt_idle.as_mut() {
+            *d += 1;
+        }
         match self.ca {
             CaState::Open => {
                 if self.cfg.use_sack {
-                    self.sb.mark_lost_by_dupthresh(self.cfg.dupthresh);
+                    self.sb.mark_lost_by_dupthresh(self.dupthresh);
                 }
-                if self.time_to_recover() {
-                    self.enter_recovery(now, out);
+                if self.time_to_recover() && self.fr_deadline.is_none() {
+                    match self.fast_retransmit_wait(now) {
+                        Some(t) if t > now => self.fr_deadline = Some(t),
+                        _ => self.enter_recovery(now, out),
+                    }
                 }
             }
             CaState::Recovery => {
@@ -378,26 +650,79 @@ impl Sender {
     fn time_to_recover(&self) -> bool {
         let LossDetection::DupThresh = self.cfg.detection;
         let una = self.sb.una();
-        let triggered = self.dupacks >= self.cfg.dupthresh
-            || (self.cfg.use_sack && self.sb.is_lost(una, self.cfg.dupthresh));
+        let triggered = self.dupacks >= self.dupthresh
+            || (self.cfg.use_sack && self.sb.is_lost(una, self.dupthresh));
         // RFC 6582 Sec. 3.2 step 2 / RFC 6675 Sec. 5.1: no new episode until
         // the previous recovery point is acknowledged.
         let allowed = self.cfg.recovery == Recovery::Reno || self.recover.is_none_or(|r| una >= r);
         triggered && allowed
     }
 
+    /// When a delayed fast retransmit may go (TD-FR, Blanton-Allman timers).
+    fn fast_retransmit_wait(&self, now: Time) -> Option<Time> {
+        let srtt = self.rtt.srtt()?;
+        let first = self.first_dupack_at.unwrap_or(now);
+        let bl_delay = match &self.dupthresh_policy {
+            DupthreshPolicy::BlantonAllman(bl) => bl.delay(srtt),
+            _ => 0,
+        };
+        let td = match self.cfg.fr_delay {
+            FastRetransmitDelay::TdFr => {
+                td_fr_deadline(first, self.third_dupack_at.unwrap_or(now), srtt)
+            }
+            FastRetransmitDelay::None => first,
+        };
+        Some(td.max(first + bl_delay))
+    }
+
+    /// Start (or continue) an undo episode before a window reduction.
+    fn begin_reduction(&mut self) {
+        if !self.episodes.is_empty() && self.ca != CaState::Open {
+            // A timeout inside a recovery episode: the same episode.
+            return;
+        }
+        self.episode += 1;
+        if self.episodes.len() == MAX_EPISODES {
+            self.episodes.pop_front();
+        }
+        self.episodes.push_back(Undo {
+            episode: self.episode,
+            prior_cwnd: self.w.cwnd,
+            prior_ssthresh: self.w.ssthresh,
+            reduced_to: self.w.cwnd,
+            retrans: 0,
+            dupacks: self.dupacks,
+            first_dupack_to_ack: None,
+            first_dupack_at: self.first_dupack_at,
+            advanced: false,
+        });
+    }
+
+    /// Record the window a reduction went down to.
+    fn end_reduction(&mut self, to: f64) {
+        if let Some(u) = self.episodes.back_mut() {
+            u.reduced_to = u.reduced_to.min(to);
+        }
+    }
+
     /// Fast retransmit and enter fast recovery (RFC 5681 Sec. 3.2 steps
     /// 2-3, RFC 6582 Sec. 3.2 step 2, RFC 6675 Sec. 5 steps 4.1-4.3).
     fn enter_recovery(&mut self, now: Time, out: &mut Vec<Packet>) {
         self.stats.fast_recoveries += 1;
-        let flight = self.sb.packets_out();
+        self.fr_deadline = None;
+        self.begin_reduction();
+        // RFC 5681 Sec. 3.2 step 2: data sent by limited transmit is not
+        // counted in FlightSize here.
+        let flight = self.sb.packets_out().saturating_sub(self.lt_sent).max(1);
+        self.lt_sent = 0;
         self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight, now);
         self.recover = Some(self.sb.nxt());
         self.ca = CaState::Recovery;
         self.partial_acks = 0;
+        self.end_reduction(self.w.ssthresh);
         self.w.cwnd = match self.cfg.recovery {
             Recovery::Sack => self.w.ssthresh,
-            Recovery::Reno | Recovery::NewReno => self.w.ssthresh + self.cfg.dupthresh as f64,
+            Recovery::Reno | Recovery::NewReno => self.w.ssthresh + self.dupthresh as f64,
         };
         self.note_cwnd();
         let una = self.sb.una();
@@ -426,12 +751,29 @@ impl Sender {
             return;
         }
         self.stats.timeouts += 1;
+        let first_timeout = !(self.ca == CaState::Loss && self.rtt.backoff() > 0);
+        let (prior_cwnd, srtt) = (self.w.cwnd, self.rtt.srtt());
+        match &mut self.dupthresh_policy {
+            DupthreshPolicy::RrTcp(rr) => {
+                if let Some(srtt) = srtt {
+                    rr.on_timeout(prior_cwnd, self.rtt.rto(), srtt);
+                }
+            }
+            DupthreshPolicy::BlantonAllman(bl) => bl.on_timeout(),
+            DupthreshPolicy::Fixed(_) => {}
+        }
+        self.lt_idle = None;
+        self.fr_deadline = None;
+        if first_timeout {
+            self.begin_reduction();
+        }
         // ssthresh is reduced only on the first timeout of a segment.
-        if !(self.ca == CaState::Loss && self.rtt.backoff() > 0) {
+        if first_timeout {
             let flight = self.sb.packets_out();
             self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight, now);
         }
         self.w.cwnd = 1.0;
+        self.end_reduction(1.0);
         self.cc.on_timeout(now);
         self.note_cwnd();
         self.sb.mark_all_lost();
@@ -506,12 +848,42 @@ impl Sender {
                     continue;
                 }
             }
-            let room = self.sb.packets_out() < self.cfg.max_window;
+            // The window cap bounds cwnd; limited transmit may go beyond it
+            // (RR-TCP Sec. 2.3: up to k more congestion windows).
+            let extra = if self.ca == CaState::Open {
+                self.cfg
+                    .limited_transmit
+                    .allowance(self.dupacks, self.w.cwnd)
+            } else {
+                0
+            };
+            let room = self.sb.packets_out() < self.cfg.max_window + extra;
             if room && self.has_new_data() && self.window_allows(false) {
+                if extra > 0 && self.sb.packets_out() as f64 + 1.0 > self.w.cwnd.floor() {
+                    self.lt_sent += 1;
+                }
                 self.send_new(now, out);
                 continue;
             }
             break;
+        }
+        self.note_limited_transmit_exhausted(now);
+    }
+
+    /// RR-TCP Sec. 4.3.3: remember when limited transmit ran out while
+    /// duplicate ACKs were still below dupthresh.
+    fn note_limited_transmit_exhausted(&mut self, now: Time) {
+        let LimitedTransmit::CwndMultiple(k) = self.cfg.limited_transmit else {
+            return;
+        };
+        let bound = (k * self.w.cwnd).floor() as u32;
+        let exhausted = self.ca == CaState::Open
+            && self.dupacks > 0
+            && self.dupacks >= bound
+            && self.dupacks < self.dupthresh
+            && self.has_new_data();
+        if exhausted && self.lt_idle.is_none() {
+            self.lt_idle = Some((now, 0));
         }
     }
 
@@ -538,8 +910,24 @@ impl Sender {
         now: Time,
         out: &mut Vec<Packet>,
     ) {
+        let original_sent = self.sb.seg(seq).map_or(now, |s| s.first_sent_at);
         let copy = self.sb.retransmit(seq, now, self.w.cwnd);
         self.stats.retransmits += 1;
+        let episode = match self.episodes.back_mut() {
+            Some(u) if self.ca != CaState::Open => {
+                u.retrans += 1;
+                u.episode
+            }
+            _ => 0,
+        };
+        self.retx_log.on_retransmit(RetxEntry {
+            seq,
+            cause,
+            episode,
+            original_sent,
+            retransmit_sent: now,
+            first_ack: None,
+        });
         match cause {
             RetxCause::Fast => self.stats.fast_retransmits += 1,
             RetxCause::Timeout => self.stats.timeout_retransmits += 1,

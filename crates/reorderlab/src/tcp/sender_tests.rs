@@ -101,18 +101,20 @@ fn sack_recovery_on_three_dupacks_then_pipe_limits_sending() {
     assert_eq!(sent(&mut out), vec![10]);
     s.on_packet(&ack(0, &[(1, 3)]), ms(50), &mut out);
     assert_eq!(sent(&mut out), vec![11]);
-    // Third duplicate ACK: recovery, retransmit 0. ssthresh = 12 / 2.
+    // Third duplicate ACK: recovery, retransmit 0. ssthresh = FlightSize / 2
+    // without the two limited-transmit segments (RFC 5681 Sec. 3.2): 10 / 2.
     s.on_packet(&ack(0, &[(1, 4)]), ms(51), &mut out);
     assert_eq!(sent(&mut out), vec![0]);
     assert_eq!(s.ca_state(), CaState::Recovery);
-    assert_eq!(s.window().cwnd, 6.0);
+    assert_eq!(s.window().cwnd, 5.0);
     // pipe = 12 outstanding - 3 SACKed - 1 lost + 1 retransmitted = 9 > cwnd.
     assert_eq!(s.scoreboard().pipe(), 9);
-    // SACKs of 4..7 bring pipe to 6: nothing may be sent yet; the next SACK
-    // lets one new segment out.
+    // SACKs of 4..8 bring pipe to 5: nothing may be sent yet; the next SACK
+    // (pipe 4) lets one new segment out.
     s.on_packet(&ack(0, &[(1, 7)]), ms(52), &mut out);
-    assert!(sent(&mut out).is_empty());
     s.on_packet(&ack(0, &[(1, 8)]), ms(52), &mut out);
+    assert!(sent(&mut out).is_empty());
+    s.on_packet(&ack(0, &[(1, 9)]), ms(52), &mut out);
     assert_eq!(sent(&mut out), vec![12]);
     // The retransmission arrives: everything up to 12 acknowledged except
     // what is still in flight, recovery ends at recover = 12.
@@ -183,4 +185,70 @@ fn dsack_is_recognised_and_not_counted_as_new_sack() {
     s.on_packet(&ack(4, &[(1, 2)]), ms(60), &mut out);
     assert_eq!(s.stats.dsacks_received, 1);
     assert_eq!(s.scoreboard().sacked_out(), 0);
+}
+
+#[test]
+fn dsack_r_undo_restores_cwnd_and_ssthresh_exactly() {
+    let mut s = sender("DSACK-R", 10);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    sent(&mut out);
+    // Segment 0 is delayed; 1, 2, 3 arrive: limited transmit, then FR.
+    s.on_packet(&ack(0, &[(1, 2)]), ms(50), &mut out);
+    s.on_packet(&ack(0, &[(1, 3)]), ms(50), &mut out);
+    s.on_packet(&ack(0, &[(1, 4)]), ms(51), &mut out);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    let reduced = s.window();
+    assert_eq!(reduced.cwnd, 5.0);
+    assert_eq!(reduced.ssthresh, 5.0);
+    // The delayed original arrives: everything sent is acknowledged.
+    let nxt = s.scoreboard().nxt();
+    s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
+    assert_eq!(s.stats.undos, 0);
+    // Then the retransmission arrives as a duplicate: DSACK for 0.
+    s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats.false_fast_retransmits_detected, 1);
+    assert_eq!(s.stats.undos, 1);
+    // cwnd back to its pre-reduction 10 (duplicate ACKs do not grow it),
+    // ssthresh to its initial value.
+    assert_eq!(s.window().cwnd, 10.0);
+    assert!(s.window().ssthresh.is_infinite());
+}
+
+#[test]
+fn dsack_nm_detects_but_does_not_undo() {
+    let mut s = sender("DSACK-NM", 10);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    for k in 2..=4 {
+        s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
+    }
+    let nxt = s.scoreboard().nxt();
+    s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
+    s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats.false_fast_retransmits_detected, 1);
+    assert_eq!(s.stats.undos, 0);
+    assert_eq!(s.window().ssthresh, 5.0);
+}
+
+#[test]
+fn dsack_mean_pairing_gives_a_reordering_sample_that_raises_dupthresh() {
+    let mut s = sender("DSACK-FA", 10);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    assert_eq!(s.dupthresh(), 3);
+    // Segment 0 is delayed past 1..6: fast retransmit at the third dupack.
+    for k in 2..=4 {
+        s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
+    }
+    assert_eq!(s.stats.fast_retransmits, 1);
+    s.on_packet(&ack(0, &[(1, 7)]), ms(52), &mut out);
+    // The original arrives (m = 6 then): first pairing 6 - 0 = 6.
+    s.on_packet(&ack(7, &[]), ms(55), &mut out);
+    // Its retransmission's DSACK, still with m = 6: second pairing 6.
+    s.on_packet(&ack(7, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats.false_fast_retransmits_detected, 1);
+    // One sample of 6: the 90th percentile is 6, dupthresh 7.
+    s.on_packet(&ack(8, &[]), ms(110), &mut out);
+    assert_eq!(s.dupthresh(), 7);
 }

@@ -4,7 +4,11 @@
 
 use crate::engine::time::{ms, secs};
 use crate::spec::TcpSpec;
-use crate::tcp::policy::{LimitedTransmit, LossDetection, Recovery};
+use crate::tcp::dsack::Pairing;
+use crate::tcp::dupthresh::{BlScheme, BlantonAllman, DupthreshPolicy};
+use crate::tcp::policy::{
+    DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection, Recovery, RttSampling,
+};
 use crate::tcp::rto::RtoConfig;
 use crate::tcp::sender::SenderConfig;
 
@@ -35,28 +39,224 @@ fn sack(c: &mut SenderConfig) {
     c.limited_transmit = LimitedTransmit::Rfc3042;
 }
 
+/// RR-TCP's limited transmit: up to one congestion window (Table 2).
+const RR_LT: LimitedTransmit = LimitedTransmit::CwndMultiple(1.0);
+
+fn dsack_nm(c: &mut SenderConfig) {
+    sack(c);
+    c.dsack = DsackResponse::Detect;
+}
+
+fn dsack_r(c: &mut SenderConfig) {
+    sack(c);
+    c.dsack = DsackResponse::Undo;
+    c.limited_transmit = RR_LT;
+}
+
+fn dsack_fa(c: &mut SenderConfig) {
+    dsack_r(c);
+    c.dupthresh = DupthreshPolicy::rr_tcp(0.9, false, 1.0);
+}
+
+fn dsack_faes(c: &mut SenderConfig) {
+    dsack_fa(c);
+    c.rtt_sampling = RttSampling::DsackEnhanced;
+}
+
+fn dsack_ta(c: &mut SenderConfig) {
+    dsack_r(c);
+    c.dupthresh = DupthreshPolicy::rr_tcp(0.9, true, 1.0);
+}
+
+fn dsack_taes(c: &mut SenderConfig) {
+    dsack_ta(c);
+    c.rtt_sampling = RttSampling::DsackEnhanced;
+}
+
+fn dsack_hg(c: &mut SenderConfig) {
+    dsack_ta(c);
+    c.rtt_sampling = RttSampling::DsackEnhanced;
+    c.rto_histogram = true;
+}
+
+fn with_rtx(c: &mut SenderConfig) {
+    c.pairing = Pairing::Rtx;
+}
+
+fn dsack_fa_rtx(c: &mut SenderConfig) {
+    dsack_fa(c);
+    with_rtx(c);
+}
+
+fn dsack_ta_rtx(c: &mut SenderConfig) {
+    dsack_ta(c);
+    with_rtx(c);
+}
+
+fn bl(c: &mut SenderConfig, scheme: BlScheme) {
+    dsack_r(c);
+    c.dupthresh = DupthreshPolicy::BlantonAllman(BlantonAllman::new(scheme));
+}
+
+fn bl_r(c: &mut SenderConfig) {
+    bl(c, BlScheme::Restore)
+}
+fn bl_inc(c: &mut SenderConfig) {
+    bl(c, BlScheme::Increment)
+}
+fn bl_incn(c: &mut SenderConfig) {
+    bl(c, BlScheme::IncrementByN)
+}
+fn bl_avg(c: &mut SenderConfig) {
+    bl(c, BlScheme::Average)
+}
+fn bl_ewma(c: &mut SenderConfig) {
+    bl(c, BlScheme::Ewma)
+}
+fn bl_timedel(c: &mut SenderConfig) {
+    bl(c, BlScheme::TimeDelay)
+}
+fn bl_timeinc(c: &mut SenderConfig) {
+    bl(c, BlScheme::TimeIncrement)
+}
+
+fn td_fr(c: &mut SenderConfig) {
+    dsack_r(c);
+    c.fr_delay = FastRetransmitDelay::TdFr;
+}
+
 pub const VARIANTS: &[VariantInfo] = &[
     VariantInfo {
         name: "Reno",
-        description:
-            "Fast retransmit on 3 dupacks, fast recovery with window inflation, any new ACK ends it",
+        description: "Fast retransmit on 3 dupacks, fast recovery with window inflation, any new ACK ends it",
         source: "RFC 5681 Sec. 3.2",
         configure: reno,
     },
     VariantInfo {
         name: "NewReno",
-        description:
-            "Reno with partial-ACK handling: one hole retransmitted per RTT until recover is ACKed",
+        description: "Reno with partial-ACK handling: one hole retransmitted per RTT until recover is ACKed",
         source: "RFC 6582",
         configure: newreno,
     },
     VariantInfo {
         name: "SACK",
-        description:
-            "SACK-based conservative loss recovery (pipe, IsLost, NextSeg) with limited transmit",
+        description: "SACK-based conservative loss recovery (pipe, IsLost, NextSeg) with limited transmit",
         source: "RFC 6675, RFC 3042",
         configure: sack,
     },
+    VariantInfo {
+        name: "DSACK-NM",
+        description: "SACK that detects spurious retransmissions with DSACK but does not react",
+        source: "seed 001 Sec. VI; RFC 2883, RFC 3708",
+        configure: dsack_nm,
+    },
+    VariantInfo {
+        name: "DSACK-R",
+        description: "SACK + undo of the window reduction after a false fast retransmit or timeout found by DSACK",
+        source: "seed 000 Sec. 2.1, Table 1",
+        configure: dsack_r,
+    },
+    VariantInfo {
+        name: "DSACK-FA",
+        description: "DSACK-R + dupthresh from a fixed percentile (FA ratio, default 90 %) of the reordering histogram",
+        source: "seed 000 Sec. 4.1-4.2",
+        configure: dsack_fa,
+    },
+    VariantInfo {
+        name: "DSACK-FAES",
+        description: "DSACK-FA + DSACK-enhanced RTT sampling",
+        source: "seed 000 Sec. 4.4",
+        configure: dsack_faes,
+    },
+    VariantInfo {
+        name: "DSACK-TA",
+        description: "DSACK-FA with the FA ratio adapted by timeout / false-FR / limited-transmit costs",
+        source: "seed 000 Sec. 4.3",
+        configure: dsack_ta,
+    },
+    VariantInfo {
+        name: "DSACK-TAES",
+        description: "DSACK-TA + DSACK-enhanced RTT sampling",
+        source: "seed 000 Sec. 4.3-4.4",
+        configure: dsack_taes,
+    },
+    VariantInfo {
+        name: "DSACK-HG",
+        description: "DSACK-TA + RTO from the 99.8th percentile of an RTT histogram",
+        source: "seed 000 Sec. 5.3, Table 2",
+        configure: dsack_hg,
+    },
+    VariantInfo {
+        name: "DSACK-FA-RTX",
+        description: "DSACK-FA pairing ACKs with transmissions by an RTX bit instead of the mean",
+        source: "seed 000 Sec. 4.1.1, 5.1.1",
+        configure: dsack_fa_rtx,
+    },
+    VariantInfo {
+        name: "DSACK-TA-RTX",
+        description: "DSACK-TA pairing ACKs with transmissions by an RTX bit instead of the mean",
+        source: "seed 000 Sec. 4.1.1, 5.1.1",
+        configure: dsack_ta_rtx,
+    },
+    VariantInfo {
+        name: "DSACK-BL-R",
+        description: "Blanton-Allman: undo after a false fast retransmit, dupthresh stays 3",
+        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        configure: bl_r,
+    },
+    VariantInfo {
+        name: "DSACK-BL-INC",
+        description: "Blanton-Allman: dupthresh + 1 per false fast retransmit (seed 001: Inc by 1)",
+        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        configure: bl_inc,
+    },
+    VariantInfo {
+        name: "DSACK-BL-INCN",
+        description: "dupthresh raised so that the false fast retransmit just seen would not have happened (seed 001: Inc by N)",
+        source: "seed 001 Sec. VI; Blanton & Allman 2002",
+        configure: bl_incn,
+    },
+    VariantInfo {
+        name: "DSACK-BL-AVG",
+        description: "Blanton-Allman: dupthresh averaged with the dupacks of each false fast retransmit",
+        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        configure: bl_avg,
+    },
+    VariantInfo {
+        name: "DSACK-BL-EWMA",
+        description: "Blanton-Allman: dupthresh an EWMA (gain 1/4, assumed) of the dupacks of false fast retransmits",
+        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        configure: bl_ewma,
+    },
+    VariantInfo {
+        name: "DSACK-BL-TIMEDEL",
+        description: "Blanton-Allman: fast retransmit delayed by the measured first-dupack-to-ACK time (<= srtt/2)",
+        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        configure: bl_timedel,
+    },
+    VariantInfo {
+        name: "DSACK-BL-TIMEINC",
+        description: "Blanton-Allman: fast retransmit delayed by a timer grown 10 ms per false one (<= srtt/2)",
+        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        configure: bl_timeinc,
+    },
+    VariantInfo {
+        name: "TD-FR",
+        description: "Time-delayed fast retransmit: wait max(srtt/2, first-to-third dupack time) after the first dupack",
+        source: "seed 001 Sec. II; seed 000 Sec. 5.7",
+        configure: td_fr,
+    },
+];
+
+/// Other names the papers use for registered variants.
+pub const ALIASES: &[(&str, &str)] = &[
+    ("SACK-NODELAY", "SACK"),
+    ("DSACK-FA-MEAN", "DSACK-FA"),
+    ("DSACK-TA-MEAN", "DSACK-TA"),
+    ("Inc-by-1", "DSACK-BL-INC"),
+    ("Inc-by-N", "DSACK-BL-INCN"),
+    ("EWMA", "DSACK-BL-EWMA"),
+    ("TCP-RR", "DSACK-TA"),
 ];
 
 /// Defaults shared by every variant (the RFC 2988/6298-era sender of seeds
@@ -68,7 +268,12 @@ pub fn base_config() -> SenderConfig {
         recovery: Recovery::Sack,
         limited_transmit: LimitedTransmit::Rfc3042,
         use_sack: true,
-        dupthresh: 3,
+        dupthresh: DupthreshPolicy::Fixed(3),
+        fr_delay: FastRetransmitDelay::None,
+        dsack: DsackResponse::Ignore,
+        rtt_sampling: RttSampling::Karn,
+        pairing: Pairing::Mean,
+        rto_histogram: false,
         mss: 1000,
         syn_size: 40,
         max_window: 10_000,
@@ -87,6 +292,10 @@ pub fn base_config() -> SenderConfig {
 
 /// Look a variant up by name (case-insensitive).
 pub fn find(name: &str) -> Option<&'static VariantInfo> {
+    let name = ALIASES
+        .iter()
+        .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
+        .map_or(name, |(_, target)| target);
     VARIANTS.iter().find(|v| v.name.eq_ignore_ascii_case(name))
 }
 
@@ -130,7 +339,17 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
         c.rto.granularity = secs(v);
     }
     if let Some(v) = tcp.dupthresh {
-        c.dupthresh = v;
+        c.dupthresh = DupthreshPolicy::Fixed(v);
+    }
+    if let Some(ratio) = tcp.fa_ratio {
+        if let DupthreshPolicy::RrTcp(rr) = &mut c.dupthresh {
+            rr.fa_ratio = ratio;
+        }
+    }
+    if let Some(k) = tcp.limited_transmit_bound {
+        if c.limited_transmit != LimitedTransmit::Off {
+            c.limited_transmit = LimitedTransmit::CwndMultiple(k);
+        }
     }
     if let Some(on) = tcp.limited_transmit {
         c.limited_transmit = match (on, c.limited_transmit) {

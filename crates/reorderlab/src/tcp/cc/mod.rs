@@ -7,9 +7,17 @@
 //! "these many segments were newly acknowledged" and "a congestion event
 //! happened with this much data in flight".
 
+pub mod bic;
+pub mod cubic;
+pub mod highspeed;
 mod reno;
+pub mod scalable;
 
+pub use bic::Bic;
+pub use cubic::Cubic;
+pub use highspeed::HighSpeed;
 pub use reno::Reno;
+pub use scalable::Scalable;
 
 use crate::engine::Time;
 
@@ -44,6 +52,10 @@ pub trait CongestionOps {
 #[derive(Debug, Clone)]
 pub enum CongestionControl {
     Reno(Reno),
+    HighSpeed(HighSpeed),
+    Scalable(Scalable),
+    Bic(Bic),
+    Cubic(Cubic),
 }
 
 /// Name, description and source of a controller, for `reorderlab variants`.
@@ -53,17 +65,46 @@ pub struct CcInfo {
     pub source: &'static str,
 }
 
-pub const CONTROLLERS: &[CcInfo] = &[CcInfo {
-    name: "reno",
-    description: "Slow start and additive increase, halve on loss",
-    source: "RFC 5681",
-}];
+pub const CONTROLLERS: &[CcInfo] = &[
+    CcInfo {
+        name: "reno",
+        description: "Slow start and additive increase, halve on loss",
+        source: "RFC 5681",
+    },
+    CcInfo {
+        name: "highspeed",
+        description:
+            "HighSpeed TCP (alias hstcp): a(w), b(w) from the response function above 38 segments",
+        source: "RFC 3649",
+    },
+    CcInfo {
+        name: "scalable",
+        description: "Scalable TCP: +0.01 per ACKed segment, x0.875 on loss above 16 segments",
+        source: "Kelly, CCR 33(2) 2003",
+    },
+    CcInfo {
+        name: "bic",
+        description:
+            "Binary search toward W_max, S_max 32, beta 0.8, fast convergence, max probing",
+        source: "Xu, Harfoush, Rhee, INFOCOM 2004",
+    },
+    CcInfo {
+        name: "cubic",
+        description:
+            "Cubic window growth in time, C 0.4, beta 0.7, Reno-friendly region, fast convergence",
+        source: "RFC 9438",
+    },
+];
 
 impl CongestionControl {
     /// The controller registered under `name` (case-insensitive).
     pub fn by_name(name: &str) -> Option<CongestionControl> {
         match name.to_ascii_lowercase().as_str() {
             "reno" => Some(CongestionControl::Reno(Reno)),
+            "highspeed" | "hstcp" => Some(CongestionControl::HighSpeed(HighSpeed::default())),
+            "scalable" => Some(CongestionControl::Scalable(Scalable::default())),
+            "bic" => Some(CongestionControl::Bic(Bic::default())),
+            "cubic" => Some(CongestionControl::Cubic(Cubic::default())),
             _ => None,
         }
     }
@@ -71,12 +112,20 @@ impl CongestionControl {
     fn ops(&mut self) -> &mut dyn CongestionOps {
         match self {
             CongestionControl::Reno(c) => c,
+            CongestionControl::HighSpeed(c) => c,
+            CongestionControl::Scalable(c) => c,
+            CongestionControl::Bic(c) => c,
+            CongestionControl::Cubic(c) => c,
         }
     }
 
     pub fn on_ack(&mut self, w: &mut Window, acked: u32, now: Time, srtt: Option<Time>) {
         match self {
             CongestionControl::Reno(c) => c.on_ack(w, acked, now, srtt),
+            CongestionControl::HighSpeed(c) => c.on_ack(w, acked, now, srtt),
+            CongestionControl::Scalable(c) => c.on_ack(w, acked, now, srtt),
+            CongestionControl::Bic(c) => c.on_ack(w, acked, now, srtt),
+            CongestionControl::Cubic(c) => c.on_ack(w, acked, now, srtt),
         }
     }
 
@@ -90,5 +139,44 @@ impl CongestionControl {
 
     pub fn on_undo(&mut self) {
         self.ops().on_undo()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_name_resolves() {
+        for c in CONTROLLERS {
+            assert!(CongestionControl::by_name(c.name).is_some(), "{}", c.name);
+        }
+        assert!(matches!(
+            CongestionControl::by_name("HSTCP"),
+            Some(CongestionControl::HighSpeed(_))
+        ));
+        assert!(matches!(
+            CongestionControl::by_name("Cubic"),
+            Some(CongestionControl::Cubic(_))
+        ));
+        assert!(CongestionControl::by_name("vegas").is_none());
+    }
+
+    #[test]
+    fn dispatch_reaches_the_controller() {
+        let w = Window {
+            cwnd: 100.0,
+            ssthresh: 50.0,
+        };
+        let ss = |name: &str| {
+            CongestionControl::by_name(name)
+                .unwrap()
+                .ssthresh_after_loss(&w, 100, 0)
+        };
+        assert_eq!(ss("reno"), 50.0);
+        assert_eq!(ss("scalable"), 87.5);
+        assert_eq!(ss("bic"), 80.0);
+        assert!((ss("cubic") - 70.0).abs() < 1e-9);
+        assert!((ss("highspeed") - (1.0 - highspeed::b(100.0)) * 100.0).abs() < 1e-9);
     }
 }

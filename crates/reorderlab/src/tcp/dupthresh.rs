@@ -1,0 +1,379 @@
+//! Adaptive dupthresh policies: RR-TCP's FA / TA (seed 000 Sec. 4.2-4.3)
+//! and the Blanton-Allman schemes (seed 000 Sec. 3; Blanton & Allman, CCR
+//! 2002), plus the fast-retransmit delay of the timer-based schemes and of
+//! TD-FR.
+
+use crate::engine::time::{ms, secs, to_secs};
+use crate::engine::Time;
+use crate::tcp::reordering::{ReorderHistogram, MAX_LENGTH};
+
+/// The default and minimum dupthresh.
+pub const MIN_DUPTHRESH: u32 = 3;
+
+// ----- RR-TCP cost functions (Sec. 4.3) -------------------------------
+
+/// Sec. 4.3.1: extra cost (packets) of a true timeout over a fast
+/// retransmit: the idle period W T / R - W (1 + k) plus slow start up to
+/// W / 2, W (log2 W - 1) + 1, i.e. W (T / R + log2 W - k - 2) + 1.
+pub fn cost_timeout(w: f64, rto_over_rtt: f64, k: f64) -> f64 {
+    let w = w.max(2.0);
+    (w * (rto_over_rtt + w.log2() - k - 2.0) + 1.0).max(1.0)
+}
+
+/// Sec. 4.3.2: cost of a false fast retransmit whose reduced window lasted
+/// D = `d_over_r` RTTs: k (W - k + 1) / 2 for k = D / R rounds, with k
+/// capped at W / 2 and interpolated linearly between floor and ceil.
+pub fn cost_false_fast_retransmit(w: f64, d_over_r: f64) -> f64 {
+    let cap = (w / 2.0).max(1.0);
+    let d = d_over_r.clamp(1.0, cap);
+    let c = |k: f64| k * (w - k + 1.0) / 2.0;
+    let (lo, hi) = (d.floor(), d.ceil());
+    if hi == lo {
+        c(lo)
+    } else {
+        c(lo) + (c(hi) - c(lo)) * (d - lo)
+    }
+}
+
+/// Sec. 4.3.3: cost of an idle period I after limited transmit ran out:
+/// I / R W - d, with d the duplicate ACKs that arrived meanwhile.
+pub fn cost_limited_transmit(idle_over_rtt: f64, w: f64, dupacks: u32) -> f64 {
+    idle_over_rtt * w - dupacks as f64
+}
+
+/// RR-TCP dupthresh: the FA-ratio percentile of the reordering histogram
+/// (DSACK-FA), optionally with the FA ratio adapted by the cost functions
+/// (DSACK-TA).
+#[derive(Debug, Clone)]
+pub struct RrTcp {
+    pub fa_ratio: f64,
+    pub adaptive: bool,
+    /// Step S of the FA-ratio control loop.
+    pub step: f64,
+    /// Limited-transmit bound k (windows), used in the timeout cost.
+    pub lt_bound: f64,
+    pub histogram: ReorderHistogram,
+    /// EWMA (gain 1/8) of the false-fast-retransmit duration D, seconds.
+    ffr_duration: Option<f64>,
+    dupthresh: u32,
+}
+
+impl RrTcp {
+    pub fn new(fa_ratio: f64, adaptive: bool, lt_bound: f64, lifetime: Time) -> RrTcp {
+        RrTcp {
+            fa_ratio,
+            adaptive,
+            step: 0.01,
+            lt_bound,
+            histogram: ReorderHistogram::new(lifetime),
+            ffr_duration: None,
+            dupthresh: MIN_DUPTHRESH,
+        }
+    }
+
+    fn recompute(&mut self) {
+        // "If 90 % of reordering events are of 8 packets or fewer, a
+        // dupthresh of 9 avoids 90 % of false fast retransmits" (Sec. 4.2).
+        self.dupthresh = self
+            .histogram
+            .percentile(self.fa_ratio)
+            .map_or(MIN_DUPTHRESH, |l| (l + 1).clamp(MIN_DUPTHRESH, MAX_LENGTH));
+    }
+
+    /// Current dupthresh (expiring old samples first).
+    pub fn dupthresh(&mut self, now: Time) -> u32 {
+        let before = self.histogram.len();
+        self.histogram.expire(now);
+        if self.histogram.len() != before {
+            self.recompute();
+        }
+        self.dupthresh
+    }
+
+    pub fn on_sample(&mut self, len: u32, now: Time) {
+        self.histogram.insert(len, now);
+        self.recompute();
+    }
+
+    fn c_ffr(&self, w: f64, srtt: f64) -> f64 {
+        let d = self.ffr_duration.unwrap_or(srtt);
+        cost_false_fast_retransmit(w, d / srtt.max(1e-9))
+    }
+
+    fn adjust(&mut self, delta: f64) {
+        if self.adaptive {
+            self.fa_ratio = (self.fa_ratio + delta).clamp(0.0, 1.0);
+            self.recompute();
+        }
+    }
+
+    /// A false fast retransmit was detected: fold its duration into D and
+    /// raise the FA ratio by S.
+    pub fn on_false_fast_retransmit(&mut self, duration: Time) {
+        let d = to_secs(duration);
+        self.ffr_duration = Some(match self.ffr_duration {
+            None => d,
+            Some(old) => old + (d - old) / 8.0,
+        });
+        self.adjust(self.step);
+    }
+
+    /// A timeout: lower the FA ratio by C(timeout) / C(FFR) x S.
+    pub fn on_timeout(&mut self, w: f64, rto: Time, srtt: Time) {
+        let r = to_secs(srtt).max(1e-9);
+        let ratio = cost_timeout(w, to_secs(rto) / r, self.lt_bound) / self.c_ffr(w, r);
+        self.adjust(-ratio * self.step);
+    }
+
+    /// An idle period after limited transmit ran out; lowers the FA ratio
+    /// only when it cost more than a false fast retransmit would.
+    pub fn on_limited_transmit_idle(&mut self, idle: Time, dupacks: u32, w: f64, srtt: Time) {
+        let r = to_secs(srtt).max(1e-9);
+        let c_lt = cost_limited_transmit(to_secs(idle) / r, w, dupacks);
+        let c_ffr = self.c_ffr(w, r);
+        if c_lt > c_ffr {
+            self.adjust(-(c_lt / c_ffr) * self.step);
+        }
+    }
+}
+
+/// The Blanton-Allman reactions to a false fast retransmit (seed 000
+/// Sec. 3), and seed 001's "Inc by N".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlScheme {
+    /// Undo only; dupthresh stays 3 (DSACK-BL-R).
+    Restore,
+    /// dupthresh += 1 (DSACK-BL-INC, seed 001 "Inc by 1").
+    Increment,
+    /// dupthresh := the reordering just seen + 1, so that this false fast
+    /// retransmit would not have happened (seed 001 "Inc by N").
+    IncrementByN,
+    /// dupthresh := (dupthresh + dupacks of the false episode) / 2.
+    Average,
+    /// dupthresh := EWMA of the dupacks of false episodes.
+    Ewma,
+    /// Delay fast retransmit by a timer set to the time from the first
+    /// duplicate ACK to the ACK of the delayed segment.
+    TimeDelay,
+    /// Delay fast retransmit by a timer grown by 10 ms per false one.
+    TimeIncrement,
+}
+
+/// Gain of the Blanton-Allman EWMA scheme. Seed 000 does not give it; we
+/// assume 1/4 (documented in `docs/variants.md`).
+pub const BL_EWMA_GAIN: f64 = 0.25;
+
+#[derive(Debug, Clone)]
+pub struct BlantonAllman {
+    pub scheme: BlScheme,
+    dupthresh: f64,
+    /// Fast-retransmit delay of the timer schemes.
+    timer: Time,
+}
+
+impl BlantonAllman {
+    pub fn new(scheme: BlScheme) -> BlantonAllman {
+        BlantonAllman {
+            scheme,
+            dupthresh: MIN_DUPTHRESH as f64,
+            timer: 0,
+        }
+    }
+
+    /// dupthresh, capped at 0.9 cwnd (never below 3).
+    pub fn dupthresh(&self, cwnd: f64) -> u32 {
+        let cap = (0.9 * cwnd).floor().max(MIN_DUPTHRESH as f64);
+        self.dupthresh.min(cap).round().max(MIN_DUPTHRESH as f64) as u32
+    }
+
+    /// Fast-retransmit delay, capped at srtt / 2 (timer schemes only).
+    pub fn delay(&self, srtt: Time) -> Time {
+        match self.scheme {
+            BlScheme::TimeDelay | BlScheme::TimeIncrement => self.timer.min(srtt / 2),
+            _ => 0,
+        }
+    }
+
+    /// A false fast retransmit: `dupacks` that triggered it, the reordering
+    /// length measured, and the time from the first duplicate ACK to the ACK
+    /// of the delayed segment.
+    pub fn on_false_fast_retransmit(
+        &mut self,
+        dupacks: u32,
+        reordering: Option<u32>,
+        first_dupack_to_ack: Option<Time>,
+    ) {
+        let n = dupacks as f64;
+        match self.scheme {
+            BlScheme::Restore => {}
+            BlScheme::Increment => self.dupthresh += 1.0,
+            BlScheme::IncrementByN => {
+                let seen = reordering.unwrap_or(dupacks) as f64;
+                self.dupthresh = self.dupthresh.max(seen + 1.0);
+            }
+            BlScheme::Average => self.dupthresh = (self.dupthresh + n) / 2.0,
+            BlScheme::Ewma => self.dupthresh += BL_EWMA_GAIN * (n - self.dupthresh),
+            // The timer is never reduced.
+            BlScheme::TimeDelay => {
+                if let Some(t) = first_dupack_to_ack {
+                    self.timer = self.timer.max(t);
+                }
+            }
+            BlScheme::TimeIncrement => self.timer += ms(10),
+        }
+        self.dupthresh = self
+            .dupthresh
+            .clamp(MIN_DUPTHRESH as f64, MAX_LENGTH as f64 * 16.0);
+    }
+
+    /// "Reset to three upon a timeout."
+    pub fn on_timeout(&mut self) {
+        self.dupthresh = MIN_DUPTHRESH as f64;
+    }
+}
+
+/// Time-delayed fast retransmit (TD-FR; Paxson 1997, seed 001 Sec. II,
+/// seed 000 Sec. 5.7): fast retransmit once dupthresh duplicate ACKs have
+/// arrived and max(srtt / 2, DT) has passed since the first, DT being the
+/// time between the first and the third duplicate ACK.
+pub fn td_fr_deadline(first_dupack: Time, third_dupack: Time, srtt: Time) -> Time {
+    first_dupack + (srtt / 2).max(third_dupack - first_dupack)
+}
+
+/// The dupthresh policy of a sender.
+#[derive(Debug, Clone)]
+pub enum DupthreshPolicy {
+    Fixed(u32),
+    RrTcp(Box<RrTcp>),
+    BlantonAllman(BlantonAllman),
+}
+
+impl DupthreshPolicy {
+    /// RR-TCP with Table 2's parameters.
+    pub fn rr_tcp(fa_ratio: f64, adaptive: bool, lt_bound: f64) -> DupthreshPolicy {
+        DupthreshPolicy::RrTcp(Box::new(RrTcp::new(
+            fa_ratio,
+            adaptive,
+            lt_bound,
+            secs(80.0),
+        )))
+    }
+
+    pub fn value(&mut self, cwnd: f64, now: Time) -> u32 {
+        match self {
+            DupthreshPolicy::Fixed(d) => *d,
+            DupthreshPolicy::RrTcp(rr) => rr.dupthresh(now),
+            DupthreshPolicy::BlantonAllman(bl) => bl.dupthresh(cwnd),
+        }
+    }
+
+    pub fn fa_ratio(&self) -> Option<f64> {
+        match self {
+            DupthreshPolicy::RrTcp(rr) => Some(rr.fa_ratio),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeout_cost_worked_example() {
+        // W = 16, T / R = 20 (1 s RTO, 50 ms RTT), k = 1:
+        // 16 (20 + 4 - 1 - 2) + 1 = 337 packets.
+        assert!((cost_timeout(16.0, 20.0, 1.0) - 337.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn false_fast_retransmit_cost_interpolates_k() {
+        // W = 50: k = 1 -> 1 * 50 / 2 = 25; k = 2 -> 2 * 49 / 2 = 49.
+        assert!((cost_false_fast_retransmit(50.0, 1.0) - 25.0).abs() < 1e-9);
+        assert!((cost_false_fast_retransmit(50.0, 2.0) - 49.0).abs() < 1e-9);
+        // D / R = 1.5: halfway between.
+        assert!((cost_false_fast_retransmit(50.0, 1.5) - 37.0).abs() < 1e-9);
+        // k capped at W / 2 = 4 for W = 8: 4 * 5 / 2 = 10.
+        assert!((cost_false_fast_retransmit(8.0, 9.0) - 10.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn limited_transmit_cost() {
+        // Idle for 2 RTTs with W = 50, 7 dupacks meanwhile: 100 - 7.
+        assert!((cost_limited_transmit(2.0, 50.0, 7) - 93.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn fa_ratio_steps_up_on_false_fr_and_down_on_timeout() {
+        let mut rr = RrTcp::new(0.9, true, 1.0, secs(80.0));
+        rr.on_false_fast_retransmit(ms(50));
+        assert!((rr.fa_ratio - 0.91).abs() < 1e-12);
+        // D = 50 ms = R: C(FFR) = W / 2 = 25 for W = 50; C(timeout) with
+        // T / R = 20: 50 (20 + log2 50 - 3) + 1.
+        let c_to = 50.0 * (20.0 + 50f64.log2() - 3.0) + 1.0;
+        rr.on_timeout(50.0, ms(1000), ms(50));
+        let expected = 0.91 - c_to / 25.0 * 0.01;
+        assert!(
+            (rr.fa_ratio - expected.max(0.0)).abs() < 1e-12,
+            "{}",
+            rr.fa_ratio
+        );
+        // A fixed FA ratio (DSACK-FA) never moves.
+        let mut fa = RrTcp::new(0.9, false, 1.0, secs(80.0));
+        fa.on_false_fast_retransmit(ms(50));
+        fa.on_timeout(50.0, ms(1000), ms(50));
+        assert_eq!(fa.fa_ratio, 0.9);
+    }
+
+    #[test]
+    fn dupthresh_is_percentile_plus_one_within_bounds() {
+        let mut rr = RrTcp::new(0.9, false, 1.0, secs(80.0));
+        assert_eq!(rr.dupthresh(0), 3);
+        for len in 1..=10 {
+            rr.on_sample(len, 0);
+        }
+        assert_eq!(rr.dupthresh(0), 10);
+        for _ in 0..100 {
+            rr.on_sample(200, 0);
+        }
+        assert_eq!(rr.dupthresh(0), 64);
+        // All samples expire: back to 3.
+        assert_eq!(rr.dupthresh(secs(81.0)), 3);
+    }
+
+    #[test]
+    fn blanton_allman_schemes() {
+        let mut inc = BlantonAllman::new(BlScheme::Increment);
+        inc.on_false_fast_retransmit(3, Some(5), None);
+        assert_eq!(inc.dupthresh(100.0), 4);
+        // Capped at 0.9 cwnd.
+        for _ in 0..20 {
+            inc.on_false_fast_retransmit(3, None, None);
+        }
+        assert_eq!(inc.dupthresh(10.0), 9);
+        inc.on_timeout();
+        assert_eq!(inc.dupthresh(100.0), 3);
+        let mut avg = BlantonAllman::new(BlScheme::Average);
+        avg.on_false_fast_retransmit(9, None, None);
+        assert_eq!(avg.dupthresh(100.0), 6);
+        let mut byn = BlantonAllman::new(BlScheme::IncrementByN);
+        byn.on_false_fast_retransmit(3, Some(12), None);
+        assert_eq!(byn.dupthresh(100.0), 13);
+        let mut timed = BlantonAllman::new(BlScheme::TimeDelay);
+        timed.on_false_fast_retransmit(3, None, Some(ms(30)));
+        timed.on_false_fast_retransmit(3, None, Some(ms(10)));
+        // Never reduced; capped at srtt / 2.
+        assert_eq!(timed.delay(ms(100)), ms(30));
+        assert_eq!(timed.delay(ms(40)), ms(20));
+        let mut tinc = BlantonAllman::new(BlScheme::TimeIncrement);
+        tinc.on_false_fast_retransmit(3, None, None);
+        tinc.on_false_fast_retransmit(3, None, None);
+        assert_eq!(tinc.delay(ms(100)), ms(20));
+    }
+
+    #[test]
+    fn td_fr_waits_max_of_half_srtt_and_dupack_spread() {
+        assert_eq!(td_fr_deadline(ms(100), ms(110), ms(60)), ms(130));
+        assert_eq!(td_fr_deadline(ms(100), ms(150), ms(60)), ms(150));
+    }
+}
