@@ -422,6 +422,12 @@ pub struct TcpSpec {
     /// Initial (DSACK-TA) or fixed (DSACK-FA) FA ratio in [0, 1].
     #[serde(default)]
     pub fa_ratio: Option<f64>,
+    /// TCP-PR srtt decay per RTT, in (0, 1).
+    #[serde(default)]
+    pub alpha: Option<f64>,
+    /// TCP-PR mxrtt = beta * srtt, beta >= 1.
+    #[serde(default)]
+    pub beta: Option<f64>,
     /// Open the connection with SYN / SYN-ACK before data.
     #[serde(default)]
     pub syn: bool,

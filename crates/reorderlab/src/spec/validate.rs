@@ -499,6 +499,22 @@ fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> C
             ));
         }
     }
+    if let Some(v) = t.alpha {
+        if !(v > 0.0 && v < 1.0) {
+            return Err(SpecError::new(
+                format!("{tp}.alpha"),
+                format!("must be in (0, 1), got {v}"),
+            ));
+        }
+    }
+    if let Some(v) = t.beta {
+        if !(v.is_finite() && v >= 1.0) {
+            return Err(SpecError::new(
+                format!("{tp}.beta"),
+                format!("must be >= 1, got {v}"),
+            ));
+        }
+    }
     if let Some(v) = t.limited_transmit_bound {
         non_negative(&format!("{tp}.limited_transmit_bound"), v)?;
     }

@@ -10,6 +10,7 @@ pub mod reordering;
 pub mod rto;
 pub mod scoreboard;
 pub mod sender;
+pub mod tcp_pr;
 pub mod truth;
 pub mod variants;
 

@@ -9,6 +9,13 @@ pub enum LossDetection {
     /// SACKed segments above a hole) and entry on DupThresh duplicate ACKs;
     /// without SACK: RFC 5681 Sec. 3.2, the third duplicate ACK.
     DupThresh,
+    /// TCP-PR (seed 001 Sec. III): timers only, mxrtt = beta * srtt; with
+    /// `extreme` the Table III rules emulate timeouts.
+    TcpPr {
+        alpha: f64,
+        beta: f64,
+        extreme: bool,
+    },
 }
 
 /// Extra wait before a fast retransmit once dupthresh is reached.

@@ -21,6 +21,7 @@ use crate::tcp::policy::{
 use crate::tcp::reordering::HoleScan;
 use crate::tcp::rto::{RtoConfig, RtoEstimator, RttHistogram};
 use crate::tcp::scoreboard::Scoreboard;
+use crate::tcp::tcp_pr::TcpPr;
 use crate::tcp::truth::{RetxCause, TruthLedger};
 
 /// Everything that defines a sender, resolved from a variant name plus the
@@ -163,6 +164,12 @@ pub struct Sender {
     lt_idle: Option<(Time, u32)>,
     /// Segments sent beyond cwnd by limited transmit in this dupack run.
     lt_sent: u32,
+    /// TCP-PR timer-only loss detection, when that is the variant.
+    pr: Option<Box<TcpPr>>,
+    /// TCP-PR's next drop check / end of waiting.
+    pr_deadline: Option<Time>,
+    /// Scratch list of send times of newly acknowledged segments.
+    pr_acked: Vec<Time>,
     syn_sent_at: Time,
     syn_retransmitted: bool,
     pub stats: SenderStats,
@@ -183,7 +190,20 @@ impl Sender {
             ));
         }
         let dupthresh_policy = cfg.dupthresh.clone();
-        Sender {
+        let pr = match cfg.detection {
+            LossDetection::TcpPr {
+                alpha,
+                beta,
+                extreme,
+            } => Some(Box::new(TcpPr::new(
+                alpha,
+                beta,
+                extreme,
+                cfg.rto.initial_rto,
+            ))),
+            LossDetection::DupThresh => None,
+        };
+        let mut sender = Sender {
             cfg,
             flow,
             peer,
@@ -208,6 +228,9 @@ impl Sender {
             third_dupack_at: None,
             lt_idle: None,
             lt_sent: 0,
+            pr: None,
+            pr_deadline: None,
+            pr_acked: Vec::new(),
             syn_sent_at: 0,
             syn_retransmitted: false,
             stats: SenderStats {
@@ -215,7 +238,9 @@ impl Sender {
                 ..SenderStats::default()
             },
             truth: TruthLedger::default(),
-        }
+        };
+        sender.pr = pr;
+        sender
     }
 
     // ----- observation -------------------------------------------------
@@ -246,7 +271,10 @@ impl Sender {
     pub fn deadline(&self, kind: TimerKind) -> Option<Time> {
         match kind {
             TimerKind::Rto => self.rto_deadline,
-            TimerKind::Aux => self.fr_deadline,
+            TimerKind::Aux => match &self.pr {
+                Some(_) => self.pr_deadline,
+                None => self.fr_deadline,
+            },
             _ => None,
         }
     }
@@ -256,10 +284,11 @@ impl Sender {
         match name {
             "cwnd" => self.w.cwnd,
             "ssthresh" => self.w.ssthresh,
-            "srtt" => self
-                .rtt
-                .srtt()
-                .map_or(f64::NAN, crate::engine::time::to_secs),
+            "srtt" => match &self.pr {
+                Some(p) => p.srtt(),
+                None => self.rtt.srtt(),
+            }
+            .map_or(f64::NAN, crate::engine::time::to_secs),
             "rto" => crate::engine::time::to_secs(self.rtt.rto()),
             "dupthresh" => self.dupthresh as f64,
             "fa_ratio" => self.fa_ratio().unwrap_or(f64::NAN),
@@ -303,6 +332,7 @@ impl Sender {
                 self.rto_deadline = None;
                 self.on_rto(now, out);
             }
+            TimerKind::Aux if self.pr.is_some() => self.on_pr_timer(now, out),
             TimerKind::Aux => {
                 self.fr_deadline = None;
                 // The wait is over and the hole is still there.
@@ -352,6 +382,10 @@ impl Sender {
         self.stats.acks_received += 1;
         let ack = pkt.seq;
         if ack > self.sb.nxt() || ack < self.sb.una() {
+            return;
+        }
+        if self.pr.is_some() {
+            self.on_ack_pr(pkt, now, out);
             return;
         }
         self.dupthresh = self.dupthresh_policy.value(self.w.cwnd, now);
@@ -405,6 +439,52 @@ impl Sender {
         }
         self.transmit(now, out);
         self.check_done(now);
+    }
+
+    /// TCP-PR: every newly acknowledged segment (cumulatively or by SACK)
+    /// updates srtt / mxrtt and grows cwnd; duplicate ACKs mean nothing.
+    fn on_ack_pr(&mut self, pkt: &Packet, now: Time, out: &mut Vec<Packet>) {
+        let mut acked = std::mem::take(&mut self.pr_acked);
+        for &(l, r) in pkt.sack.as_slice() {
+            if r > pkt.seq {
+                self.sb.sack(l, r, |_, seg| acked.push(seg.sent_at));
+            }
+        }
+        if pkt.seq > self.sb.una() {
+            self.sb.cum_ack_with(pkt.seq, |_, seg| {
+                if !seg.sacked {
+                    acked.push(seg.sent_at);
+                }
+            });
+        }
+        if let Some(pr) = self.pr.as_mut() {
+            for &sent_at in &acked {
+                pr.on_acked(sent_at, now, &mut self.w, &self.sb);
+            }
+        }
+        acked.clear();
+        self.pr_acked = acked;
+        self.w.cwnd = self.w.cwnd.min(self.cfg.max_window as f64);
+        self.note_cwnd();
+        self.transmit(now, out);
+        self.check_done(now);
+    }
+
+    /// TCP-PR's timer: drops older than mxrtt, or the end of waiting.
+    fn on_pr_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let Some(pr) = self.pr.as_mut() else {
+            return;
+        };
+        let outcome = pr.on_timer(now, &mut self.w, &mut self.sb);
+        self.stats.fast_recoveries += outcome.halvings as u64;
+        self.stats.timeouts += outcome.extreme as u64;
+        if outcome.extreme > 0 {
+            self.ca = CaState::Loss;
+        } else if outcome.drops > 0 && self.ca == CaState::Open {
+            self.ca = CaState::Recovery;
+        }
+        self.note_cwnd();
+        self.transmit(now, out);
     }
 
     /// SND.UNA advanced: the end of a run of duplicate ACKs.
@@ -648,7 +728,6 @@ impl Sender {
 
     /// Loss detection: is it time to start fast recovery?
     fn time_to_recover(&self) -> bool {
-        let LossDetection::DupThresh = self.cfg.detection;
         let una = self.sb.una();
         let triggered = self.dupacks >= self.dupthresh
             || (self.cfg.use_sack && self.sb.is_lost(una, self.dupthresh));
@@ -836,6 +915,10 @@ impl Sender {
         if self.phase != Phase::Established {
             return;
         }
+        if self.pr.is_some() {
+            self.transmit_pr(now, out);
+            return;
+        }
         loop {
             if self.ca != CaState::Open && self.window_allows(true) {
                 if let Some(seq) = self.sb.next_lost() {
@@ -868,6 +951,41 @@ impl Sender {
             break;
         }
         self.note_limited_transmit_exhausted(now);
+    }
+
+    /// TCP-PR flush-cwnd (Table I lines 24-28): while cwnd > |to-be-ack|,
+    /// send the lowest segment of to-be-sent (dropped ones first).
+    fn transmit_pr(&mut self, now: Time, out: &mut Vec<Packet>) {
+        loop {
+            let may = self
+                .pr
+                .as_ref()
+                .is_some_and(|p| p.may_send(&self.w, self.sb.pipe()));
+            if !may {
+                break;
+            }
+            let seq = if let Some(seq) = self.sb.next_lost() {
+                let cause = if self.ca == CaState::Loss {
+                    RetxCause::Timeout
+                } else {
+                    RetxCause::Fast
+                };
+                self.send_retransmission(seq, cause, now, out);
+                seq
+            } else if self.has_new_data() && self.sb.packets_out() < self.cfg.max_window {
+                self.send_new(now, out);
+                self.sb.nxt() - 1
+            } else {
+                break;
+            };
+            if let Some(p) = self.pr.as_mut() {
+                p.on_send(seq, now);
+            }
+        }
+        if self.sb.lost_out() == 0 && self.ca != CaState::Open {
+            self.ca = CaState::Open;
+        }
+        self.pr_deadline = self.pr.as_mut().and_then(|p| p.deadline(&self.sb));
     }
 
     /// RR-TCP Sec. 4.3.3: remember when limited transmit ran out while
@@ -947,8 +1065,9 @@ impl Sender {
             copy,
             now,
         ));
-        // RFC 6298 Sec. 5.1: start the timer if it is not running.
-        if self.rto_deadline.is_none() {
+        // RFC 6298 Sec. 5.1: start the timer if it is not running. TCP-PR
+        // has no retransmission timer: its per-segment timers replace it.
+        if self.rto_deadline.is_none() && self.pr.is_none() {
             self.arm_rto(now);
         }
     }

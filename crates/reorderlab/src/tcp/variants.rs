@@ -125,6 +125,26 @@ fn td_fr(c: &mut SenderConfig) {
     c.fr_delay = FastRetransmitDelay::TdFr;
 }
 
+/// TCP-PR with the defaults of seed 001 (alpha = 0.999, beta = 3).
+fn tcp_pr(c: &mut SenderConfig) {
+    sack(c);
+    c.limited_transmit = LimitedTransmit::Off;
+    c.detection = LossDetection::TcpPr {
+        alpha: 0.999,
+        beta: 3.0,
+        extreme: true,
+    };
+}
+
+fn tcp_pr_basic(c: &mut SenderConfig) {
+    tcp_pr(c);
+    c.detection = LossDetection::TcpPr {
+        alpha: 0.999,
+        beta: 3.0,
+        extreme: false,
+    };
+}
+
 pub const VARIANTS: &[VariantInfo] = &[
     VariantInfo {
         name: "Reno",
@@ -241,6 +261,18 @@ pub const VARIANTS: &[VariantInfo] = &[
         configure: bl_timeinc,
     },
     VariantInfo {
+        name: "TCP-PR",
+        description: "Timer-only loss detection (mxrtt = beta srtt), burst-aware halving, extreme-loss timeouts",
+        source: "seed 001 Sec. III, Tables I and III",
+        configure: tcp_pr,
+    },
+    VariantInfo {
+        name: "TCP-PR-basic",
+        description: "TCP-PR without the extreme-loss rules (Table I only)",
+        source: "seed 001 Sec. III-A, Table I",
+        configure: tcp_pr_basic,
+    },
+    VariantInfo {
         name: "TD-FR",
         description: "Time-delayed fast retransmit: wait max(srtt/2, first-to-third dupack time) after the first dupack",
         source: "seed 001 Sec. II; seed 000 Sec. 5.7",
@@ -340,6 +372,14 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
     }
     if let Some(v) = tcp.dupthresh {
         c.dupthresh = DupthreshPolicy::Fixed(v);
+    }
+    if let LossDetection::TcpPr { alpha, beta, .. } = &mut c.detection {
+        if let Some(a) = tcp.alpha {
+            *alpha = a;
+        }
+        if let Some(b) = tcp.beta {
+            *beta = b;
+        }
     }
     if let Some(ratio) = tcp.fa_ratio {
         if let DupthreshPolicy::RrTcp(rr) = &mut c.dupthresh {
