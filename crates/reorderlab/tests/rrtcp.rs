@@ -113,6 +113,7 @@ fn blanton_allman_and_td_fr_variants_run_and_conserve() {
         "DSACK-BL-TIMEDEL",
         "DSACK-BL-TIMEINC",
         "TD-FR",
+        "TCP-DCR",
         "DSACK-FAES",
         "DSACK-TAES",
         "DSACK-HG",

@@ -25,6 +25,9 @@ pub enum FastRetransmitDelay {
     /// TD-FR: until max(srtt / 2, DT) after the first duplicate ACK
     /// ([`super::dupthresh::td_fr_deadline`]).
     TdFr,
+    /// TCP-DCR (Bhandarkar et al.; seed 001 Sec. II): the response to
+    /// duplicate ACKs is delayed by one RTT (srtt) after the first one.
+    Dcr,
 }
 
 /// What the sender does with DSACK information (RFC 2883, RFC 3708).

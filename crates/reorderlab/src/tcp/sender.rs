@@ -749,6 +749,7 @@ impl Sender {
             FastRetransmitDelay::TdFr => {
                 td_fr_deadline(first, self.third_dupack_at.unwrap_or(now), srtt)
             }
+            FastRetransmitDelay::Dcr => first + srtt,
             FastRetransmitDelay::None => first,
         };
         Some(td.max(first + bl_delay))

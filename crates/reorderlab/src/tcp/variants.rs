@@ -145,6 +145,11 @@ fn tcp_pr_basic(c: &mut SenderConfig) {
     };
 }
 
+fn tcp_dcr(c: &mut SenderConfig) {
+    dsack_r(c);
+    c.fr_delay = FastRetransmitDelay::Dcr;
+}
+
 pub const VARIANTS: &[VariantInfo] = &[
     VariantInfo {
         name: "Reno",
@@ -271,6 +276,12 @@ pub const VARIANTS: &[VariantInfo] = &[
         description: "TCP-PR without the extreme-loss rules (Table I only)",
         source: "seed 001 Sec. III-A, Table I",
         configure: tcp_pr_basic,
+    },
+    VariantInfo {
+        name: "TCP-DCR",
+        description: "Delayed congestion response: fast retransmit one RTT after the first dupack",
+        source: "Bhandarkar et al. 2004; seed 001 Sec. II",
+        configure: tcp_dcr,
     },
     VariantInfo {
         name: "TD-FR",
