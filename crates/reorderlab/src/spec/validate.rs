@@ -5,7 +5,8 @@ use std::collections::HashSet;
 use std::fmt;
 
 use super::{
-    FlowSpec, ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, Scenario, Topology, SERIES_NAMES,
+    FlowSpec, ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, Scenario, TcpSpec, Topology,
+    SERIES_NAMES,
 };
 use crate::net::routing::RoutingTable;
 use crate::net::topology::expand;
@@ -529,7 +530,12 @@ fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> C
     }
     if let Some(v) = t.max_rto {
         positive(&format!("{tp}.max_rto"), v)?;
-        let min = t.min_rto.unwrap_or(1.0);
+        // Compare with the min RTO in force: the scenario's, else the
+        // variant's own default.
+        let min = t.min_rto.unwrap_or_else(|| {
+            variants::resolve(&f.variant, &TcpSpec::default(), 0)
+                .map_or(0.0, |c| crate::engine::time::to_secs(c.rto.min_rto))
+        });
         if v < min {
             return Err(SpecError::new(
                 format!("{tp}.max_rto"),

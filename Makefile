@@ -1,0 +1,62 @@
+# reorderlab: the two commands of the README.
+#
+#   make run   install what is needed, then reproduce the default figures in
+#              quick mode into ./results/
+#   make test  install, then lint (cargo fmt, clippy, ruff, mypy) and run every
+#              test (cargo test, pytest)
+#
+# Needs Rust (cargo) and Python >= 3.11 with venv/pip; everything else comes
+# from crates.io and PyPI into ./target and ./.venv.
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+RESULTS ?= results
+
+RUST_SOURCES := Cargo.toml $(shell find crates -name '*.rs' -o -name Cargo.toml)
+PY_DEPS_STAMP := $(VENV)/.deps-installed
+EXT_STAMP     := $(VENV)/.extension-built
+
+.PHONY: run test install lint rust-test py-test bench bench-sweep clean
+
+run: install
+	$(PY) -m reorderlab reproduce --quick --out $(RESULTS)
+
+test: install lint rust-test py-test
+
+install: $(EXT_STAMP)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Python dependencies (and a first build of the extension).
+$(PY_DEPS_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e ".[dev]"
+	touch $@
+
+# Rebuild the Rust extension (release profile) whenever a Rust source changes.
+$(EXT_STAMP): $(PY_DEPS_STAMP) $(RUST_SOURCES)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+lint: install
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	$(VENV)/bin/ruff check
+	$(VENV)/bin/mypy
+
+rust-test:
+	cargo test --workspace
+
+py-test: install
+	$(VENV)/bin/pytest
+
+bench: install
+	$(PY) -m reorderlab bench
+
+bench-sweep: install
+	$(PY) -m reorderlab bench --sweep
+
+clean:
+	rm -rf $(VENV) target $(RESULTS) python/reorderlab/_core*.so

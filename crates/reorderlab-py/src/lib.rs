@@ -1,0 +1,174 @@
+//! Python bindings of the reorderlab core (`reorderlab._core`).
+//!
+//! Deliberately tiny: every function passes JSON text across the boundary,
+//! so the schema lives in one place (`reorderlab::spec` on this side, the
+//! pydantic models of `python/reorderlab/scenario.py` on the other).
+//!
+//! * One call into Rust per simulation run, with the GIL released
+//!   ([`Python::detach`]) so that threads (e.g. a Dask worker) can run
+//!   several simulations at once.
+//! * A scenario error ([`reorderlab::spec::SpecError`], `"<field>: <message>"`)
+//!   becomes a Python `ValueError` with that text.
+//! * A panic inside the core is caught and becomes a Python `RuntimeError`
+//!   that names the scenario; the interpreter never aborts.
+
+use std::cell::RefCell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+/// Outcome of one guarded call into the core.
+enum Outcome {
+    Ok(String),
+    Spec(String),
+    Panic(String),
+}
+
+thread_local! {
+    /// Where the last panic on this thread happened (`file:line:col`).
+    static PANIC_LOCATION: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+static HOOK: Once = Once::new();
+
+/// Replace the default panic hook (which prints to stderr) of this extension
+/// by one that remembers the location: the panic is reported once, as the
+/// Python exception. (`std` is linked into this cdylib alone, so the hook does
+/// not affect other Rust code in the process.)
+fn install_panic_hook() {
+    HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            let location = info
+                .location()
+                .map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+            PANIC_LOCATION.with(|cell| *cell.borrow_mut() = location);
+        }));
+    });
+}
+
+/// Text of a panic payload (`&str` or `String`; anything else is opaque),
+/// with the location recorded by the hook.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let message = if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_string()
+    };
+    match PANIC_LOCATION.with(|cell| cell.borrow_mut().take()) {
+        Some(location) => format!("{message} (at {location})"),
+        None => message,
+    }
+}
+
+/// The scenario's `name` field, read without a full parse (for messages only).
+fn scenario_name(scenario_json: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct NameOnly {
+        #[serde(default)]
+        name: Option<String>,
+    }
+    match serde_json::from_str::<NameOnly>(scenario_json) {
+        Ok(NameOnly { name: Some(n) }) => n,
+        _ => "<unnamed>".to_string(),
+    }
+}
+
+/// Run one simulation. Returns the result JSON.
+///
+/// Raises `ValueError("<field>: <message>")` for an invalid scenario and
+/// `RuntimeError` naming the scenario if the core panics.
+#[pyfunction]
+#[pyo3(signature = (scenario_json, seed=None))]
+fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<String> {
+    let text = scenario_json.to_owned();
+    let outcome = py.detach(move || {
+        match catch_unwind(AssertUnwindSafe(|| reorderlab::run_json(&text, seed))) {
+            Ok(Ok(json)) => Outcome::Ok(json),
+            Ok(Err(e)) => Outcome::Spec(e.to_string()),
+            Err(payload) => Outcome::Panic(panic_message(payload.as_ref())),
+        }
+    });
+    match outcome {
+        Outcome::Ok(json) => Ok(json),
+        Outcome::Spec(msg) => Err(PyValueError::new_err(msg)),
+        Outcome::Panic(msg) => Err(PyRuntimeError::new_err(format!(
+            "reorderlab core panicked while running scenario '{}' (seed {}): {}",
+            scenario_name(scenario_json),
+            seed.map_or_else(|| "from scenario".to_string(), |s| s.to_string()),
+            msg
+        ))),
+    }
+}
+
+/// Version of the simulation engine (part of every cache key).
+#[pyfunction]
+fn engine_version() -> String {
+    reorderlab::engine_version()
+}
+
+/// JSON list of the registered sender variants: `{"name","description","source"}`.
+#[pyfunction]
+fn variants() -> String {
+    reorderlab::variants_json()
+}
+
+/// JSON list of the registered congestion controls: `{"name","description","source"}`.
+#[pyfunction]
+fn congestion_controls() -> String {
+    reorderlab::congestion_controls_json()
+}
+
+/// JSON list of the impairment kinds: `{"kind","description","params"}`.
+#[pyfunction]
+fn impairments() -> String {
+    reorderlab::impairments_json()
+}
+
+/// Names of the reference benchmarks.
+#[pyfunction]
+fn bench_names() -> Vec<String> {
+    reorderlab::bench_names()
+        .into_iter()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Run one reference benchmark (GIL released). Returns its JSON report.
+#[pyfunction]
+#[pyo3(name = "bench")]
+fn run_bench(py: Python<'_>, name: &str) -> PyResult<String> {
+    let owned = name.to_owned();
+    let outcome = py.detach(move || {
+        match catch_unwind(AssertUnwindSafe(|| reorderlab::bench_json(&owned))) {
+            Ok(Ok(json)) => Outcome::Ok(json),
+            Ok(Err(e)) => Outcome::Spec(e),
+            Err(payload) => Outcome::Panic(panic_message(payload.as_ref())),
+        }
+    });
+    match outcome {
+        Outcome::Ok(json) => Ok(json),
+        Outcome::Spec(msg) => Err(PyValueError::new_err(msg)),
+        Outcome::Panic(msg) => Err(PyRuntimeError::new_err(format!(
+            "reorderlab core panicked in benchmark '{name}': {msg}"
+        ))),
+    }
+}
+
+/// The extension module `reorderlab._core`.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    install_panic_hook();
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(engine_version, m)?)?;
+    m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
+    m.add_function(wrap_pyfunction!(impairments, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_names, m)?)?;
+    m.add_function(wrap_pyfunction!(run_bench, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,94 @@
+"""Worker processes of the local sweep backend.
+
+* Started from a forkserver that has imported only ``reorderlab._worker``
+  (the compiled core), so a worker costs a fork, not an interpreter start.
+* The caller's ``__main__`` is *not* re-imported in the workers (as
+  multiprocessing does by default): jobs only reference
+  ``reorderlab._worker.simulate``, and a user's unguarded script or notebook
+  must not run again in every worker.
+* One pool per worker count is kept for the life of the process, so that a
+  recipe running several sweeps starts its workers once. A pool that saw an
+  error or an interrupt is terminated and forgotten.
+"""
+
+from __future__ import annotations
+
+import atexit
+import concurrent.futures as cf
+import contextlib
+import multiprocessing
+import sys
+from collections.abc import Iterator
+
+from reorderlab import _worker
+
+__all__ = ["discard_pool", "get_pool", "shutdown_pools"]
+
+_POOLS: dict[int, cf.ProcessPoolExecutor] = {}
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["reorderlab._worker"])
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+@contextlib.contextmanager
+def _main_not_reimported() -> Iterator[None]:
+    """Hide ``__main__``'s file and spec while worker processes are started."""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    had_file = "__file__" in main.__dict__
+    saved_file = main.__dict__.get("__file__")
+    saved_spec = main.__dict__.get("__spec__")
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        if had_file:
+            main.__dict__["__file__"] = saved_file
+        main.__dict__["__spec__"] = saved_spec
+
+
+def get_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """A running pool of ``workers`` processes (started on first use)."""
+    pool = _POOLS.get(workers)
+    if pool is not None:
+        return pool
+    pool = cf.ProcessPoolExecutor(
+        max_workers=workers, mp_context=_context(), initializer=_worker.ignore_sigint
+    )
+    # Start every worker now, inside the guard: one no-op task per worker
+    # (processes are spawned on demand while none is idle).
+    with _main_not_reimported():
+        warmups = [pool.submit(_worker.ping) for _ in range(workers)]
+        for fut in warmups:
+            fut.result()
+    _POOLS[workers] = pool
+    return pool
+
+
+def discard_pool(workers: int) -> None:
+    """Terminate a pool now (after an error or Ctrl-C): running jobs are abandoned."""
+    pool = _POOLS.pop(workers, None)
+    if pool is None:
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for proc in processes:
+        proc.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def shutdown_pools() -> None:
+    """Stop every pool (at interpreter exit)."""
+    for workers in list(_POOLS):
+        pool = _POOLS.pop(workers)
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(shutdown_pools)

@@ -1,0 +1,168 @@
+"""Sweep overhead benchmark: a 100-run sweep of 10-second scenarios.
+
+Runs the same sweep with 1 worker and with N workers (default: all cores),
+each time into a fresh temporary store (so every run is simulated and stored),
+and reports:
+
+* the speed-up of N workers over 1 (wall time ratio);
+* the fraction of wall time spent outside simulation:
+  ``1 - sum(core time of each run) / (wall time x workers)``, i.e. the share
+  of the workers' time lost to process start-up, pickling, the store and
+  waiting on the driver.
+
+Usage: ``python -m reorderlab.bench_sweep [--runs 100] [--seconds 10]`` or
+``reorderlab bench --sweep``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from reorderlab.scenario import (
+    ChainTopology,
+    DroptailQueue,
+    DumbbellTopology,
+    FlowSpec,
+    LossImpairment,
+    Scenario,
+    TcpSpec,
+)
+from reorderlab.sweeper import Backend, sweep
+
+__all__ = ["PRESETS", "bench_scenarios", "measure_sweep"]
+
+
+PRESETS = ("light", "medium", "heavy")
+
+
+def bench_scenarios(
+    runs: int, seconds: float, preset: str = "medium"
+) -> list[tuple[dict[str, Any], Scenario]]:
+    """``runs`` distinct scenarios of ``seconds`` simulated seconds each.
+
+    * ``light``: the seed-000 chain (8 Mb/s, P = 50 ms), one SACK flow with
+      M = 50, i.i.d. loss p = 0.01 % .. 2 % (a few ms of core time per run);
+    * ``medium``: the chain at 100 Mb/s, four SACK flows, p = 0.01 % .. 0.5 %
+      (tens of ms per run);
+    * ``heavy``: a 1 Gb/s dumbbell (50 ms one-way, 1500-byte packets, queue of
+      one BDP) with eight SACK flows, p = 0.001 % .. 0.01 % (about a second
+      per run).
+
+    Each run gets its own p, so no two runs share a cache key.
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"preset: must be one of {', '.join(PRESETS)}, got {preset!r}")
+    lo, hi = {"light": (0.0001, 0.02), "medium": (0.0001, 0.005), "heavy": (0.00001, 0.0001)}[
+        preset
+    ]
+    points: list[tuple[dict[str, Any], Scenario]] = []
+    for i in range(runs):
+        p = round(lo + (hi - lo) * i / max(1, runs - 1), 9)
+        loss = [LossImpairment(link="R1->R2", p=p)]
+        if preset == "light":
+            topology: Any = ChainTopology(bottleneck_rate=8e6, bottleneck_delay=0.023)
+            flows = [FlowSpec(src="S1", dst="D", tcp=TcpSpec(max_window=50))]
+        elif preset == "medium":
+            big = DroptailQueue(limit_packets=2000)
+            topology = ChainTopology(
+                access_rate=1e9,
+                bottleneck_rate=100e6,
+                bottleneck_delay=0.023,
+                queue=big,
+                access_queue=big,
+            )
+            flows = [
+                FlowSpec(src="S1", dst="D", start=0.01 * k, tcp=TcpSpec(max_window=10_000))
+                for k in range(4)
+            ]
+        else:
+            topology = DumbbellTopology(
+                pairs=8,
+                access_rate=10e9,
+                access_delay=0.0005,
+                bottleneck_rate=1e9,
+                bottleneck_delay=0.05,
+                queue=DroptailQueue(limit_packets=8500),
+            )
+            flows = [
+                FlowSpec(
+                    src=f"S{k}",
+                    dst=f"D{k}",
+                    start=0.01 * k,
+                    tcp=TcpSpec(mss=1500, max_window=100_000),
+                )
+                for k in range(8)
+            ]
+        sc = Scenario(
+            name=f"bench-sweep-{preset}",
+            duration=seconds,
+            topology=topology,
+            impairments=loss,
+            flows=flows,
+        )
+        points.append(({"p": p}, sc))
+    return points
+
+
+def measure_sweep(
+    runs: int = 100,
+    seconds: float = 10.0,
+    workers: int | None = None,
+    preset: str = "medium",
+    backend: Backend = "local",
+) -> dict[str, Any]:
+    """Time the sweep with 1 and with ``workers`` processes (cold: each
+    measurement includes starting its worker pool)."""
+    n = workers or os.cpu_count() or 1
+    points = bench_scenarios(runs, seconds, preset)
+    report: dict[str, Any] = {
+        "preset": preset,
+        "backend": backend,
+        "runs": runs,
+        "sim_seconds_per_run": seconds,
+        "by_workers": {},
+    }
+    for w in sorted({1, n}):
+        with tempfile.TemporaryDirectory(prefix="reorderlab-bench-") as tmp:
+            df = sweep(
+                points,
+                seeds=[1],
+                backend=backend,
+                workers=w,
+                store=Path(tmp) / "bench.duckdb",
+                progress=False,
+            )
+        stats = df.attrs["stats"]
+        report["by_workers"][w] = {
+            "wall_s": stats.wall_s,
+            "sim_core_s": stats.sim_wall_s,
+            "mean_run_s": stats.sim_wall_s / max(1, stats.executed),
+            "outside_simulation_fraction": stats.outside_fraction,
+            "executed": stats.executed,
+        }
+    one = report["by_workers"][1]["wall_s"]
+    report["workers"] = n
+    report["speedup"] = one / report["by_workers"][n]["wall_s"]
+    report["outside_simulation_fraction"] = report["by_workers"][n]["outside_simulation_fraction"]
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--preset", choices=PRESETS, default="medium")
+    parser.add_argument("--backend", choices=["local", "threads"], default="local")
+    args = parser.parse_args(argv)
+    report = measure_sweep(args.runs, args.seconds, args.workers, args.preset, args.backend)
+    print(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()

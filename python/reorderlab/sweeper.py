@@ -1,0 +1,555 @@
+"""Sweeps: a grid of scenario variations x seeds, run in parallel and cached.
+
+``sweep(grid, seeds, backend="local" | "dask", address=None, workers=None)``
+returns a tidy DataFrame, one row per run: the grid parameters, ``seed``, the
+run's metrics, and ``key`` (the store key, to fetch the full result with
+``Store.get``).
+
+* Runs already in the store are not simulated again; every completed run is
+  committed to the store by this (driver) process as soon as it arrives, so an
+  interrupted sweep resumes where it stopped.
+* ``backend="local"``: worker processes (default: all cores), started from a
+  forkserver that has imported only the compiled core.
+* ``backend="dask"``: the scheduler at ``address``, or a ``LocalCluster``
+  started for the sweep (``workers`` processes, one thread each).
+* A rich progress bar (runs done / total, ETA) when stdout is a terminal.
+
+Determinism: a run's result depends only on (scenario, seed, engine), so both
+backends give identical tables.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import itertools
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+
+from reorderlab import _worker
+from reorderlab.runner import _count, engine_version
+from reorderlab.scenario import FieldError, Scenario, ScenarioError
+from reorderlab.store import Store, StoreRow, default_store_path
+
+__all__ = [
+    "DEFAULT",
+    "Grid",
+    "Job",
+    "SweepStats",
+    "flatten_result",
+    "jobs_for",
+    "seeds_list",
+    "sweep",
+]
+
+
+class _Default:
+    def __repr__(self) -> str:
+        return "DEFAULT"
+
+
+#: Use the default store (``$REORDERLAB_STORE`` or ``./results/reorderlab.duckdb``).
+DEFAULT: Any = _Default()
+
+Backend = Literal["local", "threads", "dask", "serial"]
+
+
+@dataclass
+class Grid:
+    """A base scenario and, per field path, the values to try.
+
+    ``Grid(base, {"impairments[0].p": [0.001, 0.01], "flows[0].variant": ["SACK", "Reno"]})``
+    has 4 points (the cartesian product, in the order the paths are given).
+    """
+
+    base: Scenario
+    params: dict[str, list[Any]] = field(default_factory=dict)
+
+    def points(self) -> list[tuple[dict[str, Any], Scenario]]:
+        """Every (parameter values, scenario) pair, validated."""
+        paths = list(self.params)
+        out: list[tuple[dict[str, Any], Scenario]] = []
+        for combo in itertools.product(*(self.params[p] for p in paths)):
+            values = dict(zip(paths, combo, strict=True))
+            try:
+                scenario = self.base.with_params(values) if values else self.base
+            except ScenarioError as exc:
+                where = ", ".join(f"{k} = {v!r}" for k, v in values.items())
+                raise ScenarioError(
+                    [FieldError(e.path, f"{e.message} (grid point {where})") for e in exc.errors]
+                ) from None
+            out.append((values, scenario))
+        return out
+
+    def __len__(self) -> int:
+        n = 1
+        for values in self.params.values():
+            n *= len(values)
+        return n
+
+
+GridLike = Grid | Scenario | Sequence[Scenario] | Sequence[tuple[Mapping[str, Any], Scenario]]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One run of a sweep."""
+
+    index: int
+    params: dict[str, Any]
+    scenario: Scenario
+    seed: int
+    key: str
+
+
+@dataclass
+class SweepStats:
+    """What a sweep did: runs in total, simulated now, taken from the store."""
+
+    total: int = 0
+    executed: int = 0
+    cached: int = 0
+    wall_s: float = 0.0
+    sim_wall_s: float = 0.0
+    workers: int = 0
+    backend: str = ""
+
+    @property
+    def outside_fraction(self) -> float:
+        """Share of the workers' wall time not spent simulating (0 = perfect)."""
+        if self.wall_s <= 0 or self.workers <= 0:
+            return 0.0
+        return max(0.0, 1.0 - self.sim_wall_s / (self.wall_s * self.workers))
+
+
+def seeds_list(seeds: int | Iterable[int]) -> list[int]:
+    """``3`` -> ``[1, 2, 3]``; a list is kept as given."""
+    if isinstance(seeds, int):
+        if seeds < 1:
+            raise ValueError(f"seeds: must be >= 1, got {seeds}")
+        return list(range(1, seeds + 1))
+    out = [int(s) for s in seeds]
+    if not out:
+        raise ValueError("seeds: must not be empty")
+    return out
+
+
+def _points(grid: GridLike) -> list[tuple[dict[str, Any], Scenario]]:
+    if isinstance(grid, Grid):
+        return grid.points()
+    if isinstance(grid, Scenario):
+        return [({}, grid)]
+    out: list[tuple[dict[str, Any], Scenario]] = []
+    for item in grid:
+        if isinstance(item, Scenario):
+            out.append(({}, item))
+        else:
+            params, scenario = item
+            out.append((dict(params), scenario))
+    return out
+
+
+def jobs_for(grid: GridLike, seeds: int | Iterable[int], version: str | None = None) -> list[Job]:
+    """Expand a grid and seeds into jobs with their store keys."""
+    version = engine_version() if version is None else version
+    jobs: list[Job] = []
+    for params, scenario in _points(grid):
+        for seed in seeds_list(seeds):
+            key = scenario.cache_key(seed, version)
+            jobs.append(Job(len(jobs), params, scenario, seed, key))
+    return jobs
+
+
+def flatten_result(result: Mapping[str, Any]) -> dict[str, Any]:
+    """One row of metrics from a result: flow metrics, plus run totals.
+
+    A single-flow run gives plain metric names (``throughput_bps``); with
+    several flows each metric is ``f{i}.{metric}`` and ``throughput_bps`` is
+    the sum over flows.
+    """
+    row: dict[str, Any] = {
+        "scenario": result.get("scenario"),
+        "events": result.get("events"),
+        "packet_hops": result.get("packet_hops"),
+    }
+    flows = result.get("flows", [])
+    if len(flows) == 1:
+        for name, value in flows[0].items():
+            if name != "flow":
+                row[name] = value
+    else:
+        total = 0.0
+        for i, flow in enumerate(flows):
+            for name, value in flow.items():
+                if name != "flow":
+                    row[f"f{i}.{name}"] = value
+            total += float(flow.get("throughput_bps") or 0.0)
+        row["throughput_bps"] = total
+    return row
+
+
+def _progress_enabled(progress: bool | None) -> bool:
+    if progress is not None:
+        return progress
+    return sys.stdout.isatty()
+
+
+class _Progress:
+    """A rich progress bar, or nothing."""
+
+    def __init__(self, enabled: bool, total: int, done: int, label: str) -> None:
+        self._bar: Any = None
+        self._task: Any = None
+        if not enabled or total == 0:
+            return
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self._bar = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("elapsed"),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            transient=False,
+        )
+        self._bar.start()
+        self._task = self._bar.add_task(label, total=total, completed=done)
+
+    def advance(self) -> None:
+        if self._bar is not None:
+            self._bar.advance(self._task)
+
+    def stop(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+
+#: Receives runs as they complete: ``[(job, result_json, core_seconds), ...]``.
+Done = Callable[[list[tuple[Job, str, float]]], None]
+Runner = Callable[[list[Job], Done], None]
+
+
+def _run_serial(jobs: list[Job], done: Done) -> None:
+    for job in jobs:
+        text, wall = _worker.simulate(job.scenario.to_json(), job.seed)
+        done([(job, text, wall)])
+
+
+def _local_runner(workers: int) -> Runner:
+    def runner(jobs: list[Job], done: Done) -> None:
+        from reorderlab import _pool
+
+        pool = _pool.get_pool(workers)
+        try:
+            pending = {
+                pool.submit(_worker.simulate, job.scenario.to_json(), job.seed): job for job in jobs
+            }
+            while pending:
+                # everything finished by now is committed in one transaction
+                finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                batch = []
+                for fut in finished:
+                    text, wall = fut.result()
+                    batch.append((pending.pop(fut), text, wall))
+                done(batch)
+        except BaseException:
+            # Ctrl-C, a scenario error or a core panic: stop the workers now;
+            # every run completed so far is already committed.
+            _pool.discard_pool(workers)
+            raise
+
+    return runner
+
+
+def _thread_runner(workers: int) -> Runner:
+    """Threads of this process: the core releases the GIL while it simulates.
+
+    No start-up or IPC cost, so it suits sweeps of very short runs; but a
+    fault that aborts the process (rather than a panic, which is caught)
+    would take the driver with it, which worker processes avoid.
+    """
+
+    def runner(jobs: list[Job], done: Done) -> None:
+        pool = cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reorderlab")
+        try:
+            pending = {
+                pool.submit(_worker.simulate, job.scenario.to_json(), job.seed): job for job in jobs
+            }
+            while pending:
+                finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                batch = []
+                for fut in finished:
+                    text, wall = fut.result()
+                    batch.append((pending.pop(fut), text, wall))
+                done(batch)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    return runner
+
+
+def _dask_runner(address: Any, workers: int) -> Runner:
+    def runner(jobs: list[Job], done: Done) -> None:
+        import importlib
+
+        dist: Any = importlib.import_module("distributed")  # typed as Any: untyped package
+        cluster: Any = None
+        if isinstance(address, dist.Client):
+            client = address
+            own_client = False
+        else:
+            own_client = True
+            if address:
+                client = dist.Client(address)
+            else:
+                cluster = dist.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=logging.WARNING,
+                )
+                client = dist.Client(cluster)
+        try:
+            futures = client.map(
+                _worker.simulate,
+                [job.scenario.to_json() for job in jobs],
+                [job.seed for job in jobs],
+                key=[f"reorderlab-run-{job.key}" for job in jobs],
+                pure=False,
+            )
+            by_key = {fut.key: job for fut, job in zip(futures, jobs, strict=True)}
+            try:
+                for finished in dist.as_completed(futures).batches():
+                    batch = []
+                    for fut in finished:
+                        text, wall = fut.result()
+                        batch.append((by_key[fut.key], text, wall))
+                    done(batch)
+            except BaseException:
+                client.cancel(futures)
+                raise
+        finally:
+            if own_client:
+                client.close()
+            if cluster is not None:
+                cluster.close()
+
+    return runner
+
+
+def sweep(
+    grid: GridLike,
+    seeds: int | Iterable[int] = 1,
+    *,
+    backend: Backend = "local",
+    address: Any = None,
+    workers: int | None = None,
+    store: Store | str | Path | None = DEFAULT,
+    progress: bool | None = None,
+    on_run: Callable[[Job, str], None] | None = None,
+) -> pd.DataFrame:
+    """Run every grid point with every seed; return a tidy DataFrame.
+
+    ``grid``: a :class:`Grid`, a Scenario, a list of Scenarios, or a list of
+    ``(params, scenario)`` pairs. ``seeds``: a count ``n`` (seeds 1..n) or a
+    list. ``store``: the default store, a path, a :class:`Store`, or None (no
+    caching). ``progress``: force the bar on/off (default: on a terminal).
+    ``on_run(job, result_json)`` is called in this process after each newly
+    simulated run has been committed to the store.
+
+    The DataFrame's ``attrs["stats"]`` is a :class:`SweepStats`; ``attrs`` also
+    holds ``total``, ``executed`` (simulated now) and ``cached`` (from the store).
+    """
+    t0 = time.perf_counter()
+    jobs = jobs_for(grid, seeds)
+    n_workers = workers or os.cpu_count() or 1
+    if n_workers < 1:
+        raise ValueError(f"workers: must be >= 1, got {workers}")
+
+    own_store = False
+    st: Store | None
+    if store is None:
+        st = None
+    elif isinstance(store, Store):
+        st = store
+    else:
+        st = Store(default_store_path() if store is DEFAULT else store)
+        own_store = True
+
+    stats = SweepStats(total=len(jobs), workers=n_workers, backend=backend)
+    results: dict[str, tuple[str, float | None]] = {}
+    cached_keys: set[str] = set()
+    try:
+        if st is not None:
+            results.update(st.get_results(job.key for job in jobs))
+            cached_keys = set(results)
+        todo: list[Job] = []
+        seen: set[str] = set()
+        for job in jobs:
+            if job.key not in results and job.key not in seen:
+                seen.add(job.key)
+                todo.append(job)
+        stats.cached = sum(1 for job in jobs if job.key in cached_keys)
+        version = engine_version()
+        bar = _Progress(
+            _progress_enabled(progress),
+            total=len(jobs),
+            done=len(jobs) - len(todo),
+            label=f"sweep ({stats.cached} cached)" if stats.cached else "sweep",
+        )
+
+        def done(batch: list[tuple[Job, str, float]]) -> None:
+            if st is not None:
+                st.put_many(
+                    StoreRow(
+                        key=job.key,
+                        scenario_name=job.scenario.name,
+                        seed=job.seed,
+                        engine_version=version,
+                        scenario_json=job.scenario.canonical_json(job.seed),
+                        result_json=text,
+                        wall_s=wall,
+                    )
+                    for job, text, wall in batch
+                )
+            for job, text, wall in batch:
+                results[job.key] = (text, wall)
+                stats.executed += 1
+                stats.sim_wall_s += wall
+                _count()
+                bar.advance()
+                if on_run is not None:
+                    on_run(job, text)
+
+        runner: Runner
+        if not todo:
+            runner = _run_serial
+        elif backend == "serial":
+            runner = _run_serial
+            stats.workers = 1
+        elif backend == "local":
+            runner = _local_runner(n_workers)
+        elif backend == "threads":
+            runner = _thread_runner(n_workers)
+        elif backend == "dask":
+            runner = _dask_runner(address, n_workers)
+        else:
+            raise ValueError(
+                f"backend: must be 'local', 'threads', 'dask' or 'serial', got {backend!r}"
+            )
+        try:
+            runner(todo, done)
+        except ValueError as exc:
+            raise ScenarioError.from_core(str(exc)) from None
+        finally:
+            bar.stop()
+    finally:
+        if own_store and st is not None:
+            st.close()
+
+    stats.wall_s = time.perf_counter() - t0
+    df = _table(jobs, results, cached_keys)
+    df.attrs["stats"] = stats
+    df.attrs["total"] = stats.total
+    df.attrs["executed"] = stats.executed
+    df.attrs["cached"] = stats.cached
+    return df
+
+
+def _table(
+    jobs: list[Job], results: Mapping[str, tuple[str, float | None]], cached: set[str]
+) -> pd.DataFrame:
+    rows: list[dict[str, Any]] = []
+    parsed: dict[str, dict[str, Any]] = {}
+    for job in jobs:
+        if job.key not in parsed:
+            parsed[job.key] = flatten_result(json.loads(results[job.key][0]))
+        row: dict[str, Any] = dict(job.params)
+        row["seed"] = job.seed
+        row.update(parsed[job.key])
+        row["key"] = job.key
+        row["cached"] = job.key in cached
+        row["wall_s"] = results[job.key][1]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+@dataclass
+class SweepFile:
+    """A sweep described in TOML (``reorderlab sweep SWEEP.toml``)::
+
+    name = "loss"                    # optional; names the output CSV
+    scenario = "baseline.toml"       # path relative to this file, or a [scenario] table
+    seeds = 5                        # a count (seeds 1..5) or a list [1, 7, 9]
+    [grid]                           # field path -> list of values
+    "impairments[0].p" = [0.001, 0.01]
+    "flows[0].variant" = ["SACK", "NewReno"]
+    """
+
+    name: str
+    grid: Grid
+    seeds: list[int]
+
+    @classmethod
+    def load(cls, path: str | Path) -> SweepFile:
+        import tomllib
+
+        from reorderlab.scenario import load_scenario
+
+        p = Path(path)
+        try:
+            data = tomllib.loads(p.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ScenarioError([FieldError("", f"cannot read {p}: {exc.strerror}")]) from None
+        except tomllib.TOMLDecodeError as exc:
+            raise ScenarioError([FieldError("", f"invalid TOML: {exc}")]) from None
+        unknown = sorted(set(data) - {"name", "scenario", "seeds", "grid"})
+        if unknown:
+            raise ScenarioError([FieldError(unknown[0], "unknown field")])
+        raw = data.get("scenario")
+        if isinstance(raw, str):
+            base = load_scenario(p.parent / raw)
+        elif isinstance(raw, dict):
+            base = Scenario.from_dict(raw)
+        else:
+            raise ScenarioError(
+                [FieldError("scenario", "missing required field (a file name or a table)")]
+            )
+        grid = data.get("grid", {})
+        if not isinstance(grid, dict):
+            raise ScenarioError([FieldError("grid", "must be a table of field path = [values]")])
+        for key, values in grid.items():
+            if not isinstance(values, list) or not values:
+                raise ScenarioError(
+                    [FieldError(f"grid.{key!r}", f"must be a non-empty list, got {values!r}")]
+                )
+        seeds_raw = data.get("seeds", 1)
+        try:
+            if isinstance(seeds_raw, bool) or not isinstance(seeds_raw, int | list):
+                raise ValueError(f"seeds: must be a count or a list, got {seeds_raw!r}")
+            seeds = seeds_list(seeds_raw)
+        except ValueError as exc:
+            raise ScenarioError([FieldError("", str(exc))]) from None
+        name = str(data.get("name", p.stem))
+        g = Grid(base, {str(k): list(v) for k, v in grid.items()})
+        g.points()  # validate every point now: errors before any run
+        return cls(name=name, grid=g, seeds=seeds)

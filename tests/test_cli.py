@@ -1,0 +1,155 @@
+"""The command line, run as a subprocess."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .conftest import SMALL_TOML, run_cli
+
+COMMANDS = ["run", "variants", "impairments", "sweep", "reproduce", "bench"]
+
+
+def test_run_prints_flow_table(small_toml: Path, cli_env: dict[str, str]) -> None:
+    proc = run_cli(["run", str(small_toml), "--seed", "2"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    assert "small, seed 2" in proc.stdout
+    assert "SACK" in proc.stdout
+    assert "events" in proc.stdout
+    again = run_cli(["run", str(small_toml), "--seed", "2"], cli_env)
+    assert again.returncode == 0, again.stderr
+    assert "(from the store)" in again.stdout
+
+
+def test_run_json_and_out_dir(small_toml: Path, cli_env: dict[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    proc = run_cli(["run", str(small_toml), "--json", "--out", str(out), "--no-cache"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["scenario"] == "small"
+    assert data["flows"][0]["throughput_bps"] > 0
+    assert json.loads((out / "result.json").read_text()) == data
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        (
+            "bottleneck_rate = 8e6",
+            "bottleneck_rate = -5",
+            "topology.bottleneck_rate: must be > 0, got -5",
+        ),
+        ('variant = "SACK"', 'variant = "FOO"', "flows[0].variant: unknown variant 'FOO'"),
+        ("p = 0.01", "p = 2.0", "impairments[0].p: must be in [0, 1), got 2"),
+        ("duration = 5.0", "duration = 5.0\nbogus = 1", "bogus: unknown field, got 1"),
+        ("[topology]", "[topology", "invalid TOML"),
+    ],
+)
+def test_bad_scenario_exits_2_with_one_line(
+    tmp_path: Path, cli_env: dict[str, str], old: str, new: str, message: str
+) -> None:
+    bad = tmp_path / "bad.toml"
+    assert old in SMALL_TOML
+    bad.write_text(SMALL_TOML.replace(old, new, 1), encoding="utf-8")
+    proc = run_cli(["run", str(bad)], cli_env)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert str(bad) in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert proc.stdout == ""
+
+
+def test_missing_file_exits_2(cli_env: dict[str, str], tmp_path: Path) -> None:
+    proc = run_cli(["run", str(tmp_path / "nope.toml")], cli_env)
+    assert proc.returncode == 2
+    assert "cannot read" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(command: str, cli_env: dict[str, str]) -> None:
+    proc = run_cli([command, "--help"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    assert "Usage" in proc.stdout
+
+
+def test_variants_and_impairments(cli_env: dict[str, str]) -> None:
+    proc = run_cli(["variants"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    for name in ("SACK", "NewReno", "Reno", "RFC 6675"):
+        assert name in proc.stdout
+    data = json.loads(run_cli(["variants", "--json"], cli_env).stdout)
+    assert {v["name"] for v in data["variants"]} >= {"SACK", "NewReno", "Reno"}
+    proc = run_cli(["impairments"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    assert "loss" in proc.stdout
+
+
+def test_sweep_file(tmp_path: Path, cli_env: dict[str, str], small_toml: Path) -> None:
+    sweep_file = tmp_path / "loss.toml"
+    sweep_file.write_text(
+        'name = "loss"\nscenario = "small.toml"\nseeds = 2\n'
+        '[grid]\n"impairments[0].p" = [0.0, 0.02]\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "loss.csv"
+    proc = run_cli(["sweep", str(sweep_file), "--workers", "2", "--out", str(out)], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    assert "4 runs: 4 simulated, 0 from the store" in proc.stdout
+    import pandas as pd
+
+    df = pd.read_csv(out)
+    assert len(df) == 4
+    assert sorted(df["impairments[0].p"].unique()) == [0.0, 0.02]
+    again = run_cli(["sweep", str(sweep_file), "--out", str(out)], cli_env)
+    assert "4 runs: 0 simulated, 4 from the store" in again.stdout
+
+
+def test_bad_sweep_grid_exits_2(tmp_path: Path, cli_env: dict[str, str], small_toml: Path) -> None:
+    sweep_file = tmp_path / "bad.toml"
+    sweep_file.write_text(
+        'scenario = "small.toml"\n[grid]\n"impairments[0].p" = [0.01, 1.5]\n', encoding="utf-8"
+    )
+    proc = run_cli(["sweep", str(sweep_file)], cli_env)
+    assert proc.returncode == 2
+    assert "impairments[0].p: must be in [0, 1), got 1.5" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_reproduce_unknown_paper_exits_2(cli_env: dict[str, str]) -> None:
+    proc = run_cli(["reproduce", "nosuchpaper"], cli_env)
+    assert proc.returncode == 2
+    assert "unknown paper 'nosuchpaper' (known: baseline" in proc.stderr
+    listing = run_cli(["reproduce", "--list"], cli_env)
+    assert "baseline undisturbed" in listing.stdout
+    assert "baseline random-loss" in listing.stdout
+
+
+def test_reproduce_writes_claims(cli_env: dict[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    proc = run_cli(["reproduce", "baseline", "undisturbed", "--quick", "--out", str(out)], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    assert "holds" in proc.stdout
+    claims = json.loads((out / "baseline" / "claims.json").read_text())
+    assert len(claims) == 2
+    for claim in claims:
+        assert {"paper", "figure", "claim", "expected", "measured", "holds"} <= set(claim)
+        assert claim["paper"] == "baseline"
+        assert claim["holds"] is True, claim
+    for suffix in ("png", "svg", "csv"):
+        assert (out / "baseline" / f"undisturbed_cwnd.{suffix}").stat().st_size > 0
+
+
+def test_bench_json(cli_env: dict[str, str]) -> None:
+    proc = run_cli(["bench", "ref-rrtcp", "--json"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    (report,) = json.loads(proc.stdout)
+    assert report["name"] == "ref-rrtcp"
+    for field in ("wall_s", "sim_s", "events", "events_per_s", "packet_hops_per_s", "peak_rss_mb"):
+        assert report[field] > 0
+    bad = run_cli(["bench", "nosuch"], cli_env)
+    assert bad.returncode == 2
+    assert "unknown benchmark 'nosuch'" in bad.stderr

@@ -1,0 +1,226 @@
+"""Sweeps: grid expansion, caching, resume after kill -9, Dask = local."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import reorderlab
+from reorderlab.scenario import ScenarioError
+from reorderlab.store import Store
+from reorderlab.sweeper import Grid, SweepStats, jobs_for
+
+from .conftest import ROOT, small_scenario
+
+P_VALUES = [0.0, 0.005, 0.01, 0.02]
+
+
+def loss_grid(duration: float = 5.0) -> Grid:
+    return Grid(small_scenario(duration=duration), {"impairments[0].p": P_VALUES})
+
+
+def comparable(df: pd.DataFrame) -> pd.DataFrame:
+    """Drop what legitimately differs between two executions (timing, cache)."""
+    return df.drop(columns=["wall_s", "cached"]).reset_index(drop=True)
+
+
+def test_grid_is_a_cartesian_product() -> None:
+    grid = Grid(
+        small_scenario(),
+        {"impairments[0].p": [0.0, 0.01], "flows[0].variant": ["SACK", "NewReno", "Reno"]},
+    )
+    points = grid.points()
+    assert len(grid) == len(points) == 6
+    assert points[1][0] == {"impairments[0].p": 0.0, "flows[0].variant": "NewReno"}
+    assert points[1][1].flows[0].variant == "NewReno"
+    jobs = jobs_for(grid, seeds=[1, 2])
+    assert len(jobs) == 12
+    assert len({j.key for j in jobs}) == 12
+
+
+def test_bad_grid_value_names_field_and_point() -> None:
+    grid = Grid(small_scenario(), {"impairments[0].p": [0.01, 1.5]})
+    with pytest.raises(ScenarioError, match=r"impairments\[0\]\.p: must be in \[0, 1\), got 1\.5"):
+        grid.points()
+
+
+def test_local_sweep_table_and_cache(store_path: Path) -> None:
+    df = reorderlab.sweep(loss_grid(), seeds=3, workers=2, store=store_path, progress=False)
+    assert len(df) == len(P_VALUES) * 3
+    assert list(df.columns[:2]) == ["impairments[0].p", "seed"]
+    assert df.groupby("impairments[0].p").size().tolist() == [3] * len(P_VALUES)
+    assert {"throughput_bps", "retransmits", "timeouts", "key"} <= set(df.columns)
+    assert (df["throughput_bps"] > 0).all()
+    assert (df.loc[df["impairments[0].p"] == 0.0, "retransmits"] == 0).all()
+    stats = df.attrs["stats"]
+    assert isinstance(stats, SweepStats)
+    assert (stats.total, stats.executed, stats.cached) == (12, 12, 0)
+
+    before = reorderlab.simulations_executed()
+    again = reorderlab.sweep(loss_grid(), seeds=3, workers=2, store=store_path, progress=False)
+    assert reorderlab.simulations_executed() == before  # all from the store
+    assert (again.attrs["executed"], again.attrs["cached"]) == (0, 12)
+    assert again["cached"].all()
+    pd.testing.assert_frame_equal(comparable(again), comparable(df))
+
+    # one more seed: only the new runs are simulated
+    more = reorderlab.sweep(loss_grid(), seeds=4, workers=2, store=store_path, progress=False)
+    assert (more.attrs["executed"], more.attrs["cached"]) == (len(P_VALUES), 12)
+
+
+def test_serial_local_and_thread_backends_agree() -> None:
+    a = reorderlab.sweep(loss_grid(), seeds=2, backend="serial", store=None, progress=False)
+    b = reorderlab.sweep(loss_grid(), seeds=2, backend="local", workers=2, store=None)
+    c = reorderlab.sweep(loss_grid(), seeds=2, backend="threads", workers=2, store=None)
+    pd.testing.assert_frame_equal(comparable(a), comparable(b))
+    pd.testing.assert_frame_equal(comparable(a), comparable(c))
+    assert c.attrs["executed"] == len(P_VALUES) * 2
+
+
+KILLED_SWEEP = textwrap.dedent(
+    """
+    import sys, time
+    sys.path.insert(0, {root!r})
+    import reorderlab
+    from tests.test_sweep import loss_grid_for_resume
+
+    stored = 0
+
+    def on_run(job, text):
+        # Report each committed run; after {stop_after}, hang so the test can
+        # kill -9 this driver in the middle of the sweep.
+        global stored
+        stored += 1
+        print("stored", job.key, flush=True)
+        if stored >= {stop_after}:
+            time.sleep(600)
+
+    reorderlab.sweep(
+        loss_grid_for_resume(), seeds={seeds}, workers=2, store={store!r},
+        progress=False, on_run=on_run,
+    )
+    print("finished", flush=True)
+    """
+)
+
+
+def loss_grid_for_resume() -> Grid:
+    return Grid(
+        small_scenario(duration=20.0),
+        {"impairments[0].p": [0.001, 0.002, 0.005, 0.01, 0.02]},
+    )
+
+
+def test_resume_after_kill_9(store_path: Path) -> None:
+    seeds, stop_after = 4, 5
+    total = 5 * seeds
+    script = KILLED_SWEEP.format(
+        root=str(ROOT), stop_after=stop_after, seeds=seeds, store=str(store_path)
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        lines = []
+        assert proc.stdout is not None
+        while len(lines) < stop_after:
+            line = proc.stdout.readline()
+            assert line, f"sweep ended early: {proc.stderr.read() if proc.stderr else ''}"
+            assert line.startswith("stored "), line
+            lines.append(line.split()[1])
+        proc.send_signal(signal.SIGKILL)  # the driver, mid-sweep
+        proc.wait(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):  # its workers (same session) too
+            os.killpg(proc.pid, signal.SIGKILL)
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+
+    with Store(store_path) as st:  # readable after kill -9
+        stored_before = set(st.keys())
+    # every reported run was committed (runs completing together share one
+    # commit, so a few more may be stored than were reported)
+    assert set(lines) <= stored_before
+    assert len(stored_before) < total
+
+    before = reorderlab.simulations_executed()
+    df = reorderlab.sweep(
+        loss_grid_for_resume(), seeds=seeds, workers=2, store=store_path, progress=False
+    )
+    executed = reorderlab.simulations_executed() - before
+    assert executed == df.attrs["executed"] == total - len(stored_before)
+    assert df.attrs["cached"] == len(stored_before)
+    assert len(df) == total
+    assert not df.duplicated(subset=["impairments[0].p", "seed"]).any()
+    assert df["key"].is_unique
+    with Store(store_path) as st:
+        assert len(st) == total
+        assert set(st.keys()) == set(df["key"])
+
+
+def test_dask_local_cluster_matches_local_backend(tmp_path: Path) -> None:
+    from distributed import LocalCluster
+
+    local = reorderlab.sweep(
+        loss_grid(), seeds=2, workers=2, store=tmp_path / "local.duckdb", progress=False
+    )
+    with LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
+        on_dask = reorderlab.sweep(
+            loss_grid(),
+            seeds=2,
+            backend="dask",
+            address=cluster.scheduler_address,
+            store=tmp_path / "dask.duckdb",
+            progress=False,
+        )
+    assert on_dask.attrs["executed"] == len(P_VALUES) * 2
+    pd.testing.assert_frame_equal(comparable(on_dask), comparable(local))
+
+
+def test_dask_backend_starts_its_own_cluster(tmp_path: Path) -> None:
+    local = reorderlab.sweep(loss_grid(2.0), seeds=1, backend="serial", store=None)
+    on_dask = reorderlab.sweep(
+        loss_grid(2.0), seeds=1, backend="dask", workers=2, store=None, progress=False
+    )
+    pd.testing.assert_frame_equal(comparable(on_dask), comparable(local))
+
+
+def test_unguarded_script_is_not_rerun_in_workers(tmp_path: Path) -> None:
+    """A user script without ``if __name__ == "__main__"`` must run once, not per worker."""
+    script = tmp_path / "experiment.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import sys
+            sys.path.insert(0, {str(ROOT)!r})
+            import reorderlab
+            from tests.test_sweep import loss_grid
+            print("script body ran", flush=True)
+            df = reorderlab.sweep(loss_grid(2.0), seeds=2, workers=2, store=None)
+            print("rows", len(df), flush=True)
+            """
+        ),
+        encoding="utf-8",
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("script body ran") == 1
+    assert "rows 8" in proc.stdout
