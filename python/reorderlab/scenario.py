@@ -906,6 +906,9 @@ class TcpSpec(_Model):
     limited_transmit_bound: NonNegFloat | None = None
     #: initial (DSACK-TA) or fixed (DSACK-FA) FA ratio in [0, 1]
     fa_ratio: float | None = None
+    #: RTT measurement: one timed segment per RTT (BSD / ns-2, the default)
+    #: or every ACK (Linux / timestamps)
+    rtt_timing: Literal["per_rtt", "per_ack"] | None = None
     #: TCP-PR srtt decay per RTT, in (0, 1)
     alpha: float | None = None
     #: TCP-PR mxrtt = beta * srtt, beta >= 1

@@ -149,6 +149,10 @@ fn random_loss_run(variant: &str, p: f64) -> (f64, f64, f64) {
     for seed in 1..=seeds {
         let mut f = sack_flow(100_000);
         f.variant = variant.into();
+        // PFTK's RTT is the mean round trip; per-ACK sampling measures it
+        // (one timed segment per RTT over-weights segments timed across a
+        // recovery, which wait for the hole).
+        f.tcp.rtt_timing = Some(reorderlab::spec::RttTimingSpec::PerAck);
         let mut sc = scenario(300.0, chain(1e9, 0.023, 1e9, 100_000), vec![f]);
         sc.impairments.push(loss_on("R1->R2", p));
         sc.warmup = 10.0;

@@ -150,7 +150,10 @@ def random_loss_scenario(
                 src="S1",
                 dst="D",
                 variant=variant,
-                tcp=TcpSpec(mss=MSS, ack_size=ACK, max_window=10_000, min_rto=1.0),
+                # PFTK's RTT is the mean round trip: measure it on every ACK.
+                tcp=TcpSpec(
+                    mss=MSS, ack_size=ACK, max_window=10_000, min_rto=1.0, rtt_timing="per_ack"
+                ),
             )
         ],
     )

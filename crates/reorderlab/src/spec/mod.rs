@@ -422,6 +422,10 @@ pub struct TcpSpec {
     /// Initial (DSACK-TA) or fixed (DSACK-FA) FA ratio in [0, 1].
     #[serde(default)]
     pub fa_ratio: Option<f64>,
+    /// RTT measurement: one timed segment per RTT (`per_rtt`, BSD / ns-2,
+    /// the default) or every ACK (`per_ack`, Linux / timestamps).
+    #[serde(default)]
+    pub rtt_timing: Option<RttTimingSpec>,
     /// TCP-PR srtt decay per RTT, in (0, 1).
     #[serde(default)]
     pub alpha: Option<f64>,
@@ -431,6 +435,14 @@ pub struct TcpSpec {
     /// Open the connection with SYN / SYN-ACK before data.
     #[serde(default)]
     pub syn: bool,
+}
+
+/// How often the sender measures the RTT.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RttTimingSpec {
+    PerRtt,
+    PerAck,
 }
 
 /// Receiver ACK policy.

@@ -41,6 +41,16 @@ pub enum DsackResponse {
     Undo,
 }
 
+/// How often the RTT is measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RttTiming {
+    /// One timed segment per round trip (BSD, ns-2 of seeds 000, 001, 003):
+    /// a long sample then weighs for eight round trips, not eight ACKs.
+    PerRtt,
+    /// Every ACK that acknowledges new data (Linux, RFC 7323 timestamps).
+    PerAck,
+}
+
 /// Which RTT samples feed the RTO estimator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RttSampling {

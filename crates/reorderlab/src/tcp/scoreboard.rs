@@ -41,6 +41,10 @@ pub struct CumAck {
     pub any_retransmitted: bool,
     /// Send time of the highest newly acknowledged segment.
     pub last_sent_at: Time,
+    /// Send time of the lowest newly acknowledged segment that had not been
+    /// SACKed (the one whose arrival produced this ACK; a hole closed late
+    /// carries its whole delay), else of the lowest acknowledged.
+    pub first_sent_at: Option<Time>,
     /// Of those acknowledged, how many had been SACKed before.
     pub were_sacked: u32,
 }
@@ -152,6 +156,9 @@ impl Scoreboard {
             info.acked += 1;
             info.any_retransmitted |= s.copies > 1;
             info.last_sent_at = s.sent_at;
+            if info.first_sent_at.is_none() && !s.sacked {
+                info.first_sent_at = Some(s.sent_at);
+            }
             if s.sacked {
                 self.sacked_out -= 1;
                 info.were_sacked += 1;

@@ -17,6 +17,7 @@ use crate::tcp::dsack::{Pairing, RetxEntry, RetxLog, SpuriousRetransmission};
 use crate::tcp::dupthresh::{td_fr_deadline, DupthreshPolicy, MIN_DUPTHRESH};
 use crate::tcp::policy::{
     DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection, Recovery, RttSampling,
+    RttTiming,
 };
 use crate::tcp::reordering::HoleScan;
 use crate::tcp::rto::{RtoConfig, RtoEstimator, RttHistogram};
@@ -39,6 +40,7 @@ pub struct SenderConfig {
     pub fr_delay: FastRetransmitDelay,
     pub dsack: DsackResponse,
     pub rtt_sampling: RttSampling,
+    pub rtt_timing: RttTiming,
     /// Pairing of transmissions with ACKs after a DSACK (`-MEAN` / `-RTX`).
     pub pairing: Pairing,
     /// DSACK-HG: RTO from the 99.8th percentile of an RTT histogram.
@@ -164,6 +166,8 @@ pub struct Sender {
     lt_idle: Option<(Time, u32)>,
     /// Segments sent beyond cwnd by limited transmit in this dupack run.
     lt_sent: u32,
+    /// The segment being timed and its send time ([`RttTiming::PerRtt`]).
+    timed: Option<(u32, Time)>,
     /// TCP-PR timer-only loss detection, when that is the variant.
     pr: Option<Box<TcpPr>>,
     /// TCP-PR's next drop check / end of waiting.
@@ -228,6 +232,7 @@ impl Sender {
             third_dupack_at: None,
             lt_idle: None,
             lt_sent: 0,
+            timed: None,
             pr: None,
             pr_deadline: None,
             pr_acked: Vec::new(),
@@ -381,11 +386,24 @@ impl Sender {
     fn on_ack(&mut self, pkt: &Packet, now: Time, out: &mut Vec<Packet>) {
         self.stats.acks_received += 1;
         let ack = pkt.seq;
-        if ack > self.sb.nxt() || ack < self.sb.una() {
+        if ack > self.sb.nxt() {
             return;
         }
         if self.pr.is_some() {
-            self.on_ack_pr(pkt, now, out);
+            if ack >= self.sb.una() {
+                self.on_ack_pr(pkt, now, out);
+            }
+            return;
+        }
+        if ack < self.sb.una() {
+            // An old (reordered) ACK: its cumulative ACK says nothing new,
+            // but its SACK / DSACK blocks still do (as Linux tcp_ack does).
+            if self.cfg.use_sack {
+                let m = self.highest_acked;
+                let mut scan = HoleScan::default();
+                self.process_sack(pkt, ack, m, &mut scan, now);
+                self.transmit(now, out);
+            }
             return;
         }
         self.dupthresh = self.dupthresh_policy.value(self.w.cwnd, now);
@@ -408,10 +426,22 @@ impl Sender {
                     }
                 }
             });
-            // Karn's algorithm (RFC 6298 Sec. 3): no sample from a
-            // retransmitted segment.
-            if !info.any_retransmitted {
-                self.rtt.on_sample_at(now - info.last_sent_at, now);
+            // Karn's algorithm (RFC 6298 Sec. 3): no sample when a
+            // retransmitted segment is acknowledged. The sample times the
+            // oldest newly acknowledged segment (as Linux `first_ackt`), so a
+            // delayed segment that closes a hole contributes its long RTT.
+            match self.cfg.rtt_timing {
+                RttTiming::PerAck if !info.any_retransmitted => {
+                    let sent = info.first_sent_at.unwrap_or(info.last_sent_at);
+                    self.rtt.on_sample_at(now - sent, now);
+                }
+                RttTiming::PerAck => {}
+                RttTiming::PerRtt => {
+                    if let Some((_, at)) = self.timed.filter(|&(seq, _)| ack > seq) {
+                        self.rtt.on_sample_at(now - at, now);
+                        self.timed = None;
+                    }
+                }
             }
             self.on_window_advance(now);
             self.on_new_ack(info.acked, ack, now, out);
@@ -1018,6 +1048,9 @@ impl Sender {
 
     fn send_new(&mut self, now: Time, out: &mut Vec<Packet>) {
         let seq = self.sb.send_new(now, self.w.cwnd);
+        if self.timed.is_none() {
+            self.timed = Some((seq, now));
+        }
         self.stats.new_segments_sent += 1;
         self.emit(seq, 0, now, out);
     }
@@ -1030,6 +1063,10 @@ impl Sender {
         out: &mut Vec<Packet>,
     ) {
         let original_sent = self.sb.seg(seq).map_or(now, |s| s.first_sent_at);
+        // Karn: a retransmitted segment is never timed.
+        if self.timed.is_some_and(|(t, _)| t == seq) {
+            self.timed = None;
+        }
         let copy = self.sb.retransmit(seq, now, self.w.cwnd);
         self.stats.retransmits += 1;
         let episode = match self.episodes.back_mut() {

@@ -252,3 +252,21 @@ fn dsack_mean_pairing_gives_a_reordering_sample_that_raises_dupthresh() {
     s.on_packet(&ack(8, &[]), ms(110), &mut out);
     assert_eq!(s.dupthresh(), 7);
 }
+
+#[test]
+fn dsack_in_a_reordered_old_ack_still_undoes() {
+    let mut s = sender("DSACK-R", 10);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    for k in 2..=4 {
+        s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
+    }
+    let nxt = s.scoreboard().nxt();
+    s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
+    // The DSACK comes in an ACK that was overtaken: its cumulative ACK (1)
+    // is below SND.UNA, but its DSACK block still counts (RFC 2883).
+    s.on_packet(&ack(1, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats.false_fast_retransmits_detected, 1);
+    assert_eq!(s.stats.undos, 1);
+    assert_eq!(s.window().cwnd, 10.0);
+}

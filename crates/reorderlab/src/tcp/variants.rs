@@ -8,6 +8,7 @@ use crate::tcp::dsack::Pairing;
 use crate::tcp::dupthresh::{BlScheme, BlantonAllman, DupthreshPolicy};
 use crate::tcp::policy::{
     DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection, Recovery, RttSampling,
+    RttTiming,
 };
 use crate::tcp::rto::RtoConfig;
 use crate::tcp::sender::SenderConfig;
@@ -315,6 +316,7 @@ pub fn base_config() -> SenderConfig {
         fr_delay: FastRetransmitDelay::None,
         dsack: DsackResponse::Ignore,
         rtt_sampling: RttSampling::Karn,
+        rtt_timing: RttTiming::PerRtt,
         pairing: Pairing::Mean,
         rto_histogram: false,
         mss: 1000,
@@ -391,6 +393,12 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
         if let Some(b) = tcp.beta {
             *beta = b;
         }
+    }
+    if let Some(t) = tcp.rtt_timing {
+        c.rtt_timing = match t {
+            crate::spec::RttTimingSpec::PerRtt => RttTiming::PerRtt,
+            crate::spec::RttTimingSpec::PerAck => RttTiming::PerAck,
+        };
     }
     if let Some(ratio) = tcp.fa_ratio {
         if let DupthreshPolicy::RrTcp(rr) = &mut c.dupthresh {

@@ -1,0 +1,151 @@
+"""Recipes of seed 000 (RR-TCP): registration, helpers, and one end-to-end run."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from reorderlab.claims import Claim
+from reorderlab.papers import papers, reproduce, select
+from reorderlab.papers import rr_tcp as rr
+from reorderlab.papers.baseline import bottleneck_rate
+
+EXPERIMENTS = Path("/work/shared/EXPERIMENTS.md")
+
+#: Every figure and table of seed 000 (EXPERIMENTS.md, "Seed 000 - RR-TCP").
+PAPER_ITEMS = {("fig", n) for n in (1, *range(4, 20))} | {("table", 3), ("table", 4)}
+
+
+def covered(key: str) -> set[tuple[str, int]]:
+    """``fig12-13-table3`` -> {("fig", 12), ("fig", 13), ("table", 3)}."""
+    out: set[tuple[str, int]] = set()
+    kind = ""
+    for part in key.split("-"):
+        m = re.fullmatch(r"(fig|table)?(\d+)", part)
+        assert m is not None, f"unexpected figure key {key!r}"
+        kind = m.group(1) or kind
+        out.add((kind, int(m.group(2))))
+    return out
+
+
+def test_every_seed000_figure_and_table_is_registered() -> None:
+    figs = papers()["rr-tcp"]
+    got: set[tuple[str, int]] = set()
+    for key in figs:
+        got |= covered(key)
+    assert got >= PAPER_ITEMS, f"missing: {sorted(PAPER_ITEMS - got)}"
+    assert set(figs) == set(rr.figures())
+    # all run by ``reproduce rr-tcp``
+    assert {r.figure for r in select("rr-tcp")} == set(figs)
+
+
+@pytest.mark.skipif(not EXPERIMENTS.exists(), reason="EXPERIMENTS.md not available")
+def test_every_experiments_row_has_a_recipe() -> None:
+    text = EXPERIMENTS.read_text(encoding="utf-8")
+    section = text.split("## Seed 000", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| 000-([^|]+?) \|", section, flags=re.MULTILINE)
+    assert len(rows) == 14
+    got: set[tuple[str, int]] = set()
+    for key in papers()["rr-tcp"]:
+        got |= covered(key)
+    for row in rows:
+        wanted: set[tuple[str, int]] = set()
+        for item in re.split(r",\s*", row):
+            kind = "table" if item.startswith("table") else "fig"
+            wanted |= {(kind, int(n)) for n in re.findall(r"\d+", item)}
+        assert wanted <= got, f"row 000-{row}: {sorted(wanted - got)} not registered"
+
+
+def test_capacity_is_the_window_over_the_unqueued_rtt() -> None:
+    for p in (0.05, 0.1, 0.2):
+        c = rr.capacity_bps(p)
+        # fixed point: R computed with the bottleneck at C gives C = 8 mss M / R
+        r = rr.unqueued_rtt(p, rate=c)
+        assert c == pytest.approx(8 * rr.MSS * rr.M / r, rel=1e-12)
+    if not rr.P_IS_LINK_DELAY:
+        # P = 50 ms is the baseline chain (bottleneck delay 23 ms)
+        assert rr.bottleneck_delay(0.05) == pytest.approx(0.023)
+        assert rr.capacity_bps(0.05) == pytest.approx(bottleneck_rate(), rel=1e-12)
+
+
+def test_every_variant_of_the_recipes_is_known_to_the_core() -> None:
+    variants = {
+        *rr.FIG4_CURVES.values(),
+        *rr.FIG10_CURVES,
+        *rr.FIG12_REFS,
+        *rr.FIG17_CURVES,
+        *rr.T4_VARIANTS,
+        "DSACK-FAES",
+    }
+    for v in sorted(variants):
+        sc = rr.chain_scenario("t", 0.05, v, 1.0, [rr.delayed(0.1, rr.FIG4_DELAY)])
+        assert sc.flows[0].variant == v
+
+
+def test_summarise_normalises_and_pools() -> None:
+    df = pd.DataFrame(
+        [
+            {
+                "curve": "A",
+                "x": 0.1,
+                "S_bps": 1e6,
+                "throughput_bps": tput,
+                "timeouts": 2,
+                "fast_retransmits": fr,
+                "spurious_fast_retransmits": false,
+                "false_fast_retransmits_detected": false,
+                "data_packets_sent": 1000,
+                "rto_mean": 1.0,
+                "fa_ratio": None,
+                "dupthresh": 3,
+                "segments_delivered": 1000,
+                "reordered_ratio": 0.1,
+            }
+            for tput, fr, false in ((5e5, 10, 5), (7e5, 30, 5))
+        ]
+    )
+    st = rr.summarise(df)[("A", 0.1)]
+    assert st.seeds == 2
+    assert st["norm"] == pytest.approx(0.6)
+    assert st.sd["norm"] == pytest.approx(0.1414213562, rel=1e-6)
+    assert st["to_frac"] == pytest.approx(0.002)
+    assert st["fr_frac"] == pytest.approx(0.02)
+    assert st["false_fr"] == pytest.approx(10 / 40)  # pooled, not the mean of 0.5 and 1/6
+    assert st["false_fr_per_reorder"] == pytest.approx(10 / 200)
+
+
+def test_fig1_quick_end_to_end(tmp_path: Path) -> None:
+    out = tmp_path / "results"
+    result = reproduce("rr-tcp", "fig1", quick=True, out=out, store=None)
+    claims = result["rr-tcp"]
+    assert claims and all(isinstance(c, Claim) for c in claims)
+    for ext in ("png", "svg", "csv"):
+        path = out / "rr-tcp" / f"fig1_cwnd.{ext}"
+        assert path.is_file() and path.stat().st_size > 0, path
+    csv = pd.read_csv(out / "rr-tcp" / "fig1_cwnd.csv")
+    assert set(csv["series"]) == {"DSACK-R", "SACK"}
+    data = json.loads((out / "rr-tcp" / "claims.json").read_text(encoding="utf-8"))
+    assert len(data) == len(claims)
+    for item in data:
+        assert item["paper"] == "rr-tcp"
+        assert item["figure"] == "fig1"
+        for key in ("claim", "expected", "measured"):
+            assert isinstance(item[key], str) and item[key]
+        assert isinstance(item["holds"], bool)
+        assert isinstance(item["values"], dict) and item["values"]
+    # deterministic single event: the paper's Fig. 1 behaviour must be there
+    by_claim = {c.claim: c for c in claims}
+    halve = by_claim["the window halves at the false fast retransmit"]
+    undo = by_claim["the window returns to 16 when the DSACK arrives (DSACK-R)"]
+    assert halve.holds, halve.measured
+    assert undo.holds, undo.measured
+    assert halve.values["cwnd_min"] == 8
+    assert undo.values["undos"] == 1
+    assert undo.values["restore_after_s"] == pytest.approx(rr.FIG1_HOLD, abs=0.1)
+    # SACK has no undo: it regrows only after several RTTs
+    assert undo.values["sack_undos"] == 0
+    assert undo.values["sack_regrown_at"] > undo.values["t_restore"] + 0.5
