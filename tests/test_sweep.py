@@ -44,6 +44,12 @@ def test_grid_is_a_cartesian_product() -> None:
     jobs = jobs_for(grid, seeds=[1, 2])
     assert len(jobs) == 12
     assert len({j.key for j in jobs}) == 12
+    # the keys and stored JSON jobs_for precomputes are the scenario's own
+    version = reorderlab.engine_version()
+    for job in jobs:
+        assert job.key == job.scenario.cache_key(job.seed, version)
+        assert job.stored_json() == job.scenario.canonical_json(job.seed)
+        assert job.core_json() == job.scenario.to_json()
 
 
 def test_bad_grid_value_names_field_and_point() -> None:
@@ -95,7 +101,7 @@ KILLED_SWEEP = textwrap.dedent(
     stored = 0
 
     def on_run(job, text):
-        # Report each committed run; after {stop_after}, hang so the test can
+        # Report each durable run; after {stop_after}, hang so the test can
         # kill -9 this driver in the middle of the sweep.
         global stored
         stored += 1
@@ -152,8 +158,9 @@ def test_resume_after_kill_9(store_path: Path) -> None:
 
     with Store(store_path) as st:  # readable after kill -9
         stored_before = set(st.keys())
-    # every reported run was committed (runs completing together share one
-    # commit, so a few more may be stored than were reported)
+    # every reported run was made durable (runs completing together share one
+    # journal write, so a few more may be stored than were reported); opening
+    # the store replays the journal the killed driver left
     assert set(lines) <= stored_before
     assert len(stored_before) < total
 

@@ -8,7 +8,10 @@ and reports:
 * the fraction of wall time spent outside simulation:
   ``1 - sum(core time of each run) / (wall time x workers)``, i.e. the share
   of the workers' time lost to process start-up, pickling, the store and
-  waiting on the driver.
+  waiting on the driver;
+* the driver's CPU time (all its threads) during the sweep, in total and per
+  run: what the driver takes from the cores the workers share with it, and
+  less sensitive to other load on the machine than wall times.
 
 Usage: ``python -m reorderlab.bench_sweep [--runs 100] [--seconds 10]`` or
 ``reorderlab bench --sweep``.
@@ -20,6 +23,7 @@ import argparse
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +133,7 @@ def measure_sweep(
     }
     for w in sorted({1, n}):
         with tempfile.TemporaryDirectory(prefix="reorderlab-bench-") as tmp:
+            cpu0 = time.process_time()
             df = sweep(
                 points,
                 seeds=[1],
@@ -137,12 +142,15 @@ def measure_sweep(
                 store=Path(tmp) / "bench.duckdb",
                 progress=False,
             )
+            driver_cpu = time.process_time() - cpu0
         stats = df.attrs["stats"]
         report["by_workers"][w] = {
             "wall_s": stats.wall_s,
             "sim_core_s": stats.sim_wall_s,
             "mean_run_s": stats.sim_wall_s / max(1, stats.executed),
             "outside_simulation_fraction": stats.outside_fraction,
+            "driver_cpu_s": driver_cpu,
+            "driver_cpu_per_run_ms": 1000 * driver_cpu / max(1, stats.executed),
             "executed": stats.executed,
         }
     one = report["by_workers"][1]["wall_s"]

@@ -6,8 +6,10 @@ run's metrics, and ``key`` (the store key, to fetch the full result with
 ``Store.get``).
 
 * Runs already in the store are not simulated again; every completed run is
-  committed to the store by this (driver) process as soon as it arrives, so an
-  interrupted sweep resumes where it stopped.
+  made durable by this (driver) process as soon as it arrives (appended to
+  the store's journal, moved into DuckDB in batches and at the end of the
+  sweep), so an interrupted sweep (Ctrl-C or ``kill -9``) resumes where it
+  stopped.
 * ``backend="local"``: worker processes (default: all cores), started from a
   forkserver that has imported only the compiled core.
 * ``backend="dask"``: the scheduler at ``address``, or a ``LocalCluster``
@@ -21,10 +23,13 @@ backends give identical tables.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
+import hashlib
 import itertools
 import json
 import logging
 import os
+import queue
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -101,13 +106,28 @@ GridLike = Grid | Scenario | Sequence[Scenario] | Sequence[tuple[Mapping[str, An
 
 @dataclass(frozen=True)
 class Job:
-    """One run of a sweep."""
+    """One run of a sweep.
+
+    ``scenario_json`` (the scenario for the core, shared by a grid point's
+    seeds) and ``canonical_json`` (what the store keeps) are computed once by
+    :func:`jobs_for`; empty means "derive from ``scenario``".
+    """
 
     index: int
     params: dict[str, Any]
     scenario: Scenario
     seed: int
     key: str
+    scenario_json: str = field(default="", repr=False, compare=False)
+    canonical_json: str = field(default="", repr=False, compare=False)
+
+    def core_json(self) -> str:
+        """The scenario as JSON for the core."""
+        return self.scenario_json or self.scenario.to_json()
+
+    def stored_json(self) -> str:
+        """Canonical JSON of the scenario with this job's seed (the store's copy)."""
+        return self.canonical_json or self.scenario.canonical_json(self.seed)
 
 
 @dataclass
@@ -160,11 +180,17 @@ def _points(grid: GridLike) -> list[tuple[dict[str, Any], Scenario]]:
 def jobs_for(grid: GridLike, seeds: int | Iterable[int], version: str | None = None) -> list[Job]:
     """Expand a grid and seeds into jobs with their store keys."""
     version = engine_version() if version is None else version
+    seed_values = seeds_list(seeds)
     jobs: list[Job] = []
     for params, scenario in _points(grid):
-        for seed in seeds_list(seeds):
-            key = scenario.cache_key(seed, version)
-            jobs.append(Job(len(jobs), params, scenario, seed, key))
+        core = scenario.to_json()
+        for seed in seed_values:
+            # Scenario.cache_key(seed, version), reusing the canonical text
+            # the store keeps (the tests check both agree)
+            canonical = scenario.canonical_json(seed)
+            text = f"{canonical}\n{seed}\n{version}"
+            key = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            jobs.append(Job(len(jobs), params, scenario, seed, key, core, canonical))
     return jobs
 
 
@@ -249,8 +275,42 @@ Runner = Callable[[list[Job], Done], None]
 
 def _run_serial(jobs: list[Job], done: Done) -> None:
     for job in jobs:
-        text, wall = _worker.simulate(job.scenario.to_json(), job.seed)
+        text, wall = _worker.simulate(job.core_json(), job.seed)
         done([(job, text, wall)])
+
+
+def _run_on(executor: cf.Executor, jobs: list[Job], done: Done) -> None:
+    """Submit every job; hand each batch of completed runs to ``done``.
+
+    Completed futures are queued by a done-callback, so waiting costs O(1)
+    per run (``cf.wait`` would scan every pending future each time); all runs
+    that completed since the last batch make the next one (one journal write).
+    """
+    finished: queue.SimpleQueue[cf.Future[tuple[str, float]]] = queue.SimpleQueue()
+    pending: dict[cf.Future[tuple[str, float]], Job] = {}
+    for job in jobs:
+        fut = executor.submit(_worker.simulate, job.core_json(), job.seed)
+        pending[fut] = job
+        fut.add_done_callback(finished.put)
+    while pending:
+        futs = [finished.get()]
+        with contextlib.suppress(queue.Empty):
+            while True:
+                futs.append(finished.get_nowait())
+        batch = []
+        error: BaseException | None = None
+        for fut in futs:
+            job = pending.pop(fut)
+            try:
+                text, wall = fut.result()
+            except BaseException as exc:  # a scenario error, a panic, a dead worker
+                error = error or exc
+                continue
+            batch.append((job, text, wall))
+        if batch:
+            done(batch)  # runs that completed with the failing one are kept
+        if error is not None:
+            raise error
 
 
 def _local_runner(workers: int) -> Runner:
@@ -259,20 +319,10 @@ def _local_runner(workers: int) -> Runner:
 
         pool = _pool.get_pool(workers)
         try:
-            pending = {
-                pool.submit(_worker.simulate, job.scenario.to_json(), job.seed): job for job in jobs
-            }
-            while pending:
-                # everything finished by now is committed in one transaction
-                finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-                batch = []
-                for fut in finished:
-                    text, wall = fut.result()
-                    batch.append((pending.pop(fut), text, wall))
-                done(batch)
+            _run_on(pool, jobs, done)
         except BaseException:
             # Ctrl-C, a scenario error or a core panic: stop the workers now;
-            # every run completed so far is already committed.
+            # every run completed so far is already journaled.
             _pool.discard_pool(workers)
             raise
 
@@ -290,16 +340,7 @@ def _thread_runner(workers: int) -> Runner:
     def runner(jobs: list[Job], done: Done) -> None:
         pool = cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reorderlab")
         try:
-            pending = {
-                pool.submit(_worker.simulate, job.scenario.to_json(), job.seed): job for job in jobs
-            }
-            while pending:
-                finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-                batch = []
-                for fut in finished:
-                    text, wall = fut.result()
-                    batch.append((pending.pop(fut), text, wall))
-                done(batch)
+            _run_on(pool, jobs, done)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -331,7 +372,7 @@ def _dask_runner(address: Any, workers: int) -> Runner:
         try:
             futures = client.map(
                 _worker.simulate,
-                [job.scenario.to_json() for job in jobs],
+                [job.core_json() for job in jobs],
                 [job.seed for job in jobs],
                 key=[f"reorderlab-run-{job.key}" for job in jobs],
                 pure=False,
@@ -374,7 +415,8 @@ def sweep(
     list. ``store``: the default store, a path, a :class:`Store`, or None (no
     caching). ``progress``: force the bar on/off (default: on a terminal).
     ``on_run(job, result_json)`` is called in this process after each newly
-    simulated run has been committed to the store.
+    simulated run has been made durable in the store (journaled: it survives
+    ``kill -9`` of this process from then on).
 
     The DataFrame's ``attrs["stats"]`` is a :class:`SweepStats`; ``attrs`` also
     holds ``total``, ``executed`` (simulated now) and ``cached`` (from the store).
@@ -425,12 +467,16 @@ def sweep(
                         scenario_name=job.scenario.name,
                         seed=job.seed,
                         engine_version=version,
-                        scenario_json=job.scenario.canonical_json(job.seed),
+                        scenario_json=job.stored_json(),
                         result_json=text,
                         wall_s=wall,
                     )
                     for job, text, wall in batch
                 )
+                if 0 < len(todo) - stats.executed - len(batch) < stats.workers:
+                    # the last runs are out and a worker is idle: move the
+                    # journal into DuckDB now rather than after the last one
+                    st.flush()
             for job, text, wall in batch:
                 results[job.key] = (text, wall)
                 stats.executed += 1
@@ -462,9 +508,15 @@ def sweep(
             raise ScenarioError.from_core(str(exc)) from None
         finally:
             bar.stop()
-    finally:
-        if own_store and st is not None:
-            st.close()
+    except BaseException:
+        # Interrupted or failed: the completed runs are in the journal already;
+        # moving them into DuckDB is a courtesy that must not mask the error.
+        if st is not None:
+            with contextlib.suppress(Exception):
+                _end_of_sweep(st, own_store)
+        raise
+    if st is not None:
+        _end_of_sweep(st, own_store)
 
     stats.wall_s = time.perf_counter() - t0
     df = _table(jobs, results, cached_keys)
@@ -473,6 +525,14 @@ def sweep(
     df.attrs["executed"] = stats.executed
     df.attrs["cached"] = stats.cached
     return df
+
+
+def _end_of_sweep(st: Store, own: bool) -> None:
+    """Every journaled run goes into DuckDB; a store the sweep opened is closed."""
+    if own:
+        st.close()
+    else:
+        st.flush()
 
 
 def _table(
