@@ -256,21 +256,35 @@ impl Simulation {
     pub fn run_until(&mut self, t: Time) {
         let limit = t.min(self.end);
         self.limit = limit;
-        while let Some(next) = self.events.peek_time() {
-            if next > limit {
+        while let Some((time, event)) = self.events.peek() {
+            if time > limit {
                 break;
             }
-            let (time, event) = self.events.pop().expect("peeked");
             self.now = time;
             self.counters.events += 1;
-            self.dispatch(event);
+            match event {
+                Event::LinkDeliver { link } => self.deliver_link_head(link),
+                _ => {
+                    self.events.pop();
+                    self.dispatch(event);
+                }
+            }
         }
         self.now = self.now.max(limit);
     }
 
     fn dispatch(&mut self, event: Event) {
         match event {
-            Event::LinkDeliver { link } => self.deliver_link_heads(link),
+            Event::LinkDeliver { link } => {
+                // Only reached for an event already popped (not the run
+                // loop's path): queue the next head the ordinary way.
+                let (pkt, next) = self.links[link as usize].pop_arrival();
+                if let Some(t) = next {
+                    self.events.schedule(t, Event::LinkDeliver { link });
+                }
+                self.counters.packet_hops += 1;
+                self.leave_link(pkt, link, 0);
+            }
             Event::Timer { flow, kind, gen } => self.fire_timer(flow, kind, gen),
             Event::FlowStart { flow } => {
                 let mut out = std::mem::take(&mut self.out);
@@ -285,26 +299,19 @@ impl Simulation {
         }
     }
 
-    /// Deliver the head packet of `link`, then keep delivering its next
-    /// heads directly while each is strictly earlier than every queued event
-    /// (it would be popped next anyway): back-to-back packets on a busy link
-    /// then cost no heap operation. The head event is queued only when
-    /// something else comes first.
-    fn deliver_link_heads(&mut self, link: u32) {
-        loop {
-            let (pkt, next) = self.links[link as usize].pop_arrival();
-            self.counters.packet_hops += 1;
-            self.leave_link(pkt, link, 0);
-            let Some(t) = next else { return };
-            let first_queued = self.events.peek_time().unwrap_or(Time::MAX);
-            if t < first_queued && t <= self.limit {
-                self.now = t;
-                self.counters.events += 1;
-            } else {
-                self.events.schedule(t, Event::LinkDeliver { link });
-                return;
+    /// Deliver the head packet of `link`, whose event is at the top of the
+    /// queue: the link's next head takes that event's place (one sift
+    /// instead of a pop and a push), then the packet moves on.
+    fn deliver_link_head(&mut self, link: u32) {
+        let (pkt, next) = self.links[link as usize].pop_arrival();
+        match next {
+            Some(t) => self.events.replace_top(t, Event::LinkDeliver { link }),
+            None => {
+                self.events.pop();
             }
         }
+        self.counters.packet_hops += 1;
+        self.leave_link(pkt, link, 0);
     }
 
     fn fire_timer(&mut self, flow: u32, kind: TimerKind, gen: u32) {

@@ -82,6 +82,25 @@ impl EventQueue {
         self.keys.first().map(|k| (k >> 64) as Time)
     }
 
+    /// The earliest event, left in the queue.
+    pub fn peek(&self) -> Option<(Time, Event)> {
+        self.keys
+            .first()
+            .map(|k| ((k >> 64) as Time, self.events[0]))
+    }
+
+    /// Replace the earliest event by `event` at `time` (>= the earliest
+    /// time): one sift instead of a pop and a push. It takes the next
+    /// insertion number, exactly as if it had been scheduled now.
+    pub fn replace_top(&mut self, time: Time, event: Event) {
+        debug_assert!(!self.keys.is_empty());
+        let key = ((time as u128) << 64) | self.next_seq as u128;
+        self.next_seq += 1;
+        self.keys[0] = key;
+        self.events[0] = event;
+        self.sift_down(0);
+    }
+
     pub fn len(&self) -> usize {
         self.keys.len()
     }
@@ -167,6 +186,23 @@ mod tests {
             assert_eq!(q.pop(), Some((et, Event::LinkDeliver { link: ei })));
         }
         assert!(q.is_empty());
+    }
+
+    #[test]
+    fn replace_top_orders_like_pop_then_schedule() {
+        let mut a = EventQueue::new();
+        let mut b = EventQueue::new();
+        for (t, l) in [(5, 0), (3, 1), (9, 2), (3, 3)] {
+            a.schedule(t, Event::LinkDeliver { link: l });
+            b.schedule(t, Event::LinkDeliver { link: l });
+        }
+        assert_eq!(a.peek(), Some((3, Event::LinkDeliver { link: 1 })));
+        a.replace_top(7, Event::LinkDeliver { link: 9 });
+        b.pop();
+        b.schedule(7, Event::LinkDeliver { link: 9 });
+        let da: Vec<_> = std::iter::from_fn(|| a.pop()).collect();
+        let db: Vec<_> = std::iter::from_fn(|| b.pop()).collect();
+        assert_eq!(da, db);
     }
 
     #[test]
