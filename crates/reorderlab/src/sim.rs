@@ -703,7 +703,7 @@ impl Simulation {
             throughput_bps: throughput,
             completed: r.completed_at.is_some(),
             fct: r.completed_at.map(|c| to_secs(c - f.start)),
-            srtt: rtt.srtt().map(to_secs),
+            srtt: f.sender.srtt().map(to_secs),
             rttvar: to_secs(rtt.rttvar()),
             min_rtt: rtt.min_rtt().map(to_secs),
             rto: to_secs(rtt.rto()),

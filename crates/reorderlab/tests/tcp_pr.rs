@@ -32,6 +32,8 @@ fn tcp_pr_ignores_persistent_reordering_that_cripples_sack() {
     let sack = persistent_reordering("SACK");
     let (p, s) = (&pr.flows[0], &sack.flows[0]);
     assert!(p.completed);
+    // TCP-PR reports its own srtt (peaks of the RTT: above the base RTT).
+    assert!(p.srtt.is_some_and(|s| s > 0.04), "{:?}", p.srtt);
     // Timer-only detection: retransmissions only for real drops.
     assert!(p.spurious_retransmits * 10 <= p.retransmits.max(1), "{p:?}");
     assert!(s.spurious_fast_retransmits > 100);

@@ -262,6 +262,13 @@ impl Sender {
     pub fn rtt(&self) -> &RtoEstimator {
         &self.rtt
     }
+    /// The smoothed RTT the loss detection uses (TCP-PR keeps its own).
+    pub fn srtt(&self) -> Option<Time> {
+        match &self.pr {
+            Some(p) => p.srtt(),
+            None => self.rtt.srtt(),
+        }
+    }
     pub fn dupthresh(&self) -> u32 {
         self.dupthresh
     }
