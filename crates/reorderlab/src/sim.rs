@@ -69,8 +69,6 @@ pub struct Simulation {
     seed: u64,
     now: Time,
     end: Time,
-    /// Events after this time are left for a later `run_until`.
-    limit: Time,
     events: EventQueue,
     node_names: Vec<String>,
     links: Vec<Link>,
@@ -211,7 +209,6 @@ impl Simulation {
             seed,
             now: 0,
             end,
-            limit: end,
             events,
             node_names: topo.node_names,
             links,
@@ -255,36 +252,27 @@ impl Simulation {
     /// Run events up to and including time `t` (at most the end time).
     pub fn run_until(&mut self, t: Time) {
         let limit = t.min(self.end);
-        self.limit = limit;
         while let Some((time, event)) = self.events.peek() {
             if time > limit {
                 break;
             }
             self.now = time;
             self.counters.events += 1;
-            match event {
-                Event::LinkDeliver { link } => self.deliver_link_head(link),
-                _ => {
-                    self.events.pop();
-                    self.dispatch(event);
-                }
-            }
+            self.dispatch(event);
         }
         self.now = self.now.max(limit);
     }
 
+    /// Handle `event`, which is still at the top of the queue: a link head
+    /// replaces itself there, every other event is removed first.
     fn dispatch(&mut self, event: Event) {
+        if let Event::LinkDeliver { link } = event {
+            self.deliver_link_head(link);
+            return;
+        }
+        self.events.pop();
         match event {
-            Event::LinkDeliver { link } => {
-                // Only reached for an event already popped (not the run
-                // loop's path): queue the next head the ordinary way.
-                let (pkt, next) = self.links[link as usize].pop_arrival();
-                if let Some(t) = next {
-                    self.events.schedule(t, Event::LinkDeliver { link });
-                }
-                self.counters.packet_hops += 1;
-                self.leave_link(pkt, link, 0);
-            }
+            Event::LinkDeliver { .. } => {}
             Event::Timer { flow, kind, gen } => self.fire_timer(flow, kind, gen),
             Event::FlowStart { flow } => {
                 let mut out = std::mem::take(&mut self.out);

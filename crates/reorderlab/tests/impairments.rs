@@ -62,7 +62,7 @@ fn an_impairment_on_the_ack_path_acts_like_on_the_data_path() {
     let e = &r.impairments[0];
     // It saw the ACKs (the data never crosses R2->R1) and held about 5 %.
     let acks = r.flows[0].acks_sent as f64;
-    assert!((e.seen as f64 - acks).abs() <= 1.0 + 0.0 * acks);
+    assert!((e.seen as f64 - acks).abs() <= 1.0);
     let frac = e.held as f64 / e.seen as f64;
     let se = (0.05 * 0.95 / e.seen as f64).sqrt();
     assert!((frac - 0.05).abs() < 5.0 * se, "held fraction {frac}");
@@ -296,8 +296,8 @@ fn every_model_is_deterministic_and_seed_sensitive() {
     let json = |seed| serde_json::to_string(&reorderlab::run(&sc, Some(seed)).unwrap()).unwrap();
     assert_eq!(json(9), json(9));
     assert_ne!(json(9), json(10));
-    let sim = run_checked(&sc, 9);
-    assert!(sim.check_invariants().is_empty());
+    // The invariants hold with every model at once.
+    run_checked(&sc, 9);
 }
 
 #[test]

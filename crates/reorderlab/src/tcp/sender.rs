@@ -207,7 +207,7 @@ impl Sender {
             ))),
             LossDetection::DupThresh => None,
         };
-        let mut sender = Sender {
+        Sender {
             cfg,
             flow,
             peer,
@@ -233,7 +233,7 @@ impl Sender {
             lt_idle: None,
             lt_sent: 0,
             timed: None,
-            pr: None,
+            pr,
             pr_deadline: None,
             pr_acked: Vec::new(),
             syn_sent_at: 0,
@@ -243,9 +243,7 @@ impl Sender {
                 ..SenderStats::default()
             },
             truth: TruthLedger::default(),
-        };
-        sender.pr = pr;
-        sender
+        }
     }
 
     // ----- observation -------------------------------------------------

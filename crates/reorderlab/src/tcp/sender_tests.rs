@@ -187,16 +187,22 @@ fn dsack_is_recognised_and_not_counted_as_new_sack() {
     assert_eq!(s.scoreboard().sacked_out(), 0);
 }
 
-#[test]
-fn dsack_r_undo_restores_cwnd_and_ssthresh_exactly() {
-    let mut s = sender("DSACK-R", 10);
+/// Ten segments out, segment 0 delayed: 1, 2, 3 arrive (limited transmit,
+/// then a fast retransmit of 0 at the third duplicate ACK).
+fn delayed_first_segment(variant: &str) -> (Sender, Vec<Packet>) {
+    let mut s = sender(variant, 10);
     let mut out = Vec::new();
     s.start(0, &mut out);
-    sent(&mut out);
-    // Segment 0 is delayed; 1, 2, 3 arrive: limited transmit, then FR.
-    s.on_packet(&ack(0, &[(1, 2)]), ms(50), &mut out);
-    s.on_packet(&ack(0, &[(1, 3)]), ms(50), &mut out);
-    s.on_packet(&ack(0, &[(1, 4)]), ms(51), &mut out);
+    for k in 2..=4 {
+        s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
+    }
+    assert_eq!(s.stats.fast_retransmits, 1);
+    (s, out)
+}
+
+#[test]
+fn dsack_r_undo_restores_cwnd_and_ssthresh_exactly() {
+    let (mut s, mut out) = delayed_first_segment("DSACK-R");
     assert_eq!(s.ca_state(), CaState::Recovery);
     let reduced = s.window();
     assert_eq!(reduced.cwnd, 5.0);
@@ -217,12 +223,7 @@ fn dsack_r_undo_restores_cwnd_and_ssthresh_exactly() {
 
 #[test]
 fn dsack_nm_detects_but_does_not_undo() {
-    let mut s = sender("DSACK-NM", 10);
-    let mut out = Vec::new();
-    s.start(0, &mut out);
-    for k in 2..=4 {
-        s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
-    }
+    let (mut s, mut out) = delayed_first_segment("DSACK-NM");
     let nxt = s.scoreboard().nxt();
     s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
     s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
@@ -233,15 +234,9 @@ fn dsack_nm_detects_but_does_not_undo() {
 
 #[test]
 fn dsack_mean_pairing_gives_a_reordering_sample_that_raises_dupthresh() {
-    let mut s = sender("DSACK-FA", 10);
-    let mut out = Vec::new();
-    s.start(0, &mut out);
-    assert_eq!(s.dupthresh(), 3);
     // Segment 0 is delayed past 1..6: fast retransmit at the third dupack.
-    for k in 2..=4 {
-        s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
-    }
-    assert_eq!(s.stats.fast_retransmits, 1);
+    let (mut s, mut out) = delayed_first_segment("DSACK-FA");
+    assert_eq!(s.dupthresh(), 3);
     s.on_packet(&ack(0, &[(1, 7)]), ms(52), &mut out);
     // The original arrives (m = 6 then): first pairing 6 - 0 = 6.
     s.on_packet(&ack(7, &[]), ms(55), &mut out);
@@ -255,12 +250,7 @@ fn dsack_mean_pairing_gives_a_reordering_sample_that_raises_dupthresh() {
 
 #[test]
 fn dsack_in_a_reordered_old_ack_still_undoes() {
-    let mut s = sender("DSACK-R", 10);
-    let mut out = Vec::new();
-    s.start(0, &mut out);
-    for k in 2..=4 {
-        s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
-    }
+    let (mut s, mut out) = delayed_first_segment("DSACK-R");
     let nxt = s.scoreboard().nxt();
     s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
     // The DSACK comes in an ACK that was overtaken: its cumulative ACK (1)
