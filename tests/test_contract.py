@@ -88,6 +88,7 @@ def rust() -> str:
         ("ReceiverSpec", sc.ReceiverSpec),
         ("RecordSpec", sc.RecordSpec),
         ("MultipathSpec", sc.MultipathSpec),
+        ("TrafficSpec", sc.TrafficSpec),
     ],
 )
 def test_struct_fields_match(rust: str, rust_name: str, model: type[BaseModel]) -> None:

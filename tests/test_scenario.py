@@ -110,7 +110,10 @@ BAD_INPUTS = [
     ),
     (with_change("warmup", 10), "warmup: must be < duration (10), got 10"),
     (with_change("record.series", ["cwnd", "bogus"]), "record.series[1]: unknown series 'bogus'"),
-    (with_change("flows", []), "flows: must list at least one flow, got []"),
+    (
+        with_change("flows", []),
+        "flows: must list at least one flow (or a traffic generator), got []",
+    ),
 ]
 
 

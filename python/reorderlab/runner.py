@@ -152,6 +152,36 @@ class Result:
             df = df.set_index("link")
         return df
 
+    @property
+    def traffic(self) -> pd.DataFrame:
+        """Totals of each traffic generator (objects, bytes, object completion
+        times), indexed by generator name."""
+        rows = [
+            {k: v for k, v in t.items() if k != "object_list"}
+            for t in self._data.get("traffic", [])
+        ]
+        df = pd.DataFrame(rows)
+        if "name" in df.columns:
+            df = df.set_index("name")
+        return df
+
+    def objects(self, generator: int | str = 0) -> pd.DataFrame:
+        """Every object of one traffic generator (start, segments, oct, ...);
+        empty unless the scenario set ``record.objects``."""
+        gens = self._data.get("traffic", [])
+        for i, t in enumerate(gens):
+            if generator in (i, t.get("name")):
+                return pd.DataFrame(t.get("object_list", []))
+        raise KeyError(f"no traffic generator {generator!r} (the run has {len(gens)})")
+
+    @property
+    def fairness(self) -> dict[str, Any] | None:
+        """Fairness among the scenario's flows (seed 001): ``jain_index`` and,
+        per variant, ``mean_normalized_throughput`` and ``cov``; None with
+        fewer than two flows."""
+        raw = self._data.get("fairness")
+        return dict(raw) if raw else None
+
     def flow(self, flow: int | str = 0) -> dict[str, Any]:
         """Metrics of one flow (by index or name) as a dict."""
         return dict(self._data["flows"][self._flow_index(flow)])

@@ -75,6 +75,7 @@ __all__ = [
     "SwapImpairment",
     "TcpSpec",
     "Topology",
+    "TrafficSpec",
     "UniformVar",
     "canonical_json",
     "format_value",
@@ -956,16 +957,11 @@ class ReceiverSpec(_Model):
         return self
 
 
-class FlowSpec(_Model):
-    """The transport and application of one flow."""
+class _Transport(_Model):
+    """Sender variant, congestion control and their parameters."""
 
-    name: str | None = None
-    src: str
-    dst: str
     variant: str = "SACK"
     cc: str = "reno"
-    start: NonNegFloat = 0.0
-    segments: U64 = 0
     tcp: TcpSpec = Field(default_factory=TcpSpec)
     receiver: ReceiverSpec = Field(default_factory=ReceiverSpec)
 
@@ -1000,12 +996,58 @@ class FlowSpec(_Model):
         return value
 
 
+class FlowSpec(_Transport):
+    """The transport and application of one flow."""
+
+    name: str | None = None
+    src: str
+    dst: str
+    start: NonNegFloat = 0.0
+    segments: U64 = 0
+
+
+def _pareto_of_mean(mean: float, shape: float) -> ParetoVar:
+    return ParetoVar(scale=mean * (shape - 1) / shape, shape=shape)
+
+
+class TrafficSpec(_Transport):
+    """A traffic generator: web-like sessions opening one flow per object.
+
+    Defaults are seed 001's web sessions (Sec. V): page gap Exp(1 s), one
+    object per page, inter-object Exp(10 ms), object size Pareto (mean
+    40 KB, shape 1.2). See ``docs/traffic.md``.
+    """
+
+    name: str | None = None
+    kind: Literal["http"] = "http"
+    server: str
+    client: str
+    sessions: PosU32 = 1
+    start: NonNegFloat = 0.0
+    stop: PosFloat | None = None
+    closed_loop: bool = False
+    page_interarrival: RandomVar = Field(default_factory=lambda: ExponentialVar(mean=1.0))
+    objects_per_page: RandomVar = Field(default_factory=lambda: ConstantVar(value=1.0))
+    inter_object: RandomVar = Field(default_factory=lambda: ExponentialVar(mean=0.01))
+    object_size: RandomVar = Field(default_factory=lambda: _pareto_of_mean(40_000.0, 1.2))
+
+    @model_validator(mode="after")
+    def _stop_after_start(self) -> TrafficSpec:
+        if self.stop is not None and self.stop <= self.start:
+            raise _custom(
+                "stop",
+                f"must be > start ({format_value(self.start)}), got {format_value(self.stop)}",
+            )
+        return self
+
+
 class RecordSpec(_Model):
     """What to record besides the per-flow counters."""
 
     series: list[str] = Field(default_factory=list)
     interval: PosFloat = 0.1
     flows: list[U32] = Field(default_factory=list)
+    objects: bool = False
 
     @model_validator(mode="after")
     def _series_names(self) -> RecordSpec:
@@ -1037,6 +1079,19 @@ def known_names(kind: str) -> tuple[str, ...]:
 # --------------------------------------------------------------------------
 
 
+def _check_endpoints(
+    path: str, a: tuple[str, str], b: tuple[str, str], nodes: Sequence[str]
+) -> None:
+    """Both ends are known nodes, and distinct."""
+    for end, node in (a, b):
+        if node not in nodes:
+            raise _custom(
+                f"{path}.{end}", f"unknown node {format_value(node)} (known: {', '.join(nodes)})"
+            )
+    if a[1] == b[1]:
+        raise _custom(f"{path}.{b[0]}", f"must differ from {a[0]}, got {format_value(b[1])}")
+
+
 class Scenario(_Model):
     """One simulation run (see ``docs/scenario-format.md``)."""
 
@@ -1047,13 +1102,14 @@ class Scenario(_Model):
     topology: Topology
     impairments: list[Impairment] = Field(default_factory=list)
     multipath: list[MultipathSpec] = Field(default_factory=list)
-    flows: list[FlowSpec]
+    flows: list[FlowSpec] = Field(default_factory=list)
+    traffic: list[TrafficSpec] = Field(default_factory=list)
     record: RecordSpec = Field(default_factory=RecordSpec)
 
     @model_validator(mode="after")
     def _cross_fields(self) -> Scenario:
-        if not self.flows:
-            raise _custom("flows", "must list at least one flow, got []")
+        if not self.flows and not self.traffic:
+            raise _custom("flows", "must list at least one flow (or a traffic generator), got []")
         if self.warmup >= self.duration:
             raise _custom(
                 "warmup",
@@ -1063,17 +1119,7 @@ class Scenario(_Model):
         nodes = self.topology.nodes()
         links = self.topology.links()
         for i, flow in enumerate(self.flows):
-            for end in ("src", "dst"):
-                node = getattr(flow, end)
-                if node not in nodes:
-                    raise _custom(
-                        f"flows[{i}].{end}",
-                        f"unknown node {format_value(node)} (known: {', '.join(nodes)})",
-                    )
-            if flow.src == flow.dst:
-                raise _custom(
-                    f"flows[{i}].dst", f"must differ from src, got {format_value(flow.dst)}"
-                )
+            _check_endpoints(f"flows[{i}]", ("src", flow.src), ("dst", flow.dst), nodes)
             if flow.start >= self.duration:
                 raise _custom(
                     f"flows[{i}].start",
@@ -1085,6 +1131,20 @@ class Scenario(_Model):
                     f"flows[{i}]",
                     f"no route between {format_value(flow.src)} and {format_value(flow.dst)} "
                     "in both directions",
+                )
+        for i, gen in enumerate(self.traffic):
+            _check_endpoints(f"traffic[{i}]", ("server", gen.server), ("client", gen.client), nodes)
+            if gen.start >= self.duration:
+                raise _custom(
+                    f"traffic[{i}].start",
+                    f"must be before the end of the run ({format_value(self.duration)} s), "
+                    f"got {format_value(gen.start)}",
+                )
+            if not _connected(links, gen.server, gen.client):
+                raise _custom(
+                    f"traffic[{i}]",
+                    f"no route between {format_value(gen.server)} and "
+                    f"{format_value(gen.client)} in both directions",
                 )
         for i, imp in enumerate(self.impairments):
             if imp.link not in links:

@@ -199,7 +199,9 @@ def flatten_result(result: Mapping[str, Any]) -> dict[str, Any]:
 
     A single-flow run gives plain metric names (``throughput_bps``); with
     several flows each metric is ``f{i}.{metric}`` and ``throughput_bps`` is
-    the sum over flows.
+    the sum over flows. Fairness (several flows) adds ``jain_index`` and, per
+    variant V, ``norm.V`` (mean normalized throughput) and ``cov.V``; each
+    traffic generator G adds ``G.{total}`` for its totals.
     """
     row: dict[str, Any] = {
         "scenario": result.get("scenario"),
@@ -219,6 +221,16 @@ def flatten_result(result: Mapping[str, Any]) -> dict[str, Any]:
                     row[f"f{i}.{name}"] = value
             total += float(flow.get("throughput_bps") or 0.0)
         row["throughput_bps"] = total
+    fairness = result.get("fairness")
+    if fairness:
+        row["jain_index"] = fairness.get("jain_index")
+        for group in fairness.get("groups", []):
+            row[f"norm.{group['variant']}"] = group.get("mean_normalized_throughput")
+            row[f"cov.{group['variant']}"] = group.get("cov")
+    for gen in result.get("traffic", []):
+        for name, value in gen.items():
+            if name not in ("name", "object_list"):
+                row[f"{gen['name']}.{name}"] = value
     return row
 
 

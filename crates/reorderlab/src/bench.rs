@@ -66,6 +66,7 @@ pub fn ref_rrtcp_nodelay() -> Scenario {
         },
         impairments: vec![],
         multipath: vec![],
+        traffic: vec![],
         flows: vec![flow(
             "S1",
             "D",
@@ -108,6 +109,7 @@ pub fn ref_gigabit() -> Scenario {
         },
         impairments: vec![],
         multipath: vec![],
+        traffic: vec![],
         flows: (0..pairs)
             .map(|i| {
                 let mut f = flow(

@@ -1,26 +1,29 @@
 //! A simulation: the world built from a validated [`Scenario`], and the event
 //! loop that runs it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use crate::app::HttpSource;
 use crate::engine::event::TIMER_KINDS;
 use crate::engine::time::{secs, to_secs};
 use crate::engine::timer::Fire;
 use crate::engine::{Event, EventQueue, Time, TimerKind, TimerSlot};
 use crate::impair::{Element, Verdict};
-use crate::metrics::{EngineCounters, FlowResult, LinkResult, SeriesRecorder};
+use crate::metrics::{
+    fairness, EngineCounters, FlowResult, LinkResult, ObjectRecord, SeriesRecorder, TrafficResult,
+};
 use crate::net::link::Admit;
 use crate::net::multipath::{epsilon_probabilities, normalise, Multipath};
 use crate::net::packet::{Packet, PacketKind};
 use crate::net::topology::build_topology;
 use crate::net::{Link, RoutingTable};
-use crate::spec::{Position, Scenario, SpecError};
+use crate::spec::{FlowSpec, Position, ReceiverSpec, Scenario, SpecError, TrafficSpec};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::truth::RetxCause;
 use crate::tcp::variants;
-use crate::tcp::{Receiver, ReceiverConfig, Sender};
+use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 
 /// Bumped whenever a model change can alter results, so cached results of an
 /// older engine are not reused.
@@ -40,6 +43,24 @@ struct Flow {
     timers: [TimerSlot; TIMER_KINDS],
     /// Data packets that reached the receiver (any copy).
     data_arrivals: u64,
+    /// The traffic generator and session that opened this flow; `None` for
+    /// the scenario's own flows.
+    origin: Option<(u32, u32)>,
+    /// Completion already reported to the generator.
+    done: bool,
+}
+
+/// A traffic generator and the transport its objects use.
+struct Traffic {
+    name: String,
+    server: u32,
+    client: u32,
+    source: HttpSource,
+    /// Sender configuration of every object (its `segments` set per object).
+    sender: SenderConfig,
+    cc: CongestionControl,
+    cc_name: String,
+    receiver: ReceiverConfig,
 }
 
 /// The full result of a run.
@@ -51,7 +72,13 @@ pub struct RunResult {
     pub duration: f64,
     pub events: u64,
     pub packet_hops: u64,
+    /// The scenario's own flows (not those of traffic generators).
     pub flows: Vec<FlowResult>,
+    /// Fairness among the scenario's flows over the measurement window
+    /// (seed 001 Sec. V); absent with fewer than two flows.
+    pub fairness: Option<fairness::Fairness>,
+    /// Totals of each traffic generator, in scenario order.
+    pub traffic: Vec<TrafficResult>,
     pub links: Vec<LinkResult>,
     pub series: BTreeMap<String, BTreeMap<String, Vec<f64>>>,
     /// RFC 5236 reorder density per flow: fractions at displacements
@@ -61,6 +88,94 @@ pub struct RunResult {
     pub impairments: Vec<crate::impair::ElementStats>,
     /// Packets that took each multipath route, in scenario order.
     pub multipath_routes: Vec<u64>,
+}
+
+fn receiver_config(r: &ReceiverSpec, ack_size: Option<u32>, cfg: &SenderConfig) -> ReceiverConfig {
+    ReceiverConfig {
+        delayed_ack: r.delayed_ack,
+        delack_timeout: secs(r.delack_timeout),
+        delack_every: r.delack_every,
+        sack: r.sack,
+        dsack: r.dsack,
+        max_sack_blocks: r.max_sack_blocks,
+        ack_size: ack_size.unwrap_or(40),
+        mss: cfg.mss,
+        expected_segments: cfg.segments,
+        measure_from: 0,
+    }
+}
+
+/// One of the scenario's flows, not started yet.
+fn new_flow(i: u32, fs: &FlowSpec, nodes: &HashMap<String, u32>, warmup: Time) -> Flow {
+    let cfg = variants::resolve(&fs.variant, &fs.tcp, fs.segments).expect("validated variant");
+    let cc = CongestionControl::by_name(&fs.cc).expect("validated cc");
+    let (src, dst) = (nodes[&fs.src], nodes[&fs.dst]);
+    let start = secs(fs.start);
+    let rcfg = receiver_config(&fs.receiver, fs.tcp.ack_size, &cfg);
+    let name = fs.name.clone().unwrap_or_else(|| format!("f{i}"));
+    let cc_name = fs.cc.to_ascii_lowercase();
+    Flow::new(
+        i,
+        name,
+        cc_name,
+        (src, dst),
+        (cfg, cc, rcfg),
+        start,
+        warmup,
+        None,
+    )
+}
+
+fn new_traffic(
+    k: usize,
+    ts: &TrafficSpec,
+    nodes: &HashMap<String, u32>,
+    seed: u64,
+    end: Time,
+) -> Traffic {
+    let sender = variants::resolve(&ts.variant, &ts.tcp, 1).expect("validated variant");
+    let receiver = receiver_config(&ts.receiver, ts.tcp.ack_size, &sender);
+    Traffic {
+        name: ts.name.clone().unwrap_or_else(|| format!("traffic{k}")),
+        server: nodes[&ts.server],
+        client: nodes[&ts.client],
+        source: HttpSource::new(ts, k as u64, sender.mss, seed, end),
+        cc: CongestionControl::by_name(&ts.cc).expect("validated cc"),
+        cc_name: ts.cc.to_ascii_lowercase(),
+        sender,
+        receiver,
+    }
+}
+
+impl Flow {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        i: u32,
+        name: String,
+        cc_name: String,
+        (src, dst): (u32, u32),
+        (cfg, cc, mut rcfg): (SenderConfig, CongestionControl, ReceiverConfig),
+        start: Time,
+        warmup: Time,
+        origin: Option<(u32, u32)>,
+    ) -> Flow {
+        let measure_from = start.max(warmup);
+        rcfg.measure_from = measure_from;
+        Flow {
+            name,
+            cc_name,
+            src,
+            dst,
+            start,
+            measure_from,
+            sender: Sender::new(cfg, cc, i, dst),
+            receiver: Receiver::new(rcfg, i, src),
+            timers: [TimerSlot::default(); TIMER_KINDS],
+            data_arrivals: 0,
+            origin,
+            done: false,
+        }
+    }
 }
 
 /// The simulated world.
@@ -79,6 +194,11 @@ pub struct Simulation {
     /// Scratch buffer for packets released by an element.
     released: Vec<Packet>,
     flows: Vec<Flow>,
+    /// Flows listed in the scenario; generated ones follow them.
+    scenario_flows: usize,
+    traffic: Vec<Traffic>,
+    warmup: Time,
+    record_objects: bool,
     /// Scratch buffer for packets produced by an endpoint (reused: no
     /// allocation per packet).
     out: Vec<Packet>,
@@ -144,38 +264,20 @@ impl Simulation {
         let mut flows = Vec::new();
         for (i, fs) in scenario.flows.iter().enumerate() {
             let i = i as u32;
-            let cfg =
-                variants::resolve(&fs.variant, &fs.tcp, fs.segments).expect("validated variant");
-            let cc = CongestionControl::by_name(&fs.cc).expect("validated cc");
-            let src = topo.node_index[&fs.src];
-            let dst = topo.node_index[&fs.dst];
-            let start = secs(fs.start);
-            let rcfg = ReceiverConfig {
-                delayed_ack: fs.receiver.delayed_ack,
-                delack_timeout: secs(fs.receiver.delack_timeout),
-                delack_every: fs.receiver.delack_every,
-                sack: fs.receiver.sack,
-                dsack: fs.receiver.dsack,
-                max_sack_blocks: fs.receiver.max_sack_blocks,
-                ack_size: fs.tcp.ack_size.unwrap_or(40),
-                mss: cfg.mss,
-                expected_segments: cfg.segments,
-                measure_from: start.max(warmup),
-            };
-            let sender = Sender::new(cfg, cc, i, dst);
-            events.schedule(start, Event::FlowStart { flow: i });
-            flows.push(Flow {
-                name: fs.name.clone().unwrap_or_else(|| format!("f{i}")),
-                cc_name: fs.cc.to_ascii_lowercase(),
-                src,
-                dst,
-                start,
-                measure_from: start.max(warmup),
-                sender,
-                receiver: Receiver::new(rcfg, i, src),
-                timers: [TimerSlot::default(); TIMER_KINDS],
-                data_arrivals: 0,
-            });
+            let flow = new_flow(i, fs, &topo.node_index, warmup);
+            events.schedule(flow.start, Event::FlowStart { flow: i });
+            flows.push(flow);
+        }
+        let mut traffic = Vec::new();
+        for (k, ts) in scenario.traffic.iter().enumerate() {
+            let mut t = new_traffic(k, ts, &topo.node_index, seed, end);
+            for session in 0..t.source.sessions() {
+                if let Some(at) = t.source.first_event(session) {
+                    let (source, session) = (k as u32, session as u32);
+                    events.schedule(at, Event::Traffic { source, session });
+                }
+            }
+            traffic.push(t);
         }
         let recorder = (!scenario.record.series.is_empty()).then(|| {
             let which = if scenario.record.flows.is_empty() {
@@ -217,7 +319,11 @@ impl Simulation {
             element_timers,
             multipath,
             released: Vec::with_capacity(64),
+            scenario_flows: flows.len(),
             flows,
+            traffic,
+            warmup,
+            record_objects: scenario.record.objects,
             out: Vec::with_capacity(256),
             counters: EngineCounters::default(),
             recorder,
@@ -274,17 +380,48 @@ impl Simulation {
         match event {
             Event::LinkDeliver { .. } => {}
             Event::Timer { flow, kind, gen } => self.fire_timer(flow, kind, gen),
-            Event::FlowStart { flow } => {
-                let mut out = std::mem::take(&mut self.out);
-                self.flows[flow as usize].sender.start(self.now, &mut out);
-                let src = self.flows[flow as usize].src;
-                self.send_all(&mut out, src);
-                self.out = out;
-                self.sync_timers(flow);
-            }
+            Event::FlowStart { flow } => self.start_flow(flow),
             Event::ImpairRelease { element, gen } => self.fire_element(element, gen),
             Event::Sample => self.sample(),
+            Event::Traffic { source, session } => self.on_traffic(source, session),
         }
+    }
+
+    fn start_flow(&mut self, flow: u32) {
+        let mut out = std::mem::take(&mut self.out);
+        self.flows[flow as usize].sender.start(self.now, &mut out);
+        let src = self.flows[flow as usize].src;
+        self.send_all(&mut out, src);
+        self.out = out;
+        self.sync_timers(flow);
+    }
+
+    /// A traffic session is due: open a flow for its next object and
+    /// schedule the session's following event.
+    fn on_traffic(&mut self, source: u32, session: u32) {
+        let t = &mut self.traffic[source as usize];
+        let object = t.source.on_event(session as usize, self.now);
+        let mut cfg = t.sender.clone();
+        cfg.segments = Some(object.segments);
+        let mut rcfg = t.receiver.clone();
+        rcfg.expected_segments = cfg.segments;
+        let i = self.flows.len() as u32;
+        let flow = Flow::new(
+            i,
+            String::new(),
+            String::new(),
+            (t.server, t.client),
+            (cfg, t.cc.clone(), rcfg),
+            self.now,
+            self.warmup,
+            Some((source, session)),
+        );
+        self.flows.push(flow);
+        if let Some(next) = object.next {
+            self.events
+                .schedule(next, Event::Traffic { source, session });
+        }
+        self.start_flow(i);
     }
 
     /// Deliver the head packet of `link`, whose event is at the top of the
@@ -357,7 +494,11 @@ impl Simulation {
             PacketKind::Data => {
                 f.data_arrivals += 1;
                 f.receiver.on_data(&pkt, self.now, &mut out);
-                f.dst
+                if f.origin.is_some() && !f.done && f.receiver.stats.completed_at.is_some() {
+                    f.done = true;
+                    self.object_done(fi);
+                }
+                self.flows[fi].dst
             }
             PacketKind::Syn => {
                 f.receiver.on_syn(self.now, &mut out);
@@ -371,6 +512,18 @@ impl Simulation {
         self.send_all(&mut out, from);
         self.out = out;
         self.sync_timers(pkt.flow);
+    }
+
+    /// A generated flow delivered its whole object: tell its session.
+    fn object_done(&mut self, flow: usize) {
+        let Some((source, session)) = self.flows[flow].origin else {
+            return;
+        };
+        let src = &mut self.traffic[source as usize].source;
+        if let Some(next) = src.on_object_done(session as usize, self.now) {
+            self.events
+                .schedule(next, Event::Traffic { source, session });
+        }
     }
 
     fn send_all(&mut self, out: &mut Vec<Packet>, node: u32) {
@@ -543,6 +696,20 @@ impl Simulation {
                 ));
             }
         }
+        // Data packets of each flow still in a link or held by an element.
+        let mut in_flight = vec![0u64; self.flows.len()];
+        let held = self.elements.iter().flat_map(|e| e.held_packets());
+        for p in self
+            .links
+            .iter()
+            .flat_map(|l| l.packets_in_system())
+            .cloned()
+            .chain(held)
+        {
+            if p.is_data() {
+                in_flight[p.flow as usize] += 1;
+            }
+        }
         for (i, f) in self.flows.iter().enumerate() {
             let rs = &f.receiver.stats;
             if rs.order_violations > 0 {
@@ -560,19 +727,7 @@ impl Simulation {
                     f.sender.stats.min_cwnd
                 ));
             }
-            let mine = |p: &Packet| p.is_data() && p.flow == i as u32;
-            let in_links = self
-                .links
-                .iter()
-                .flat_map(|l| l.packets_in_system())
-                .filter(|p| mine(p))
-                .count() as u64
-                + self
-                    .elements
-                    .iter()
-                    .flat_map(|e| e.held_packets())
-                    .filter(|p| mine(p))
-                    .count() as u64;
+            let in_links = in_flight[i];
             let sent = f.sender.stats.data_packets_sent;
             let drops = f.sender.truth.dropped_copies();
             if sent != f.data_arrivals + drops + in_links {
@@ -587,32 +742,23 @@ impl Simulation {
 
     /// Collect the results.
     pub fn result(&self) -> RunResult {
-        let flows = self
-            .flows
+        let mut flows: Vec<FlowResult> = self.flows[..self.scenario_flows]
             .iter()
             .enumerate()
             .map(|(i, f)| self.flow_result(i as u32, f))
             .collect();
-        let links = self
-            .links
+        let shares: Vec<(&str, f64)> = flows
             .iter()
-            .map(|l| LinkResult {
-                link: l.name.clone(),
-                from: self.node_names[l.from as usize].clone(),
-                to: self.node_names[l.to as usize].clone(),
-                rate: l.rate,
-                delay: to_secs(l.delay),
-                arrivals: l.stats.arrivals,
-                enqueued: l.stats.enqueued,
-                queue_drops: l.stats.queue_drops,
-                impairment_drops: l.stats.ingress_drops + l.stats.egress_drops,
-                egress_drops: l.stats.egress_drops,
-                delivered: l.stats.delivered,
-                bytes_delivered: l.stats.bytes_delivered,
-                in_system_at_end: l.in_system() as u64,
-                max_queue: l.stats.max_queue,
-            })
+            .map(|f| (f.variant.as_str(), f.throughput_bps))
             .collect();
+        let fairness = fairness::Fairness::of(&shares);
+        if fairness.is_some() {
+            let x: Vec<f64> = shares.iter().map(|s| s.1).collect();
+            for (f, t) in flows.iter_mut().zip(fairness::normalized(&x)) {
+                f.normalized_throughput = Some(t);
+            }
+        }
+        let links = self.links.iter().map(|l| self.link_result(l)).collect();
         RunResult {
             scenario: self.name.clone(),
             seed: self.seed,
@@ -621,14 +767,17 @@ impl Simulation {
             events: self.counters.events,
             packet_hops: self.counters.packet_hops,
             flows,
+            fairness,
+            traffic: (0..self.traffic.len())
+                .map(|k| self.traffic_result(k))
+                .collect(),
             links,
             series: self
                 .recorder
                 .clone()
                 .map(SeriesRecorder::into_map)
                 .unwrap_or_default(),
-            reorder_density: self
-                .flows
+            reorder_density: self.flows[..self.scenario_flows]
                 .iter()
                 .enumerate()
                 .map(|(i, f)| (i.to_string(), f.receiver.stats.reordering.density()))
@@ -636,6 +785,102 @@ impl Simulation {
             impairments: self.elements.iter().map(|e| e.stats.clone()).collect(),
             multipath_routes: self.multipath.route_counts.clone(),
         }
+    }
+
+    fn link_result(&self, l: &Link) -> LinkResult {
+        LinkResult {
+            link: l.name.clone(),
+            from: self.node_names[l.from as usize].clone(),
+            to: self.node_names[l.to as usize].clone(),
+            rate: l.rate,
+            delay: to_secs(l.delay),
+            arrivals: l.stats.arrivals,
+            enqueued: l.stats.enqueued,
+            queue_drops: l.stats.queue_drops,
+            impairment_drops: l.stats.ingress_drops + l.stats.egress_drops,
+            egress_drops: l.stats.egress_drops,
+            delivered: l.stats.delivered,
+            bytes_delivered: l.stats.bytes_delivered,
+            in_system_at_end: l.in_system() as u64,
+            max_queue: l.stats.max_queue,
+        }
+    }
+
+    /// Totals over the flows generator `k` opened.
+    fn traffic_result(&self, k: usize) -> TrafficResult {
+        let t = &self.traffic[k];
+        let mut r = TrafficResult {
+            name: t.name.clone(),
+            kind: "http".to_string(),
+            server: self.node_names[t.server as usize].clone(),
+            client: self.node_names[t.client as usize].clone(),
+            variant: t.sender.variant.clone(),
+            cc: t.cc_name.clone(),
+            sessions: t.source.sessions() as u32,
+            pages: t.source.pages,
+            objects: t.source.objects,
+            objects_completed: 0,
+            active_at_end: 0,
+            segments_delivered: 0,
+            bytes_delivered: 0,
+            bytes_delivered_measured: 0,
+            throughput_bps: 0.0,
+            data_packets_sent: 0,
+            retransmits: 0,
+            fast_retransmits: 0,
+            timeouts: 0,
+            spurious_retransmits: 0,
+            data_drops: 0,
+            oct_mean: None,
+            oct_median: None,
+            oct_p95: None,
+            object_list: Vec::new(),
+        };
+        let mut octs = Vec::new();
+        let mine = self.flows[self.scenario_flows..]
+            .iter()
+            .filter(|f| f.origin.is_some_and(|o| o.0 == k as u32));
+        for f in mine {
+            let (s, rs) = (&f.sender.stats, &f.receiver.stats);
+            let oct = rs.completed_at.map(|c| to_secs(c - f.start));
+            match oct {
+                Some(o) => {
+                    r.objects_completed += 1;
+                    octs.push(o);
+                }
+                None => r.active_at_end += 1,
+            }
+            r.segments_delivered += rs.segments_delivered;
+            r.bytes_delivered += rs.bytes_delivered;
+            r.bytes_delivered_measured += rs.bytes_delivered_measured;
+            r.data_packets_sent += s.data_packets_sent;
+            r.retransmits += s.retransmits;
+            r.fast_retransmits += s.fast_retransmits;
+            r.timeouts += s.timeouts;
+            r.spurious_retransmits += f.sender.truth.spurious_total();
+            r.data_drops += f.sender.truth.dropped_copies();
+            if self.record_objects {
+                r.object_list.push(ObjectRecord {
+                    start: to_secs(f.start),
+                    segments: f.sender.cfg.segments.unwrap_or(0),
+                    oct,
+                    retransmits: s.retransmits,
+                    timeouts: s.timeouts,
+                });
+            }
+        }
+        let span = to_secs(self.end.saturating_sub(self.warmup));
+        if span > 0.0 {
+            r.throughput_bps = r.bytes_delivered_measured as f64 * 8.0 / span;
+        }
+        if !octs.is_empty() {
+            octs.sort_by(f64::total_cmp);
+            let at = |q: f64| octs[((octs.len() - 1) as f64 * q).round() as usize];
+            r.oct_mean = Some(octs.iter().sum::<f64>() / octs.len() as f64);
+            r.oct_median = Some(at(0.5));
+            r.oct_p95 = Some(at(0.95));
+        }
+        r
     }
 
     fn flow_result(&self, i: u32, f: &Flow) -> FlowResult {
@@ -689,6 +934,7 @@ impl Simulation {
             reorder_extent_mean: r.reordering.mean_extent(),
             reorder_extent_max: r.reordering.max_extent(),
             throughput_bps: throughput,
+            normalized_throughput: None,
             completed: r.completed_at.is_some(),
             fct: r.completed_at.map(|c| to_secs(c - f.start)),
             srtt: f.sender.srtt().map(to_secs),

@@ -62,6 +62,7 @@ fn same_seed_same_bytes_different_seed_differs() {
         ],
         interval: 0.1,
         flows: vec![],
+        ..Default::default()
     };
     let a = serde_json::to_string(&reorderlab::run(&sc, Some(3)).unwrap()).unwrap();
     let b = serde_json::to_string(&reorderlab::run(&sc, Some(3)).unwrap()).unwrap();
@@ -111,6 +112,7 @@ fn cwnd_never_below_one_and_series_recorded() {
         series: vec!["cwnd".into(), "delivered".into()],
         interval: 0.5,
         flows: vec![0],
+        ..Default::default()
     };
     let sim = run_checked(&sc, 2);
     let r = sim.result();
@@ -160,6 +162,7 @@ fn random_loss_run(variant: &str, p: f64) -> (f64, f64, f64) {
             series: vec!["srtt".into()],
             interval: 0.1,
             flows: vec![],
+            ..Default::default()
         };
         let r = run_checked(&sc, seed).result();
         let srtt: Vec<f64> = r.series["0"]["srtt"]

@@ -82,6 +82,7 @@ fn fig1_dsack_r_undoes_the_false_fast_retransmit() {
         series: vec!["cwnd".into()],
         interval: 0.01,
         flows: vec![],
+        ..Default::default()
     };
     let r = run_checked(&sc, 1).result();
     let fr = &r.flows[0];

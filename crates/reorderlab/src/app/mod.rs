@@ -1,10 +1,15 @@
 //! Applications: what data a flow has to send, and when.
 //!
-//! For now: bulk transfer, unlimited or of N segments, starting at a given
-//! time. Request/response and web-like traffic build on the same hook (the
-//! sender's `segments` budget and start event).
+//! * [`Bulk`]: a transfer of N segments (or unlimited) from a start time; the
+//!   scenario's `flows`.
+//! * [`http::HttpSource`]: web-like sessions that open a finite flow per
+//!   object; the scenario's `traffic` (`docs/traffic.md`).
+
+pub mod http;
 
 use crate::engine::Time;
+
+pub use http::{HttpSource, ObjectStart};
 
 /// A bulk transfer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

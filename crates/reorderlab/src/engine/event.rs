@@ -36,6 +36,8 @@ pub enum Event {
     ImpairRelease { element: u32, gen: u32 },
     /// Time-series sampling tick.
     Sample,
+    /// A traffic generator's session has its next object (or page) due.
+    Traffic { source: u32, session: u32 },
 }
 
 /// A 4-ary min-heap keyed by `(time << 64) | insertion counter`. Keys and

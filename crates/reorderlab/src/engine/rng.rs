@@ -14,6 +14,7 @@ pub enum Component {
     Impairment = 2,
     Flow = 3,
     Topology = 4,
+    Traffic = 5,
 }
 
 /// SplitMix64 step: a bijective 64-bit mixer.

@@ -1,6 +1,7 @@
 //! Measurements: per-flow and per-link result records, and sampled time
 //! series. Everything here is plain data serialised to the result JSON.
 
+pub mod fairness;
 mod reordering;
 mod series;
 
@@ -8,6 +9,53 @@ pub use reordering::{ReorderingMetrics, DENSITY_THRESHOLD};
 pub use series::SeriesRecorder;
 
 use serde::Serialize;
+
+/// Totals of one traffic generator's flows (`docs/traffic.md`).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TrafficResult {
+    pub name: String,
+    pub kind: String,
+    pub server: String,
+    pub client: String,
+    pub variant: String,
+    pub cc: String,
+    pub sessions: u32,
+    pub pages: u64,
+    /// Objects started (one flow each) and completed (all data delivered).
+    pub objects: u64,
+    pub objects_completed: u64,
+    /// Flows still open at the end (started, not yet completed).
+    pub active_at_end: u64,
+    pub segments_delivered: u64,
+    pub bytes_delivered: u64,
+    /// Bytes delivered in the measurement window, and their rate.
+    pub bytes_delivered_measured: u64,
+    pub throughput_bps: f64,
+    pub data_packets_sent: u64,
+    pub retransmits: u64,
+    pub fast_retransmits: u64,
+    pub timeouts: u64,
+    pub spurious_retransmits: u64,
+    pub data_drops: u64,
+    /// Object completion time (start of the object's connection to the
+    /// arrival of its last segment) over completed objects, s.
+    pub oct_mean: Option<f64>,
+    pub oct_median: Option<f64>,
+    pub oct_p95: Option<f64>,
+    /// Every object when `record.objects` is set, else empty.
+    pub object_list: Vec<ObjectRecord>,
+}
+
+/// One object of a traffic generator.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct ObjectRecord {
+    pub start: f64,
+    pub segments: u64,
+    /// Completion time, s; `None` if not completed by the end of the run.
+    pub oct: Option<f64>,
+    pub retransmits: u64,
+    pub timeouts: u64,
+}
 
 /// Per-flow results (documented in `docs/scenario-format.md`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -53,6 +101,9 @@ pub struct FlowResult {
     pub reorder_extent_mean: f64,
     pub reorder_extent_max: u64,
     pub throughput_bps: f64,
+    /// Throughput / mean throughput of the scenario's flows (seed 001 `T_i`);
+    /// `None` for a lone flow.
+    pub normalized_throughput: Option<f64>,
     pub completed: bool,
     pub fct: Option<f64>,
     pub srtt: Option<f64>,

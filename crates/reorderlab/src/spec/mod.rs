@@ -36,7 +36,11 @@ pub struct Scenario {
     pub impairments: Vec<ImpairmentSpec>,
     #[serde(default)]
     pub multipath: Vec<MultipathSpec>,
+    #[serde(default)]
     pub flows: Vec<FlowSpec>,
+    /// Generated traffic: flows that start and end during the run.
+    #[serde(default)]
+    pub traffic: Vec<TrafficSpec>,
     #[serde(default)]
     pub record: RecordSpec,
 }
@@ -437,6 +441,91 @@ pub struct TcpSpec {
     pub syn: bool,
 }
 
+/// A traffic generator (`docs/traffic.md`): sessions that open a finite
+/// flow per object, from `server` to `client`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TrafficSpec {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub kind: TrafficKind,
+    /// Node that sends the objects (the web server).
+    pub server: String,
+    /// Node that receives them (the web client).
+    pub client: String,
+    /// Concurrent sessions, each an independent page process.
+    #[serde(default = "default_sessions")]
+    pub sessions: u32,
+    /// Time of the first page (each session starts one page gap later), s.
+    #[serde(default)]
+    pub start: f64,
+    /// No page starts at or after this time (default: the end of the run), s.
+    #[serde(default)]
+    pub stop: Option<f64>,
+    /// `false`: pages start as a renewal process (`page_interarrival` from
+    /// one page start to the next, the ns-2 model). `true`: the next page
+    /// starts `page_interarrival` after the last object of the previous page
+    /// arrived (think time).
+    #[serde(default)]
+    pub closed_loop: bool,
+    /// Time between page starts (or think time, see `closed_loop`), s.
+    #[serde(default = "default_page_interarrival")]
+    pub page_interarrival: RandomVar,
+    /// Objects per page (rounded to the nearest integer, at least 1).
+    #[serde(default = "default_objects_per_page")]
+    pub objects_per_page: RandomVar,
+    /// Time between the starts of a page's objects, s.
+    #[serde(default = "default_inter_object")]
+    pub inter_object: RandomVar,
+    /// Object size, bytes (sent as ceil(size / mss) segments, at least 1).
+    #[serde(default = "default_object_size")]
+    pub object_size: RandomVar,
+    #[serde(default = "default_variant")]
+    pub variant: String,
+    #[serde(default = "default_cc")]
+    pub cc: String,
+    #[serde(default)]
+    pub tcp: TcpSpec,
+    #[serde(default)]
+    pub receiver: ReceiverSpec,
+}
+
+/// Kind of traffic generator.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TrafficKind {
+    /// HTTP/1.0-like sessions, one connection per object (the ns-2 web
+    /// traffic model seed 001 uses).
+    #[default]
+    Http,
+}
+
+fn default_sessions() -> u32 {
+    1
+}
+/// Seed 001 Sec. V: "interpage time was exponentially distributed with mean
+/// 1 second".
+fn default_page_interarrival() -> RandomVar {
+    RandomVar::Exponential { mean: 1.0 }
+}
+/// Seed 001 Sec. V: "uniformly distributed with mean 1" -- one object.
+fn default_objects_per_page() -> RandomVar {
+    RandomVar::Constant { value: 1.0 }
+}
+/// Seed 001 Sec. V: "exponentially distributed with mean 10 ms".
+fn default_inter_object() -> RandomVar {
+    RandomVar::Exponential { mean: 0.01 }
+}
+/// Seed 001 Sec. V: "Pareto-distributed with mean 40KB and shape parameter
+/// equal to 1.2": scale = mean (shape - 1) / shape.
+fn default_object_size() -> RandomVar {
+    RandomVar::Pareto {
+        scale: 40_000.0 * 0.2 / 1.2,
+        shape: 1.2,
+    }
+}
+
 /// How often the sender measures the RTT.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
@@ -517,6 +606,9 @@ pub struct RecordSpec {
     /// Flow indices to sample; empty = all.
     #[serde(default)]
     pub flows: Vec<u32>,
+    /// List every object of the traffic generators (start, size, completion).
+    #[serde(default)]
+    pub objects: bool,
 }
 
 fn default_interval() -> f64 {
@@ -529,6 +621,7 @@ impl Default for RecordSpec {
             series: Vec::new(),
             interval: default_interval(),
             flows: Vec::new(),
+            objects: false,
         }
     }
 }

@@ -5,8 +5,8 @@ use std::collections::HashSet;
 use std::fmt;
 
 use super::{
-    FlowSpec, ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, Scenario, TcpSpec, Topology,
-    SERIES_NAMES,
+    FlowSpec, ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, ReceiverSpec, Scenario, TcpSpec,
+    Topology, TrafficSpec, SERIES_NAMES,
 };
 use crate::net::routing::RoutingTable;
 use crate::net::topology::expand;
@@ -419,9 +419,8 @@ fn check_multipath(i: usize, mp: &MultipathSpec, nodes: &[String], links: &[Link
     Ok(())
 }
 
-fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> Check {
-    let p = format!("flows[{i}]");
-    for (field, node) in [("src", &f.src), ("dst", &f.dst)] {
+fn check_endpoints(p: &str, fields: [(&str, &String); 2], nodes: &HashSet<&str>) -> Check {
+    for (field, node) in fields {
         if !nodes.contains(node.as_str()) {
             let mut known: Vec<&str> = nodes.iter().copied().collect();
             known.sort_unstable();
@@ -431,44 +430,90 @@ fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> C
             ));
         }
     }
-    if f.src == f.dst {
+    let [(first, a), (field, b)] = fields;
+    if a == b {
         return Err(SpecError::new(
-            format!("{p}.dst"),
-            format!("must differ from src, got '{}'", f.dst),
+            format!("{p}.{field}"),
+            format!("must differ from {first}, got '{b}'"),
         ));
     }
-    if variants::find(&f.variant).is_none() {
+    Ok(())
+}
+
+fn check_start(path: &str, start: f64, duration: f64) -> Check {
+    non_negative(path, start)?;
+    if start >= duration {
+        return Err(SpecError::new(
+            path,
+            format!("must be before the end of the run ({duration} s), got {start}"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> Check {
+    let p = format!("flows[{i}]");
+    check_endpoints(&p, [("src", &f.src), ("dst", &f.dst)], nodes)?;
+    check_transport(&p, &f.variant, &f.cc, &f.tcp, &f.receiver)?;
+    check_start(&format!("{p}.start"), f.start, duration)
+}
+
+fn check_traffic(i: usize, t: &TrafficSpec, nodes: &HashSet<&str>, duration: f64) -> Check {
+    let p = format!("traffic[{i}]");
+    check_endpoints(&p, [("server", &t.server), ("client", &t.client)], nodes)?;
+    check_transport(&p, &t.variant, &t.cc, &t.tcp, &t.receiver)?;
+    at_least(&format!("{p}.sessions"), t.sessions as u64, 1)?;
+    check_start(&format!("{p}.start"), t.start, duration)?;
+    if let Some(stop) = t.stop {
+        if !(stop.is_finite() && stop > t.start) {
+            return Err(SpecError::new(
+                format!("{p}.stop"),
+                format!("must be > start ({}), got {stop}", t.start),
+            ));
+        }
+    }
+    for (field, var) in [
+        ("page_interarrival", &t.page_interarrival),
+        ("objects_per_page", &t.objects_per_page),
+        ("inter_object", &t.inter_object),
+        ("object_size", &t.object_size),
+    ] {
+        var.validate(&format!("{p}.{field}"))?;
+    }
+    // A session whose pages all come at once would loop forever at one instant.
+    if t.page_interarrival.mean() == Some(0.0) {
+        return Err(SpecError::new(
+            format!("{p}.page_interarrival"),
+            "must have a mean > 0, got 0",
+        ));
+    }
+    Ok(())
+}
+
+/// Variant, congestion control, sender and receiver parameters of a flow or
+/// of a traffic generator's flows; `p` is the owner's path.
+fn check_transport(p: &str, variant: &str, cc: &str, t: &TcpSpec, r: &ReceiverSpec) -> Check {
+    if variants::find(variant).is_none() {
         return Err(SpecError::new(
             format!("{p}.variant"),
             format!(
                 "unknown variant '{}' (known: {})",
-                f.variant,
+                variant,
                 variants::names().join(", ")
             ),
         ));
     }
-    if CongestionControl::by_name(&f.cc).is_none() {
+    if CongestionControl::by_name(cc).is_none() {
         let known: Vec<&str> = crate::tcp::cc::CONTROLLERS.iter().map(|c| c.name).collect();
         return Err(SpecError::new(
             format!("{p}.cc"),
             format!(
                 "unknown congestion control '{}' (known: {})",
-                f.cc,
+                cc,
                 known.join(", ")
             ),
         ));
     }
-    non_negative(&format!("{p}.start"), f.start)?;
-    if f.start >= duration {
-        return Err(SpecError::new(
-            format!("{p}.start"),
-            format!(
-                "must be before the end of the run ({duration} s), got {}",
-                f.start
-            ),
-        ));
-    }
-    let t = &f.tcp;
     let tp = format!("{p}.tcp");
     for (field, v) in [("mss", t.mss), ("ack_size", t.ack_size)] {
         if let Some(v) = v {
@@ -533,7 +578,7 @@ fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> C
         // Compare with the min RTO in force: the scenario's, else the
         // variant's own default.
         let min = t.min_rto.unwrap_or_else(|| {
-            variants::resolve(&f.variant, &TcpSpec::default(), 0)
+            variants::resolve(variant, &TcpSpec::default(), 0)
                 .map_or(0.0, |c| crate::engine::time::to_secs(c.rto.min_rto))
         });
         if v < min {
@@ -543,7 +588,6 @@ fn check_flow(i: usize, f: &FlowSpec, nodes: &HashSet<&str>, duration: f64) -> C
             ));
         }
     }
-    let r = &f.receiver;
     let rp = format!("{p}.receiver");
     positive(&format!("{rp}.delack_timeout"), r.delack_timeout)?;
     at_least(&format!("{rp}.delack_every"), r.delack_every as u64, 1)?;
@@ -601,10 +645,10 @@ impl Scenario {
         for (i, mp) in self.multipath.iter().enumerate() {
             check_multipath(i, mp, &nodes, &links)?;
         }
-        if self.flows.is_empty() {
+        if self.flows.is_empty() && self.traffic.is_empty() {
             return Err(SpecError::new(
                 "flows",
-                "must list at least one flow, got []",
+                "must list at least one flow (or a traffic generator), got []",
             ));
         }
         let routing = RoutingTable::shortest_paths(nodes.len(), &pairs);
@@ -617,6 +661,19 @@ impl Scenario {
                     format!(
                         "no route between '{}' and '{}' in both directions",
                         f.src, f.dst
+                    ),
+                ));
+            }
+        }
+        for (i, t) in self.traffic.iter().enumerate() {
+            check_traffic(i, t, &node_set, self.duration)?;
+            let (s, d) = (index(&t.server), index(&t.client));
+            if routing.next_link(s, d).is_none() || routing.next_link(d, s).is_none() {
+                return Err(SpecError::new(
+                    format!("traffic[{i}]"),
+                    format!(
+                        "no route between '{}' and '{}' in both directions",
+                        t.server, t.client
                     ),
                 ));
             }

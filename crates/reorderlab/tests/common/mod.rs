@@ -65,6 +65,7 @@ pub fn scenario(duration: f64, topology: Topology, flows: Vec<FlowSpec>) -> Scen
         topology,
         impairments: vec![],
         multipath: vec![],
+        traffic: vec![],
         flows,
         record: Default::default(),
     }
@@ -121,4 +122,48 @@ pub fn pftk_full(p: f64, rtt: f64, t0: f64, b: f64, wmax: f64) -> f64 {
         (q / p + wmax + qhat(wmax) / q)
             / (rtt * (b / 8.0 * wmax + q / (p * wmax) + 2.0) + qhat(wmax) * t0 * f / q)
     }
+}
+
+/// Seed 001's dumbbell: `pairs` sender/receiver pairs on 100 Mb/s, 1 ms
+/// access links around a bottleneck of `rate` bit/s and one-way `delay`,
+/// DropTail `queue` packets.
+pub fn dumbbell(pairs: u32, rate: f64, delay: f64, queue: u32) -> Topology {
+    Topology::Dumbbell {
+        pairs,
+        access_rate: 100e6,
+        access_delays: vec![],
+        access_delay: 0.001,
+        bottleneck_rate: rate,
+        bottleneck_delay: delay,
+        queue: QueueSpec::Droptail {
+            limit_packets: Some(queue),
+            limit_bytes: None,
+        },
+        access_queue: None,
+    }
+}
+
+/// A bulk flow of `variant` from `S{pair}` to `D{pair}` starting at `start`.
+pub fn pair_flow(pair: u32, variant: &str, start: f64) -> FlowSpec {
+    FlowSpec {
+        src: format!("S{pair}"),
+        dst: format!("D{pair}"),
+        variant: variant.into(),
+        start,
+        tcp: TcpSpec {
+            max_window: Some(10_000),
+            ..TcpSpec::default()
+        },
+        ..sack_flow(10_000)
+    }
+}
+
+/// HTTP traffic from `server` to `client` with seed 001's defaults.
+pub fn http(server: &str, client: &str, sessions: u32) -> reorderlab::spec::TrafficSpec {
+    let text = format!(
+        r#"{{"duration": 1, "topology": {{"kind": "chain", "bottleneck_rate": 1e7,
+           "bottleneck_delay": 0.01}}, "traffic": [{{"server": "{server}", "client": "{client}",
+           "sessions": {sessions}}}]}}"#
+    );
+    Scenario::from_json(&text).unwrap().traffic.remove(0)
 }

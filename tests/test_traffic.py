@@ -1,0 +1,104 @@
+"""Traffic generators and fairness metrics from Python."""
+
+from __future__ import annotations
+
+import pytest
+
+import reorderlab
+from reorderlab.scenario import Scenario, ScenarioError
+from reorderlab.sweeper import flatten_result
+
+TOML = """
+name = "web"
+duration = 20.0
+warmup = 5.0
+
+[topology]
+kind = "dumbbell"
+pairs = 2
+access_rate = 100e6
+bottleneck_rate = 15e6
+bottleneck_delay = 0.008
+
+[[flows]]
+src = "S0"
+dst = "D0"
+variant = "TCP-PR"
+
+[[flows]]
+src = "S1"
+dst = "D1"
+variant = "SACK"
+
+[[traffic]]
+name = "web"
+server = "R1"
+client = "R2"
+sessions = 5
+closed_loop = true
+object_size = { dist = "pareto", scale = 6666.67, shape = 1.2 }
+
+[record]
+objects = true
+"""
+
+
+def test_traffic_loads_from_toml_with_seed_001_defaults() -> None:
+    sc = Scenario.from_toml(TOML)
+    gen = sc.traffic[0]
+    assert gen.sessions == 5 and gen.closed_loop
+    assert gen.page_interarrival.model_dump() == {"dist": "exponential", "mean": 1.0}
+    assert gen.inter_object.model_dump() == {"dist": "exponential", "mean": 0.01}
+    assert Scenario.from_toml(sc.to_toml()) == sc
+
+
+def test_run_reports_traffic_objects_and_fairness() -> None:
+    r = reorderlab.run(Scenario.from_toml(TOML), seed=2)
+    assert list(r.flows.index) == [0, 1]
+    table = r.traffic
+    assert list(table.index) == ["web"]
+    objects = r.objects("web")
+    assert len(objects) == int(table.loc["web", "objects"]) > 20
+    assert objects["segments"].min() >= 7  # Pareto scale 6667 B in 1000-B segments
+    done = objects.dropna(subset=["oct"])
+    assert len(done) == int(table.loc["web", "objects_completed"])
+    fair = r.fairness
+    assert fair is not None
+    groups = {g["variant"]: g for g in fair["groups"]}
+    assert set(groups) == {"TCP-PR", "SACK"}
+    # Normalized throughputs average to 1 over all flows.
+    norms = r.flows["normalized_throughput"]
+    assert norms.mean() == pytest.approx(1.0)
+    assert 0 < fair["jain_index"] <= 1
+    row = flatten_result(r.to_dict())
+    assert row["norm.TCP-PR"] == pytest.approx(groups["TCP-PR"]["mean_normalized_throughput"])
+    assert row["web.objects"] == table.loc["web", "objects"]
+    with pytest.raises(KeyError, match="no traffic generator"):
+        r.objects("nope")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"client": "Nowhere"}, "traffic[0].client: unknown node 'Nowhere'"),
+        ({"client": "R1"}, "traffic[0].client: must differ from server, got 'R1'"),
+        ({"sessions": 0}, "traffic[0].sessions"),
+        ({"stop": 0.0}, "traffic[0].stop"),
+        ({"variant": "Bogus"}, "traffic[0].variant: unknown variant 'Bogus'"),
+        ({"object_size": {"dist": "exponential", "mean": -3}}, "traffic[0].object_size"),
+    ],
+)
+def test_bad_traffic_names_the_field(change: dict[str, object], message: str) -> None:
+    data = Scenario.from_toml(TOML).model_dump(mode="json")
+    data["traffic"][0].update(change)
+    with pytest.raises(ScenarioError) as err:
+        Scenario.from_dict(data)
+    assert message in str(err.value)
+
+
+def test_traffic_without_flows_is_a_valid_scenario() -> None:
+    data = Scenario.from_toml(TOML).model_dump(mode="json")
+    data["flows"] = []
+    r = reorderlab.run(Scenario.from_dict(data), seed=1)
+    assert r.flows.empty and r.fairness is None
+    assert int(r.traffic.loc["web", "objects"]) > 0
