@@ -246,3 +246,11 @@ def test_with_params_sets_nested_paths() -> None:
     assert sc.topology.bottleneck_rate == 1e6
     with pytest.raises(ScenarioError, match=r"flows\[3\]"):
         Scenario.from_dict(BASE).with_params({"flows[3].variant": "SACK"})
+
+
+def test_variant_aliases_resolve_to_the_registry_name() -> None:
+    data = copy.deepcopy(BASE)
+    data["flows"][0]["variant"] = "inc-by-1"
+    assert Scenario.from_dict(data).flows[0].variant == "DSACK-BL-INC"
+    data["flows"][0]["variant"] = "TCP-RR"
+    assert Scenario.from_dict(data).flows[0].variant == "DSACK-TA"

@@ -413,6 +413,7 @@ class ParkingLotTopology(_Model):
     hop_rates: list[PosFloat]
     hop_delay: NonNegFloat = 0.002
     access_rate: PosFloat = 10e6
+    cross_access_rates: list[PosFloat] = Field(default_factory=list)
     access_delay: NonNegFloat = 0.001
     queue: Queue = Field(default_factory=_default_queue)
     access_queue: Queue | None = None
@@ -421,6 +422,12 @@ class ParkingLotTopology(_Model):
     def _hops(self) -> ParkingLotTopology:
         if not self.hop_rates:
             raise _custom("hop_rates", "must list at least one hop rate, got []")
+        if self.cross_access_rates and len(self.cross_access_rates) != len(self.hop_rates):
+            raise _custom(
+                "cross_access_rates",
+                f"must list one rate per hop ({len(self.hop_rates)}) or none, "
+                f"got {len(self.cross_access_rates)}",
+            )
         return self
 
     def nodes(self) -> list[str]:
@@ -972,6 +979,9 @@ class _Transport(_Model):
         for name in known:
             if name.lower() == value.lower():
                 return name  # the registry's spelling: one cache key per variant
+        alias = known_aliases("variants").get(value.lower())
+        if alias is not None:
+            return alias
         if known:
             raise PydanticCustomError(
                 "reorderlab_value",
@@ -1072,6 +1082,21 @@ def known_names(kind: str) -> tuple[str, ...]:
         return ()
     text = getattr(_core, kind)()
     return tuple(str(entry["name"]) for entry in json.loads(text))
+
+
+@functools.cache
+def known_aliases(kind: str) -> dict[str, str]:
+    """Lower-cased alias -> registry name (e.g. ``inc-by-1`` -> ``DSACK-BL-INC``)."""
+    try:
+        from reorderlab import _core
+    except ImportError:  # pragma: no cover - only without a built extension
+        return {}
+    text = getattr(_core, kind)()
+    return {
+        str(alias).lower(): str(entry["name"])
+        for entry in json.loads(text)
+        for alias in entry.get("aliases", [])
+    }
 
 
 # --------------------------------------------------------------------------

@@ -48,6 +48,9 @@ struct Described {
     name: &'static str,
     description: &'static str,
     source: &'static str,
+    /// Other names the registry accepts for this entry (variants only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    aliases: Vec<&'static str>,
 }
 
 /// The registered sender variants as a JSON list.
@@ -58,6 +61,11 @@ pub fn variants_json() -> String {
             name: v.name,
             description: v.description,
             source: v.source,
+            aliases: tcp::variants::ALIASES
+                .iter()
+                .filter(|(_, target)| *target == v.name)
+                .map(|(alias, _)| *alias)
+                .collect(),
         })
         .collect();
     serde_json::to_string(&v).expect("serialisable")
@@ -71,6 +79,7 @@ pub fn congestion_controls_json() -> String {
             name: c.name,
             description: c.description,
             source: c.source,
+            aliases: Vec::new(),
         })
         .collect();
     serde_json::to_string(&v).expect("serialisable")

@@ -82,6 +82,7 @@ import pandas as pd
 
 from reorderlab.claims import Claim
 from reorderlab.papers import recipe
+from reorderlab.papers.common import Point, make_claim, run_points, series_str, write_table
 from reorderlab.plot import line_plot
 from reorderlab.runner import run
 from reorderlab.scenario import (
@@ -106,7 +107,6 @@ from reorderlab.scenario import (
     UniformVar,
 )
 from reorderlab.store import Store
-from reorderlab.sweeper import jobs_for, sweep
 
 PAPER = "rr-tcp"
 
@@ -232,34 +232,8 @@ def _mode(quick: bool) -> tuple[float, int]:
     return (QUICK_DURATION, QUICK_SEEDS) if quick else (FULL_DURATION, FULL_SEEDS)
 
 
-Point = tuple[dict[str, Any], Scenario]
-
-#: Metrics of every run made in this process, by store key: a run that two
-#: figures share (same scenario and seed) is simulated once even without a
-#: store (``--no-cache``).
-_ROWS: dict[str, dict[str, Any]] = {}
-
-
 def _point(curve: str, x: float, s_bps: float, sc: Scenario) -> Point:
     return ({"curve": curve, "x": float(x), "S_bps": float(s_bps)}, sc)
-
-
-def _run(points: list[Point], seeds: int, store: Store | None) -> pd.DataFrame:
-    """Every point x seed: a tidy table (the point's params, seed, metrics)."""
-    jobs = jobs_for(points, seeds)
-    todo: list[Point] = []
-    seen: set[int] = set()
-    for job in jobs:
-        if job.key not in _ROWS and job.index // seeds not in seen:
-            seen.add(job.index // seeds)
-            todo.append(points[job.index // seeds])
-    if todo:
-        df = sweep(todo, seeds=seeds, store=store)
-        params = {"curve", "x", "S_bps", "seed"}
-        for rec in df.to_dict(orient="records"):
-            _ROWS[str(rec["key"])] = {str(k): v for k, v in rec.items() if k not in params}
-    rows = [{**job.params, "seed": job.seed, **_ROWS[job.key]} for job in jobs]
-    return pd.DataFrame(rows)
 
 
 _MEAN_METRICS = (
@@ -374,28 +348,7 @@ def _plot(
 def _claim(
     figure: str, claim: str, expected: str, measured: str, holds: bool, **values: Any
 ) -> Claim:
-    return Claim(
-        paper=PAPER,
-        figure=figure,
-        claim=claim,
-        expected=expected,
-        measured=measured,
-        holds=bool(holds),
-        values={k: _plain(v) for k, v in values.items()},
-    )
-
-
-def _plain(v: Any) -> Any:
-    """JSON-friendly values (numpy scalars to Python numbers)."""
-    if isinstance(v, Mapping):
-        return {str(k): _plain(x) for k, x in v.items()}
-    if isinstance(v, list | tuple):
-        return [_plain(x) for x in v]
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.floating | float):
-        return float(v)
-    return v
+    return make_claim(PAPER, figure, claim, expected, measured, holds, **values)
 
 
 def _pct(v: float) -> str:
@@ -410,10 +363,6 @@ def _by_x(table: Table, curve: str, metric: str = "norm") -> dict[float, float]:
     return {x: table[(curve, x)][metric] for x in _xs(table, curve)}
 
 
-def _series_str(values: Mapping[Any, float], fmt: str = "{:.3f}", xfmt: str = "{:g}") -> str:
-    return ", ".join(f"{xfmt.format(x)}: {fmt.format(v)}" for x, v in values.items())
-
-
 def _spearman(a: Sequence[float], b: Sequence[float]) -> float:
     """Spearman rank correlation (ties averaged)."""
     ra = pd.Series(list(a)).rank().to_numpy(dtype=float)
@@ -421,13 +370,6 @@ def _spearman(a: Sequence[float], b: Sequence[float]) -> float:
     if np.std(ra) == 0 or np.std(rb) == 0:
         return 0.0
     return float(np.corrcoef(ra, rb)[0, 1])
-
-
-def _write_table(out: Path, stem: str, rows: list[dict[str, Any]]) -> Path:
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{stem}.csv"
-    pd.DataFrame(rows).to_csv(path, index=False)
-    return path
 
 
 # --------------------------------------------------------------------------
@@ -584,7 +526,7 @@ def _fig4_table(quick: bool, store: Store | None) -> tuple[Table, float, int]:
         for f in fractions:
             sc = chain_scenario(CHAIN, FIG4_P, variant, duration, [delayed(f, FIG4_DELAY)])
             points.append(_point(label, f, s, sc))
-    return summarise(_run(points, seeds, store)), duration, seeds
+    return summarise(run_points(points, seeds, store)), duration, seeds
 
 
 @recipe(PAPER, "fig4", "throughput vs fraction of delayed packets (P = 50 ms, N(25, 8) ms)")
@@ -620,7 +562,7 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             f"SACK below 50 % of SACK-NODELAY at {_pct(x10)} delayed, and the lowest "
             "curve at every fraction",
             f"SACK / SACK-NODELAY at {_pct(x10)}: {sack10:.3f}; SACK vs fraction: "
-            f"{_series_str(th['SACK'])}; lowest everywhere: {sack_lowest}",
+            f"{series_str(th['SACK'])}; lowest everywhere: {sack_lowest}",
             sack10 < 0.5 and sack_lowest,
             sack_over_nodelay_at_10pct=sack10,
             sack=th["SACK"],
@@ -636,7 +578,7 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             "DSACK-TA performs best",
             "DSACK-TA(-MEAN) >= every non-TA curve (SACK, DSACK-R, FA-MEAN, FA-RTX) "
             "- 0.01 S at every fraction",
-            "TA - best other: " + _series_str(gaps, "{:+.3f}"),
+            "TA - best other: " + series_str(gaps, "{:+.3f}"),
             all(g >= -0.01 for g in gaps.values()),
             ta_minus_best_other=gaps,
         )
@@ -662,7 +604,7 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "DSACK-TA-MEAN ~ DSACK-TA-RTX (plotted atop one another)",
             "|TA-MEAN - TA-RTX| <= 0.03 S at every fraction",
-            "TA-MEAN - TA-RTX: " + _series_str(diff_ta, "{:+.3f}"),
+            "TA-MEAN - TA-RTX: " + series_str(diff_ta, "{:+.3f}"),
             worst <= 0.03,
             diff=diff_ta,
             max_abs_diff=worst,
@@ -676,7 +618,7 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "DSACK-FA-MEAN performs slightly better than DSACK-FA-RTX",
             "mean over the fractions of FA-MEAN - FA-RTX in (0, 0.10] S",
-            f"mean {mean_fa:+.4f} S; per fraction: " + _series_str(diff_fa, "{:+.3f}"),
+            f"mean {mean_fa:+.4f} S; per fraction: " + series_str(diff_fa, "{:+.3f}"),
             0 < mean_fa <= 0.10,
             diff=diff_fa,
             mean_diff=mean_fa,
@@ -724,7 +666,7 @@ def fig5(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             "DSACK-FA's false fast retransmit ratio stays below 10 %",
             "false fast retransmits (ground truth) / reordered packets of DSACK-FA(-MEAN) "
             "< 10 % at every fraction",
-            "FA (%): " + _series_str({x: 100 * v for x, v in fa.items()}, "{:.2f}"),
+            "FA (%): " + series_str({x: 100 * v for x, v in fa.items()}, "{:.2f}"),
             all(v < 0.10 for v in fa.values()),
             fa=fa,
             fa_rtx=_by_x(tab, "DSACK-FA-RTX", metric),
@@ -735,7 +677,7 @@ def fig5(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             "DSACK-TA prevents still more false fast retransmits",
             "TA's ratio pooled over all fractions < FA's, and TA <= FA + 1 point at every fraction",
             f"pooled TA {100 * ta_all:.2f} % vs FA {100 * fa_all:.2f} %; TA (%): "
-            + _series_str({x: 100 * v for x, v in ta.items()}, "{:.2f}"),
+            + series_str({x: 100 * v for x, v in ta.items()}, "{:.2f}"),
             ta_all < fa_all and all(ta[x] <= fa[x] + 0.01 for x in xs),
             ta=ta,
             ta_pooled=ta_all,
@@ -771,7 +713,7 @@ def fig6(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             points.append(
                 _point(label, p, s, chain_scenario(CHAIN, FIG4_P, variant, duration, imps))
             )
-    tab = summarise(_run(points, seeds, store))
+    tab = summarise(run_points(points, seeds, store))
     _plot(
         out,
         "fig6_throughput",
@@ -816,7 +758,7 @@ def fig6(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             "the share of fast retransmits found false falls as drops grow (DSACK-TA)",
             f"DSACK-detected false FR ratio of DSACK-TA lower at {_pct(hi)} drops than at "
             f"{_pct(lo)}",
-            _series_str(ffr, "{:.3f}"),
+            series_str(ffr, "{:.3f}"),
             ffr[hi] < ffr[lo],
             false_fr_detected=ffr,
         ),
@@ -852,7 +794,7 @@ def fig7(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for label, variant in FIG4_CURVES.items()
         for p in ps
     ]
-    tab = summarise(_run(points, seeds, store))
+    tab = summarise(run_points(points, seeds, store))
     _plot(
         out,
         "fig7_throughput",
@@ -875,7 +817,7 @@ def fig7(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "DSACK-TA performs best",
             "DSACK-TA(-MEAN) >= every non-TA curve - 0.01 S at every P",
-            "TA - best other: " + _series_str(gaps, "{:+.3f}"),
+            "TA - best other: " + series_str(gaps, "{:+.3f}"),
             all(g >= -0.01 for g in gaps.values()),
             ta_minus_best_other=gaps,
         ),
@@ -883,7 +825,7 @@ def fig7(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "DSACK-FA approaches DSACK-TA as P grows",
             f"(TA - FA) at P = {hi:g} s < (TA - FA) at P = {lo:g} s",
-            "TA - FA: " + _series_str(ta_fa, "{:+.3f}"),
+            "TA - FA: " + series_str(ta_fa, "{:+.3f}"),
             ta_fa[hi] < ta_fa[lo],
             ta_minus_fa=ta_fa,
         ),
@@ -913,7 +855,7 @@ def fig8(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     ]
     for v in ("DSACK-TA", "DSACK-R"):
         points.append(_point(v, 0.0, s, chain_scenario(CHAIN, FIG8_P, v, duration, imps)))
-    tab = summarise(_run(points, seeds, store))
+    tab = summarise(run_points(points, seeds, store))
     lo_r, hi_r = min(ratios), max(ratios)
     title = f"Fig. 8: P = {FIG8_P:g} s, as Fig. 7 ({seeds} seeds x {duration:g} s)"
     panels = (
@@ -1094,7 +1036,7 @@ def fig10_11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for v in FIG10_CURVES
         for k in ks
     ]
-    tab = summarise(_run(points, seeds, store))
+    tab = summarise(run_points(points, seeds, store))
     title = (
         f"Figs. 10-11: P = {FIG10_P:g} s, 4 % delayed N(kP, kP/3) ({seeds} seeds x {duration:g} s)"
     )
@@ -1130,9 +1072,9 @@ def fig10_11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             "DSACK-TA collapses past k = 5.5 (mean delay 1.1 s), below DSACK-FA",
             "DSACK-TA < DSACK-FA at every k > 5.5",
             "TA: "
-            + _series_str(thr["DSACK-TA"])
+            + series_str(thr["DSACK-TA"])
             + "; FA: "
-            + _series_str(thr["DSACK-FA"])
+            + series_str(thr["DSACK-FA"])
             + f"; TA mean k > 5.5 / mean k <= 5.5: {drop:.2f}",
             bool(late) and all(thr["DSACK-TA"][k] < thr["DSACK-FA"][k] for k in late),
             ta=thr["DSACK-TA"],
@@ -1144,9 +1086,9 @@ def fig10_11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             "DSACK-TA's timeouts exceed DSACK-FA's past k = 5.5",
             "timeout fraction of TA > FA at every k > 5.5",
             "TA (%): "
-            + _series_str({k: 100 * v for k, v in to["DSACK-TA"].items()}, "{:.3f}")
+            + series_str({k: 100 * v for k, v in to["DSACK-TA"].items()}, "{:.3f}")
             + "; FA (%): "
-            + _series_str({k: 100 * v for k, v in to["DSACK-FA"].items()}, "{:.3f}"),
+            + series_str({k: 100 * v for k, v in to["DSACK-FA"].items()}, "{:.3f}"),
             bool(late) and all(to["DSACK-TA"][k] > to["DSACK-FA"][k] for k in late),
             ta=to["DSACK-TA"],
             fa=to["DSACK-FA"],
@@ -1155,7 +1097,7 @@ def fig10_11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "DSACK-TAES keeps a high throughput",
             "TAES >= max(TA, FA) - 0.02 S at every k",
-            "TAES: " + _series_str(thr["DSACK-TAES"]) + "; HG: " + _series_str(thr["DSACK-HG"]),
+            "TAES: " + series_str(thr["DSACK-TAES"]) + "; HG: " + series_str(thr["DSACK-HG"]),
             all(
                 thr["DSACK-TAES"][k] >= max(thr["DSACK-TA"][k], thr["DSACK-FA"][k]) - 0.02
                 for k in ks
@@ -1167,7 +1109,7 @@ def fig10_11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "DSACK-TAES has few timeouts",
             "timeout fraction of TAES <= TA's at every k > 5.5",
-            "TAES (%): " + _series_str({k: 100 * v for k, v in to["DSACK-TAES"].items()}, "{:.3f}"),
+            "TAES (%): " + series_str({k: 100 * v for k, v in to["DSACK-TAES"].items()}, "{:.3f}"),
             bool(late) and all(to["DSACK-TAES"][k] <= to["DSACK-TA"][k] for k in late),
             taes=to["DSACK-TAES"],
             hg=to["DSACK-HG"],
@@ -1206,7 +1148,7 @@ def fig12_13_table3(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     points += [
         _point(v, 0.0, s, chain_scenario(CHAIN, FIG10_P, v, duration, imps)) for v in FIG12_REFS
     ]
-    tab = summarise(_run(points, seeds, store))
+    tab = summarise(run_points(points, seeds, store))
     lo_r, hi_r = min(ratios), max(ratios)
     title = (
         f"Figs. 12-13: P = {FIG10_P:g} s, 4 % delayed N(1.2 s, 0.4 s) "
@@ -1246,7 +1188,7 @@ def fig12_13_table3(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         }
         for v in TABLE3_PAPER
     ]
-    _write_table(out, "table3_mean_rto", rows)
+    write_table(out, "table3_mean_rto", rows)
 
     to_fa = _by_x(tab, "DSACK-FA", "to_frac")
     to_faes = _by_x(tab, "DSACK-FAES", "to_frac")
@@ -1349,7 +1291,7 @@ def fig14(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             points.append(
                 _point(label, f, s, chain_scenario(CHAIN, FIG4_P, variant, duration, imps))
             )
-    tab = summarise(_run(points, seeds, store))
+    tab = summarise(run_points(points, seeds, store))
     _plot(
         out,
         "fig14_throughput",
@@ -1373,7 +1315,7 @@ def fig14(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             "reordered ACKs have no significant effect on the DSACK variants",
             "throughput of DSACK-R, -FA and -TA at every ACK-reordering fraction >= 0.9 x "
             "their throughput without ACK reordering",
-            "; ".join(f"{c}: {_series_str(v, '{:.3f}')}" for c, v in rel.items()),
+            "; ".join(f"{c}: {series_str(v, '{:.3f}')}" for c, v in rel.items()),
             all(w >= 0.9 for w in worst.values()),
             relative=rel,
             worst=worst,
@@ -1419,7 +1361,7 @@ def fig15(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for v in ("SACK", "DSACK-TA")
         for f in fractions
     ]
-    tab = summarise(_run(points, seeds, store))
+    tab = summarise(run_points(points, seeds, store))
     curves = [f"{v} {name}" for name in dists for v in ("DSACK-TA", "SACK")]
     _plot(
         out,
@@ -1445,7 +1387,7 @@ def fig15(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "DSACK-TA gains over SACK under every delay distribution",
             f"TA - SACK > 0.1 S at {_pct(x10)} delayed for every law",
-            _series_str(gain, "{:+.3f}", "{}"),
+            series_str(gain, "{:+.3f}", "{}"),
             lo > 0.1,
             gain=gain,
         ),
@@ -1491,7 +1433,7 @@ def fig16(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for v in ("SACK", "DSACK-TA")
         for d in ds
     ]
-    tab = summarise(_run(points, seeds, store))
+    tab = summarise(run_points(points, seeds, store))
     _plot(
         out,
         "fig16_throughput",
@@ -1516,7 +1458,7 @@ def fig16(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "DSACK-TA >> SACK under two-path-like delays",
             "TA >= 2 x SACK at every d > 0",
-            "TA / SACK: " + _series_str({d * 1000: r for d, r in ratio.items()}, "{:.2f}"),
+            "TA / SACK: " + series_str({d * 1000: r for d, r in ratio.items()}, "{:.2f}"),
             all(ratio[d] >= 2 for d in pos),
             ratio=ratio,
             ta=ta,
@@ -1534,7 +1476,7 @@ def fig16(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "the advantage shrinks past ~100 ms (limited transmit of one window)",
             f"(TA - SACK) at d = {1000 * d_max:g} ms < its maximum over 0 < d <= 100 ms",
-            "TA - SACK: " + _series_str({d * 1000: a for d, a in adv.items()}, "{:+.3f}"),
+            "TA - SACK: " + series_str({d * 1000: a for d, a in adv.items()}, "{:+.3f}"),
             adv[d_max] < best_early,
             advantage=adv,
         ),
@@ -1583,7 +1525,7 @@ def fig17_18(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for v in FIG17_CURVES
         for k in ks
     ]
-    tab = summarise(_run(points, seeds, store))
+    tab = summarise(run_points(points, seeds, store))
     title = (
         f"Figs. 17-18: P = {FIG17_P:g} s, S = 4 Mb/s, 1 % delayed N(kP, kP/3) "
         f"({seeds} seeds x {duration:g} s)"
@@ -1627,7 +1569,7 @@ def fig17_18(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "DSACK-TA pulls increasingly ahead of the Blanton-Allman schemes as k grows",
             f"TA - best BL scheme at k = {hi:g} > 0 and > at k = {lo:g}",
-            "TA - best BL: " + _series_str(lead, "{:+.3f}"),
+            "TA - best BL: " + series_str(lead, "{:+.3f}"),
             lead[hi] > 0 and lead[hi] > lead[lo],
             lead=lead,
         ),
@@ -1635,7 +1577,7 @@ def fig17_18(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             fig,
             "DSACK-TA's fast-retransmit fraction hovers around 0 %",
             "TA's fast retransmits <= 0.05 % of packets sent at every k",
-            "TA (%): " + _series_str({k: 100 * v for k, v in fr["DSACK-TA"].items()}, "{:.4f}"),
+            "TA (%): " + series_str({k: 100 * v for k, v in fr["DSACK-TA"].items()}, "{:.4f}"),
             all(v <= 0.0005 for v in fr["DSACK-TA"].values()),
             ta=fr["DSACK-TA"],
         ),
@@ -1700,7 +1642,7 @@ def table4_fig19(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for v in T4_VARIANTS
         for cond, drops in conditions.items()
     ]
-    tab = summarise(_run(points, seeds, store))
+    tab = summarise(run_points(points, seeds, store))
     scale = 1000.0 / duration
 
     def get(v: str, cond: str) -> Stat:
@@ -1722,7 +1664,7 @@ def table4_fig19(quick: bool, out: Path, store: Store | None) -> list[Claim]:
                     "paper_fr_ratio_pct": T4_PAPER[(v, cond)][1],
                 }
             )
-    _write_table(out, "table4", rows)
+    write_table(out, "table4", rows)
 
     # Fig. 19: dupthresh vs time, one run of each with the drops
     rec = RecordSpec(series=["dupthresh"], interval=0.1)

@@ -125,6 +125,7 @@ pub fn expand(topo: &Topology) -> (Vec<String>, Vec<LinkSpec>) {
             hop_rates,
             hop_delay,
             access_rate,
+            cross_access_rates,
             access_delay,
             queue,
             access_queue,
@@ -158,7 +159,10 @@ pub fn expand(topo: &Topology) -> (Vec<String>, Vec<LinkSpec>) {
                 links.push(link_spec(
                     &format!("CS{i}"),
                     &format!("R{}", i - 1),
-                    *access_rate,
+                    cross_access_rates
+                        .get(i - 1)
+                        .copied()
+                        .unwrap_or(*access_rate),
                     *access_delay,
                     &aq,
                 ));
@@ -241,9 +245,10 @@ mod tests {
     #[test]
     fn parking_lot_has_cross_hosts_per_hop() {
         let t = Topology::ParkingLot {
-            hop_rates: vec![5e6, 1.66e6, 2.5e6],
+            hop_rates: vec![15e6, 15e6, 15e6],
             hop_delay: 0.002,
             access_rate: 15e6,
+            cross_access_rates: vec![5e6, 1.66e6, 2.5e6],
             access_delay: 0.001,
             queue: QueueSpec::default(),
             access_queue: None,
@@ -252,7 +257,10 @@ mod tests {
         for n in ["R0", "R3", "S", "D", "CS1", "CD3"] {
             assert!(b.node_index.contains_key(n), "{n}");
         }
-        assert_eq!(b.links[b.link_index["R1->R2"] as usize].rate, 1.66e6);
+        assert_eq!(b.links[b.link_index["R1->R2"] as usize].rate, 15e6);
+        assert_eq!(b.links[b.link_index["CS2->R1"] as usize].rate, 1.66e6);
+        assert_eq!(b.links[b.link_index["R1->CS2"] as usize].rate, 1.66e6);
+        assert_eq!(b.links[b.link_index["S->R0"] as usize].rate, 15e6);
         assert!(b.link_index.contains_key("CS2->R1"));
         assert!(b.link_index.contains_key("R2->CD2"));
     }

@@ -164,6 +164,10 @@ pub enum Topology {
         hop_delay: f64,
         #[serde(default = "default_access_rate")]
         access_rate: f64,
+        /// Rate of each cross source's access link `CS{i} -> R{i-1}` (seed 001
+        /// Fig. 3: 5, 1.66, 2.5 Mb/s); empty = `access_rate`.
+        #[serde(default)]
+        cross_access_rates: Vec<f64>,
         #[serde(default = "default_access_delay")]
         access_delay: f64,
         #[serde(default)]

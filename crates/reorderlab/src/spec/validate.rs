@@ -184,10 +184,24 @@ fn check_topology(t: &Topology) -> Check {
             hop_rates,
             hop_delay,
             access_rate,
+            cross_access_rates,
             access_delay,
             queue,
             access_queue,
         } => {
+            if !cross_access_rates.is_empty() && cross_access_rates.len() != hop_rates.len() {
+                return Err(SpecError::new(
+                    "topology.cross_access_rates",
+                    format!(
+                        "must list one rate per hop ({}) or none, got {}",
+                        hop_rates.len(),
+                        cross_access_rates.len()
+                    ),
+                ));
+            }
+            for (i, r) in cross_access_rates.iter().enumerate() {
+                positive(&format!("topology.cross_access_rates[{i}]"), *r)?;
+            }
             if hop_rates.is_empty() {
                 return Err(SpecError::new(
                     "topology.hop_rates",

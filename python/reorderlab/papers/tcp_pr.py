@@ -1,0 +1,896 @@
+"""Seed 001: TCP-PR (Bohacek, Hespanha, Lee, Lim, Obraczka), Secs. V-VI, Figs. 4-16.
+
+Paper key ``tcp-pr``; one recipe per row of ``EXPERIMENTS.md`` (Seed 001).
+
+Fairness (Sec. V, Figs. 4-12)
+    n flows share one path, half TCP-PR (alpha = 0.999, beta = 3, the
+    extreme-loss rules of Table III on) and half TCP-SACK (Figs. 6 and 8:
+    SACK and Reno). ``x_i`` is the data the flow delivered in the last 60 s
+    of the run, ``T_i = x_i / mean_j x_j`` its normalized throughput; a
+    protocol's mean normalized throughput is the mean of its flows' ``T_i``;
+    the coefficient of variation is the paper's
+    ``sqrt(sum (T_i - mean T)^2) / sum T_i`` over one protocol's flows. The
+    core computes all three (``RunResult.fairness``); Jain's index is
+    reported as well.
+
+Multipath and queue swaps (Sec. VI, Figs. 13, 15, 16)
+    One flow, variants TCP-PR, SACK, DSACK-NM, Inc-by-1, Inc-by-N, EWMA,
+    TD-FR (and TCP-DCR in Figs. 15-16), throughput over the whole run.
+
+Full fidelity: 200 s runs (fairness measured over the last 60 s), 3 seeds
+(Fig. 11: 10, as the paper's "ten simulations"), 2..64 flows. Quick mode
+(``--quick``): 90 s runs (again the last 60 s), 1 seed (Fig. 11: 3), 4, 16
+and 64 flows, fewer x values elsewhere. Claims are checked on those runs as
+they come out; a claim that fails is reported as not holding.
+
+Assumptions (the paper does not say)
+    * 1000-byte data packets, 40-byte ACKs, no delayed ACK, SACK receiver,
+      min RTO 1 s (RFC 2988; TCP-PR's extreme-loss mxrtt of 1 s emulates
+      it), no receiver-window limit (the flows are congestion-limited).
+    * Limited transmit (RFC 3042) for SACK (RFC 6675 includes it) and, in
+      Figs. 6 and 8, for Reno too: ns-2 turned it on (``singledup_``) for
+      every TCP agent in 2001. Without it Reno starves in the small-window
+      settings (1.5 Mb/s, RED), which is not the paper's reference.
+    * Dumbbell: every flow S_i -> R1 -> R2 -> D_i with 100 Mb/s, 1 ms access
+      links; the bottleneck delay makes the propagation RTT 20 ms or 200 ms.
+      The flows start evenly spread over the first 5 s.
+    * Queue sizes and disciplines follow the figure captions: Fig. 4 RED with
+      (200 ms, 250 packets) and (20 ms, 25); Fig. 5 DropTail with (200 ms,
+      250) and (20 ms, 250); Figs. 6, 9, 10, 11, 12 DropTail (Fig. 9, 10: and
+      RED) with 250 packets at 20 ms; Figs. 7, 8 1.5 Mb/s, 20 ms, 25 packets.
+    * RED: ns-2's defaults (min_th 5, max_th 15 packets, max_p 0.1,
+      w_q 0.002), gentle.
+    * HTTP background (Figs. 9-12): the paper's per-session parameters (page
+      gap Exp(1 s), 1 object per page, inter-object Exp(10 ms), Pareto
+      objects of mean 40 KB and shape 1.2), one connection per object, SACK.
+      Sessions are closed loop (the page gap is a think time after the page
+      arrived): with ns-2's open-loop page process the paper's 50 sessions
+      offer ~16 Mb/s to a 15 Mb/s link (83 % of the delivered bytes in our
+      runs), far from the "around 10 %" the paper reports; closed loop gives
+      ~25 %, still above 10 %; the Fig. 9 share claim reports it.
+    * Parking lot (Fig. 3 left): routers R0-R3 (the paper's 1-4), 15 Mb/s
+      hops, cross-source access links CS1 5, CS2 1.66, CS3 2.5 Mb/s, other
+      access links 15 Mb/s, 1 ms; hop delay 8/3 ms so S -> D has a 20 ms
+      propagation RTT; 250-packet queues. The studied flows go S -> D; HTTP
+      cross traffic: 10 sessions per web server/client pair, 2 pairs for
+      CS1 -> CD1 and CS3 -> CD3, 1 for CS1 -> CD2, CS1 -> CD3, CS2 -> CD2,
+      CS2 -> CD3.
+    * Fig. 11: 32 flows (16 + 16); the bottleneck rate is lowered to raise
+      the loss rate (dumbbell: 15, 7.5, 4, 2, 1 Mb/s; parking lot: every
+      15 Mb/s link scaled the same way); "percent of packets dropped" =
+      drops / data packets sent over the studied flows.
+    * Fig. 12: alpha in {0.99, 0.995, 0.999, 0.9999}, beta in
+      {1, 1.5, 2, 3, 5, 10} (the paper's axes are not in the text).
+    * Fig. 13: bottleneck 10 Mb/s, DropTail 250 packets, "propagation delay"
+      = the bottleneck link's one-way delay (30 or 180 ms); K swaps of two
+      random waiting packets in the bottleneck queue every 1 s, K in
+      {0, 2, 5, 10, 20, 50}.
+    * Figs. 15-16: Fig. 14's mesh is not in the text; three node-disjoint
+      paths of 3, 4 and 5 hops from S to D, every link 10 Mb/s with a
+      100-packet queue and the given delay (10 or 60 ms); data packets take
+      path k with probability proportional to exp(-epsilon (hops_k - 3))
+      (epsilon = 0: equally, 500: the 3-hop path only); ACKs take the
+      shortest path back.
+
+Tolerances of the claims are stated in each claim's ``expected`` text.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from reorderlab.claims import Claim
+from reorderlab.papers import recipe
+from reorderlab.papers.common import Point, make_claim, run_points, series_str, write_table
+from reorderlab.plot import line_plot
+from reorderlab.scenario import (
+    CustomTopology,
+    DroptailQueue,
+    DumbbellTopology,
+    FlowSpec,
+    LinkSpec,
+    MultipathSpec,
+    ParkingLotTopology,
+    Queue,
+    RedQueue,
+    Scenario,
+    SwapImpairment,
+    TcpSpec,
+    TrafficSpec,
+)
+from reorderlab.store import Store
+
+PAPER = "tcp-pr"
+
+MSS = 1000
+ACK = 40
+ACCESS_RATE = 100e6
+ACCESS_DELAY = 0.001
+WINDOW = 100_000  # no receiver-window limit
+MEASURE = 60.0  # the last 60 s
+
+FULL_DURATION, FULL_SEEDS, FULL_FLOWS = 200.0, 3, (2, 4, 8, 16, 32, 64)
+QUICK_DURATION, QUICK_SEEDS, QUICK_FLOWS = 90.0, 1, (4, 16, 64)
+
+PR, SACK, RENO = "TCP-PR", "SACK", "Reno"
+#: Sec. VI's comparison set (Figs. 13, 15, 16).
+REORDER_VARIANTS = ("TCP-PR", "SACK", "DSACK-NM", "Inc-by-1", "Inc-by-N", "EWMA", "TD-FR")
+#: Dupthresh-driven variants "most" of which fall behind in Figs. 13 and 15.
+DUPACK_VARIANTS = ("SACK", "DSACK-NM", "Inc-by-1", "Inc-by-N", "EWMA")
+
+FAIR_BAND = (0.8, 1.2)
+
+
+# --------------------------------------------------------------------------
+# Scenarios
+# --------------------------------------------------------------------------
+
+
+def _mode(quick: bool) -> tuple[float, int, tuple[int, ...]]:
+    if quick:
+        return QUICK_DURATION, QUICK_SEEDS, QUICK_FLOWS
+    return FULL_DURATION, FULL_SEEDS, FULL_FLOWS
+
+
+def queue(kind: str, limit: int) -> Queue:
+    """DropTail, or RED with ns-2's default parameters (gentle)."""
+    if kind == "red":
+        return RedQueue(limit_packets=limit, min_th=5, max_th=15, max_p=0.1, w_q=0.002, gentle=True)
+    return DroptailQueue(limit_packets=limit)
+
+
+def _tcp(
+    alpha: float | None = None, beta: float | None = None, limited_transmit: bool | None = None
+) -> TcpSpec:
+    return TcpSpec(
+        mss=MSS,
+        ack_size=ACK,
+        max_window=WINDOW,
+        alpha=alpha,
+        beta=beta,
+        limited_transmit=limited_transmit,
+    )
+
+
+def _flows(
+    n: int, variants: tuple[str, str], src: str | None, dst: str | None, **tcp: Any
+) -> list[FlowSpec]:
+    """n flows alternating between the two variants, starts spread over 5 s.
+
+    ``src`` / ``dst`` None: flow i uses the dumbbell pair ``S{i}`` / ``D{i}``.
+    """
+    return [
+        FlowSpec(
+            name=f"{variants[i % 2]}-{i}",
+            src=src or f"S{i}",
+            dst=dst or f"D{i}",
+            variant=variants[i % 2],
+            start=5.0 * i / n,
+            # ns-2 enables limited transmit (singledup_) for every TCP agent,
+            # Reno included; our Reno registry entry is RFC 5681's, without.
+            tcp=_tcp(**tcp, limited_transmit=True if variants[i % 2] == RENO else None),
+        )
+        for i in range(n)
+    ]
+
+
+def web(name: str, server: str, client: str, sessions: int) -> TrafficSpec:
+    """The paper's web sessions (TrafficSpec defaults), closed loop."""
+    return TrafficSpec(
+        name=name, server=server, client=client, sessions=sessions, closed_loop=True, tcp=_tcp()
+    )
+
+
+def dumbbell(
+    n: int,
+    *,
+    rate: float = 15e6,
+    rtt: float = 0.02,
+    limit: int = 250,
+    qdisc: str = "droptail",
+    variants: tuple[str, str] = (PR, SACK),
+    http: bool = False,
+    duration: float = FULL_DURATION,
+    alpha: float | None = None,
+    beta: float | None = None,
+) -> Scenario:
+    """n flows on seed 001's dumbbell (Fig. 3 right)."""
+    return Scenario(
+        name="tcp-pr-dumbbell",
+        duration=duration,
+        warmup=max(0.0, duration - MEASURE),
+        topology=DumbbellTopology(
+            pairs=n,
+            access_rate=ACCESS_RATE,
+            access_delay=ACCESS_DELAY,
+            bottleneck_rate=rate,
+            bottleneck_delay=rtt / 2 - 2 * ACCESS_DELAY,
+            queue=queue(qdisc, limit),
+        ),
+        flows=_flows(n, variants, None, None, alpha=alpha, beta=beta),
+        traffic=[web("web", "R1", "R2", 50)] if http else [],
+    )
+
+
+#: (server, client, pairs) of the parking lot's HTTP cross traffic.
+PARKING_LOT_WEB = (
+    ("CS1", "CD1", 2),
+    ("CS1", "CD2", 1),
+    ("CS1", "CD3", 1),
+    ("CS2", "CD2", 1),
+    ("CS2", "CD3", 1),
+    ("CS3", "CD3", 2),
+)
+
+
+def parking_lot(
+    n: int,
+    *,
+    rate: float = 15e6,
+    qdisc: str = "droptail",
+    duration: float = FULL_DURATION,
+    alpha: float | None = None,
+    beta: float | None = None,
+) -> Scenario:
+    """n flows S -> D across the 3-bottleneck parking lot with HTTP cross traffic."""
+    scale = rate / 15e6
+    return Scenario(
+        name="tcp-pr-parking-lot",
+        duration=duration,
+        warmup=max(0.0, duration - MEASURE),
+        topology=ParkingLotTopology(
+            hop_rates=[rate] * 3,
+            hop_delay=(0.01 - 2 * ACCESS_DELAY) / 3,
+            access_rate=rate,
+            cross_access_rates=[5e6 * scale, 1.66e6 * scale, 2.5e6 * scale],
+            access_delay=ACCESS_DELAY,
+            queue=queue(qdisc, 250),
+            access_queue=queue("droptail", 250),
+        ),
+        flows=_flows(n, (PR, SACK), "S", "D", alpha=alpha, beta=beta),
+        traffic=[web(f"{s}-{c}", s, c, 10 * pairs) for s, c, pairs in PARKING_LOT_WEB],
+    )
+
+
+def swap_scenario(variant: str, delay: float, swaps: int, duration: float) -> Scenario:
+    """Fig. 13: one flow, K swaps in the bottleneck queue every second."""
+    sc = dumbbell(1, rate=10e6, limit=250, variants=(variant, variant), duration=duration)
+    topo = sc.topology
+    assert isinstance(topo, DumbbellTopology)
+    topo.bottleneck_delay = delay
+    sc.name = "tcp-pr-swaps"
+    sc.warmup = 0.0
+    if swaps:
+        sc.impairments = [SwapImpairment(link="R1->R2", period=1.0, swaps=swaps)]
+    return sc
+
+
+#: Hops of the three node-disjoint paths of the Figs. 15-16 mesh.
+MESH_HOPS = (3, 4, 5)
+
+
+def mesh_scenario(variant: str, delay: float, epsilon: float, duration: float) -> Scenario:
+    """Figs. 15-16: one flow S -> D split over 3 disjoint paths by epsilon."""
+    nodes = ["S", "D"]
+    links: list[LinkSpec] = []
+    paths: list[list[str]] = []
+    for k, hops in enumerate(MESH_HOPS):
+        inner = [f"P{k}H{j}" for j in range(1, hops)]
+        nodes += inner
+        hop_nodes = ["S", *inner, "D"]
+        path = []
+        for a, b in itertools.pairwise(hop_nodes):
+            links.append(
+                LinkSpec(from_=a, to=b, rate=10e6, delay=delay, queue=queue("droptail", 100))
+            )
+            path.append(f"{a}->{b}")
+        paths.append(path)
+    return Scenario(
+        name="tcp-pr-mesh",
+        duration=duration,
+        topology=CustomTopology(nodes_=nodes, links_=links),
+        multipath=[MultipathSpec(at="S", dst="D", paths=paths, epsilon=epsilon)],
+        flows=[FlowSpec(name=variant, src="S", dst="D", variant=variant, tcp=_tcp())],
+    )
+
+
+# --------------------------------------------------------------------------
+# Fairness tables and plots
+# --------------------------------------------------------------------------
+
+
+def _num(row: pd.Series, col: str) -> float:
+    v = row.get(col)
+    return float(v) if v is not None and not pd.isna(v) else float("nan")
+
+
+def fairness_table(df: pd.DataFrame, variants: tuple[str, str]) -> pd.DataFrame:
+    """Per (panel, n): seed means of each protocol's mean normalized
+    throughput and CoV, Jain's index, and the studied flows' drop rate."""
+    rows = []
+    for (panel, n), g in df.groupby(["panel", "n"], sort=False):
+        row: dict[str, Any] = {"panel": panel, "n": int(str(n)), "seeds": len(g)}
+        for v in variants:
+            row[f"norm.{v}"] = float(g[f"norm.{v}"].astype(float).mean())
+            row[f"cov.{v}"] = float(g[f"cov.{v}"].astype(float).mean())
+        row["jain_index"] = float(g["jain_index"].astype(float).mean())
+        row["drop_rate"] = float(np.mean([_drop_rate(r) for _, r in g.iterrows()]))
+        row["background_share"] = float(np.mean([_background_share(r) for _, r in g.iterrows()]))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _flow_columns(row: pd.Series, metric: str) -> list[float]:
+    cols = [c for c in row.index if c.startswith("f") and c.endswith(f".{metric}")]
+    values = [_num(row, c) for c in cols]
+    return [v for v in values if not np.isnan(v)]  # runs with fewer flows: NaN columns
+
+
+def _drop_rate(row: pd.Series) -> float:
+    drops = sum(_flow_columns(row, "data_drops"))
+    sent = sum(_flow_columns(row, "data_packets_sent"))
+    return drops / sent if sent else 0.0
+
+
+def _background_share(row: pd.Series) -> float:
+    """Share of the delivered bytes (measurement window) that is HTTP."""
+    bg = sum(_num(row, c) for c in row.index if c.endswith(".bytes_delivered_measured"))
+    fg = sum(_flow_columns(row, "throughput_bps")) * MEASURE / 8
+    bg = 0.0 if np.isnan(bg) else bg
+    return bg / (bg + fg) if bg + fg > 0 else 0.0
+
+
+def _per_flow_points(df: pd.DataFrame, panel: str, variant: str) -> tuple[list[float], list[float]]:
+    """(n, T_i) of every flow of ``variant`` in every run of ``panel``."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for _, row in df[df["panel"] == panel].iterrows():
+        for col in row.index:
+            if col.startswith("f") and col.endswith(".variant") and row[col] == variant:
+                t = _num(row, col.replace(".variant", ".normalized_throughput"))
+                xs.append(float(row["n"]))
+                ys.append(t)
+    return xs, ys
+
+
+def _fairness_plot(
+    out: Path,
+    stem: str,
+    df: pd.DataFrame,
+    table: pd.DataFrame,
+    panel: str,
+    variants: tuple[str, str],
+) -> list[Path]:
+    series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
+    styles: dict[str, str] = {}
+    sub = table[table["panel"] == panel]
+    for v, (dot, line) in zip(variants, (("x", "o-"), ("+", "s--")), strict=True):
+        xs, ys = _per_flow_points(df, panel, v)
+        series[f"{v} flows"] = (xs, ys, None)
+        styles[f"{v} flows"] = dot
+        series[f"{v} mean"] = (list(sub["n"].astype(float)), list(sub[f"norm.{v}"]), None)
+        styles[f"{v} mean"] = line
+    return line_plot(
+        out,
+        stem,
+        series,
+        xlabel="number of flows",
+        ylabel="normalized throughput (last 60 s)",
+        title=panel,
+        logx=True,
+        styles=styles,
+    )
+
+
+def _claim(figure: str, claim: str, expected: str, measured: str, holds: bool, **v: Any) -> Claim:
+    return make_claim(PAPER, figure, claim, expected, measured, holds, **v)
+
+
+def _fair_claims(
+    figure: str, table: pd.DataFrame, variants: tuple[str, str], what: str
+) -> list[Claim]:
+    """For each panel: every protocol's mean normalized throughput ~1."""
+    lo, hi = FAIR_BAND
+    claims = []
+    for panel, sub in table.groupby("panel", sort=False):
+        values = {v: dict(zip(sub["n"], sub[f"norm.{v}"], strict=True)) for v in variants}
+        holds = all(lo <= x <= hi for vals in values.values() for x in vals.values())
+        measured = "; ".join(f"{v}: {series_str(vals, '{:.2f}')}" for v, vals in values.items())
+        claims.append(
+            _claim(
+                figure,
+                f"{panel}: {what} get mean normalized throughput ~1 for every number of flows",
+                f"each protocol's mean normalized throughput in [{lo}, {hi}] at every n",
+                f"by n: {measured}",
+                holds,
+                panel=panel,
+                values=values,
+            )
+        )
+    return claims
+
+
+def _fairness_recipe(
+    figure: str,
+    panels: dict[str, Any],
+    variants: tuple[str, str],
+    quick: bool,
+    out: Path,
+    store: Store | None,
+    what: str,
+) -> tuple[list[Claim], pd.DataFrame]:
+    """Run every panel (a function n -> Scenario) at every n; plot; claims."""
+    duration, seeds, counts = _mode(quick)
+    points: list[Point] = [
+        ({"panel": name, "n": n}, build(n, duration))
+        for name, build in panels.items()
+        for n in counts
+    ]
+    df = run_points(points, seeds, store)
+    table = fairness_table(df, variants)
+    write_table(out, f"{figure}", table)
+    for i, name in enumerate(panels):
+        _fairness_plot(out, f"{figure}-{i + 1}", df, table, name, variants)
+    return _fair_claims(figure, table, variants, what), table
+
+
+# --------------------------------------------------------------------------
+# Figs. 4, 5, 7: TCP-PR vs SACK on the dumbbell
+# --------------------------------------------------------------------------
+
+
+@recipe(PAPER, "fig4-5-7", "TCP-PR vs SACK normalized throughput on the dumbbell")
+def fig4_5_7(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    panels = {
+        "Fig. 4 RED, 15 Mb/s, 200 ms, 250 pkts": lambda n, d: dumbbell(
+            n, rtt=0.2, limit=250, qdisc="red", duration=d
+        ),
+        "Fig. 4 RED, 15 Mb/s, 20 ms, 25 pkts": lambda n, d: dumbbell(
+            n, rtt=0.02, limit=25, qdisc="red", duration=d
+        ),
+        "Fig. 5 DropTail, 15 Mb/s, 200 ms, 250 pkts": lambda n, d: dumbbell(
+            n, rtt=0.2, limit=250, duration=d
+        ),
+        "Fig. 5 DropTail, 15 Mb/s, 20 ms, 250 pkts": lambda n, d: dumbbell(
+            n, rtt=0.02, limit=250, duration=d
+        ),
+        "Fig. 7 DropTail, 1.5 Mb/s, 20 ms, 25 pkts": lambda n, d: dumbbell(
+            n, rate=1.5e6, limit=25, duration=d
+        ),
+        "Fig. 7 RED, 1.5 Mb/s, 20 ms, 25 pkts": lambda n, d: dumbbell(
+            n, rate=1.5e6, limit=25, qdisc="red", duration=d
+        ),
+    }
+    claims, _ = _fairness_recipe(
+        "fig4-5-7", panels, (PR, SACK), quick, out, store, "TCP-PR and SACK"
+    )
+    return claims
+
+
+# --------------------------------------------------------------------------
+# Figs. 6, 8: SACK vs Reno reference
+# --------------------------------------------------------------------------
+
+
+@recipe(PAPER, "fig6-8", "SACK vs Reno normalized throughput (reference spread)")
+def fig6_8(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    panels = {
+        f"Fig. {fig} {q}, {rate / 1e6:g} Mb/s, 20 ms, {limit} pkts": (
+            lambda n, d, rate=rate, limit=limit, q=q: dumbbell(
+                n, rate=rate, limit=limit, qdisc=q.lower(), variants=(SACK, RENO), duration=d
+            )
+        )
+        for fig, rate, limit in ((6, 15e6, 250), (8, 1.5e6, 25))
+        for q in ("DropTail", "RED")
+    }
+    claims, table = _fairness_recipe(
+        "fig6-8", panels, (SACK, RENO), quick, out, store, "SACK and Reno"
+    )
+    # The reference spread: how far each protocol's mean strays from 1,
+    # set against TCP-PR vs SACK in the same settings (Figs. 5 right, 7).
+    dev = float(np.nanmax(np.abs(table[[f"norm.{SACK}", f"norm.{RENO}"]].to_numpy() - 1)))
+    claims.append(
+        _claim(
+            "fig6-8",
+            "SACK vs Reno is the reference for the spread of normalized throughputs",
+            "reported (no threshold): the largest |mean normalized throughput - 1|",
+            f"max |norm - 1| over SACK/Reno panels = {dev:.3f}",
+            True,
+            max_deviation=dev,
+        )
+    )
+    return claims
+
+
+# --------------------------------------------------------------------------
+# Fig. 9: with HTTP background traffic
+# --------------------------------------------------------------------------
+
+
+@recipe(PAPER, "fig9", "TCP-PR vs SACK with HTTP background traffic (dumbbell)")
+def fig9(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    panels = {
+        f"Fig. 9 {q}, 15 Mb/s, 20 ms, 250 pkts, HTTP": (
+            lambda n, d, q=q: dumbbell(n, qdisc=q.lower(), http=True, duration=d)
+        )
+        for q in ("DropTail", "RED")
+    }
+    claims, table = _fairness_recipe(
+        "fig9", panels, (PR, SACK), quick, out, store, "TCP-PR and SACK with HTTP background"
+    )
+    labels = table["panel"] + " n=" + table["n"].astype(str)
+    share = {str(k): float(v) for k, v in zip(labels, table["background_share"], strict=True)}
+    mean_share = float(np.mean(list(share.values())))
+    claims.append(
+        _claim(
+            "fig9",
+            "HTTP background traffic is around 10 % of the total traffic",
+            "mean share of delivered bytes in [0.05, 0.20]",
+            f"mean {100 * mean_share:.1f} % (per panel and n: "
+            f"{', '.join(f'{k}: {100 * v:.0f} %' for k, v in share.items())})",
+            0.05 <= mean_share <= 0.20,
+            share=share,
+        )
+    )
+    return claims
+
+
+# --------------------------------------------------------------------------
+# Fig. 10: parking lot with HTTP cross traffic
+# --------------------------------------------------------------------------
+
+
+@recipe(PAPER, "fig10", "TCP-PR vs SACK on the parking lot with HTTP cross traffic")
+def fig10(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    panels = {
+        f"Fig. 10 {q}, parking lot, 15 Mb/s, 20 ms, 250 pkts": (
+            lambda n, d, q=q: parking_lot(n, qdisc=q.lower(), duration=d)
+        )
+        for q in ("DropTail", "RED")
+    }
+    claims, _ = _fairness_recipe(
+        "fig10", panels, (PR, SACK), quick, out, store, "TCP-PR and SACK on the parking lot"
+    )
+    return claims
+
+
+# --------------------------------------------------------------------------
+# Fig. 11: coefficient of variation vs loss rate
+# --------------------------------------------------------------------------
+
+FIG11_RATES = (15e6, 7.5e6, 4e6, 2e6, 1e6)
+FIG11_FLOWS = 32
+
+
+@recipe(PAPER, "fig11", "Coefficient of variation vs packet loss rate")
+def fig11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    duration, _, _ = _mode(quick)
+    seeds = 3 if quick else 10
+    rates = FIG11_RATES[::2] if quick else FIG11_RATES
+    points: list[Point] = []
+    for rate in rates:
+        points.append(
+            ({"panel": "dumbbell", "n": rate}, dumbbell(FIG11_FLOWS, rate=rate, duration=duration))
+        )
+        points.append(
+            (
+                {"panel": "parking lot", "n": rate},
+                parking_lot(FIG11_FLOWS, rate=rate, duration=duration),
+            )
+        )
+    df = run_points(points, seeds, store)
+    df["drop_rate"] = [_drop_rate(r) for _, r in df.iterrows()]
+    rows = df[["panel", "n", "seed", "drop_rate", f"cov.{PR}", f"cov.{SACK}"]].rename(
+        columns={"n": "rate_bps"}
+    )
+    write_table(out, "fig11", rows)
+    claims = []
+    for i, (panel, g) in enumerate(rows.groupby("panel", sort=False)):
+        series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {
+            v: (list(100 * g["drop_rate"]), list(g[f"cov.{v}"].astype(float)), None)
+            for v in (PR, SACK)
+        }
+        line_plot(
+            out,
+            f"fig11-{i + 1}",
+            series,
+            xlabel="percent of packets dropped",
+            ylabel="coefficient of variation",
+            title=f"Fig. 11 {panel}",
+            styles={PR: "x", SACK: "o"},
+        )
+        pr, sack = float(g[f"cov.{PR}"].mean()), float(g[f"cov.{SACK}"].mean())
+        ratio = pr / sack if sack > 0 else float("inf")
+        claims.append(
+            _claim(
+                "fig11",
+                f"{panel}: TCP-PR and SACK have similar coefficients of variation "
+                "across loss rates",
+                "mean CoV of TCP-PR / mean CoV of SACK in [0.5, 2]",
+                f"mean CoV TCP-PR {pr:.4f}, SACK {sack:.4f} (ratio {ratio:.2f}) over drop rates "
+                f"{100 * g['drop_rate'].min():.1f}-{100 * g['drop_rate'].max():.1f} %",
+                0.5 <= ratio <= 2.0,
+                cov_pr=pr,
+                cov_sack=sack,
+            )
+        )
+    return claims
+
+
+# --------------------------------------------------------------------------
+# Fig. 12: SACK's share vs TCP-PR's (alpha, beta)
+# --------------------------------------------------------------------------
+
+FIG12_ALPHAS = (0.99, 0.995, 0.999, 0.9999)
+FIG12_BETAS = (1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
+
+
+@recipe(PAPER, "fig12", "SACK normalized throughput vs TCP-PR's alpha and beta (32 + 32 flows)")
+def fig12(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    duration, seeds, _ = _mode(quick)
+    alphas = (0.99, 0.999) if quick else FIG12_ALPHAS
+    betas = (1.0, 3.0, 10.0) if quick else FIG12_BETAS
+    builders = {"dumbbell": dumbbell, "parking lot": parking_lot}
+    points: list[Point] = [
+        (
+            {"panel": panel, "alpha": a, "beta": b},
+            build(64, duration=duration, alpha=a, beta=b),
+        )
+        for panel, build in builders.items()
+        for a in alphas
+        for b in betas
+    ]
+    df = run_points(points, seeds, store)
+    df["sack"] = df[f"norm.{SACK}"].astype(float)
+    table = df.groupby(["panel", "alpha", "beta"], sort=False)["sack"].mean().reset_index()
+    write_table(out, "fig12", table)
+    claims = []
+    for i, (panel, g) in enumerate(table.groupby("panel", sort=False)):
+        series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {
+            f"alpha={a:g}": (list(ga["beta"]), list(ga["sack"]), None)
+            for a, ga in g.groupby("alpha", sort=False)
+        }
+        line_plot(
+            out,
+            f"fig12-{i + 1}",
+            series,
+            xlabel="beta",
+            ylabel="SACK mean normalized throughput",
+            title=f"Fig. 12 {panel}",
+            logx=True,
+        )
+        lo, hi = FAIR_BAND
+        mid = g[(g["beta"] > 1.0) & (g["beta"] <= 5.0)]
+        fair = {f"a={a:g},b={b:g}": s for a, b, s in mid[["alpha", "beta", "sack"]].to_numpy()}
+        claims.append(
+            _claim(
+                "fig12",
+                f"{panel}: for 1 < beta < 5 both get essentially the same throughput, "
+                "over the range of alpha",
+                f"SACK mean normalized throughput in [{lo}, {hi}] for every 1 < beta <= 5",
+                series_str(fair, "{:.2f}", "{}"),
+                all(lo <= s <= hi for s in fair.values()),
+                values=fair,
+            )
+        )
+        top = g[g["beta"] == max(betas)]
+        at10 = dict(zip(top["alpha"], top["sack"], strict=True))
+        claims.append(
+            _claim(
+                "fig12",
+                f"{panel}: at beta = {max(betas):g} TCP-SACK gets at most ~20 % more throughput",
+                f"SACK mean normalized throughput <= {hi} at beta = {max(betas):g} for every alpha",
+                f"by alpha: {series_str(at10, '{:.2f}')}",
+                all(s <= hi for s in at10.values()),
+                values=at10,
+            )
+        )
+        at1 = dict(zip(g[g["beta"] == 1.0]["alpha"], g[g["beta"] == 1.0]["sack"], strict=True))
+        claims.append(
+            _claim(
+                "fig12",
+                f"{panel}: at beta = 1 TCP-SACK gets more than its share",
+                "SACK mean normalized throughput > 1.1 at beta = 1 for every alpha",
+                f"by alpha: {series_str(at1, '{:.2f}')}",
+                all(s > 1.1 for s in at1.values()),
+                values=at1,
+            )
+        )
+    return claims
+
+
+# --------------------------------------------------------------------------
+# Fig. 13: queue swaps
+# --------------------------------------------------------------------------
+
+FIG13_SWAPS = (0, 2, 5, 10, 20, 50)
+FIG13_DELAYS = (0.03, 0.18)
+
+
+def _throughput_table(df: pd.DataFrame, x: str) -> pd.DataFrame:
+    return df.groupby(["delay", "variant", x], sort=False)["throughput_bps"].mean().reset_index()
+
+
+def _by_variant_plot(
+    out: Path, stem: str, table: pd.DataFrame, x: str, xlabel: str, title: str
+) -> None:
+    series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {
+        str(v): (list(g[x].astype(float)), list(g["throughput_bps"] / 1e6), None)
+        for v, g in table.groupby("variant", sort=False)
+    }
+    line_plot(out, stem, series, xlabel=xlabel, ylabel="throughput (Mb/s)", title=title)
+
+
+@recipe(PAPER, "fig13", "Throughput vs packet swaps per swap event")
+def fig13(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    duration, seeds, _ = _mode(quick)
+    swaps = (0, 5, 20, 50) if quick else FIG13_SWAPS
+    points: list[Point] = [
+        ({"delay": d, "variant": v, "swaps": k}, swap_scenario(v, d, k, duration))
+        for d in FIG13_DELAYS
+        for v in REORDER_VARIANTS
+        for k in swaps
+    ]
+    df = run_points(points, seeds, store)
+    df["throughput_bps"] = df["throughput_bps"].astype(float)
+    table = _throughput_table(df, "swaps")
+    write_table(out, "fig13", table)
+    claims = []
+    for i, d in enumerate(FIG13_DELAYS):
+        sub = table[table["delay"] == d]
+        _by_variant_plot(
+            out,
+            f"fig13-{i + 1}",
+            sub,
+            "swaps",
+            "packet swaps per swap event",
+            f"Fig. 13, {d * 1e3:g} ms",
+        )
+        swapped = sub[sub["swaps"] > 0]
+        mean = swapped.groupby("variant", sort=False)["throughput_bps"].mean()
+        if d == FIG13_DELAYS[0]:
+            others = mean.drop(SACK)
+            gap = 1 - mean[SACK] / float(others.mean())
+            claims.append(
+                _claim(
+                    "fig13",
+                    "30 ms: even SACK is only ~1.5 % below the other algorithms",
+                    "SACK's mean throughput over K > 0 within 5 % below the others' mean",
+                    f"SACK {mean[SACK] / 1e6:.2f} Mb/s vs others {others.mean() / 1e6:.2f} Mb/s "
+                    f"({100 * gap:.1f} % below)",
+                    gap <= 0.05,
+                    gap=gap,
+                )
+            )
+        else:
+            best = min(float(mean[PR]), float(mean["TD-FR"]))
+            below = {v: 1 - float(mean[v]) / best for v in DUPACK_VARIANTS}
+            n_below = sum(b >= 0.15 for b in below.values())
+            claims.append(
+                _claim(
+                    "fig13",
+                    "180 ms: most methods get ~25 % less throughput than TCP-PR and TD-FR",
+                    "at least 3 of SACK, DSACK-NM, Inc-by-1, Inc-by-N, EWMA >= 15 % below "
+                    "min(TCP-PR, TD-FR) (mean over K > 0)",
+                    f"shortfall: {series_str(below, '{:.0%}', '{}')}",
+                    n_below >= 3,
+                    shortfall=below,
+                )
+            )
+        pr = sub[sub["variant"] == PR]
+        spread = float(pr["throughput_bps"].max() / pr["throughput_bps"].min())
+        by_k = dict(zip(pr["swaps"], pr["throughput_bps"] / 1e6, strict=True))
+        claims.append(
+            _claim(
+                "fig13",
+                f"{d * 1e3:g} ms: TCP-PR's throughput is nearly independent of K",
+                "max / min of TCP-PR's throughput over K <= 1.05",
+                f"by K: {series_str(by_k, '{:.2f}')} Mb/s (max/min {spread:.3f})",
+                spread <= 1.05,
+                spread=spread,
+            )
+        )
+    return claims
+
+
+# --------------------------------------------------------------------------
+# Figs. 15-16: multipath routing
+# --------------------------------------------------------------------------
+
+FIG15_EPSILONS = (0.0, 0.25, 0.5, 1.0, 2.0, 5.0, 500.0)
+FIG15_DELAYS = (0.01, 0.06)
+FIG15_VARIANTS = (*REORDER_VARIANTS, "TCP-DCR")
+
+
+@recipe(PAPER, "fig15-16", "Throughput vs multipath routing parameter epsilon")
+def fig15_16(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    duration, seeds, _ = _mode(quick)
+    epsilons = (0.0, 1.0, 500.0) if quick else FIG15_EPSILONS
+    points: list[Point] = [
+        ({"delay": d, "variant": v, "epsilon": e}, mesh_scenario(v, d, e, duration))
+        for d in FIG15_DELAYS
+        for v in FIG15_VARIANTS
+        for e in epsilons
+    ]
+    df = run_points(points, seeds, store)
+    df["throughput_bps"] = df["throughput_bps"].astype(float)
+    table = _throughput_table(df, "epsilon")
+    write_table(out, "fig15-16", table)
+    claims = []
+    for i, d in enumerate(FIG15_DELAYS):
+        sub = table[table["delay"] == d]
+        _by_variant_plot(
+            out,
+            f"fig15-16-{i + 1}",
+            sub,
+            "epsilon",
+            "epsilon",
+            f"Figs. 15-16, {d * 1e3:g} ms per link",
+        )
+        at: dict[float, dict[str, float]] = {
+            float(str(e)): {
+                str(v): float(t) for v, t in zip(g["variant"], g["throughput_bps"], strict=True)
+            }
+            for e, g in sub.groupby("epsilon")
+        }
+        single = at[max(at)]
+        spread = max(single.values()) / min(single.values())
+        claims.append(
+            _claim(
+                "fig15-16",
+                f"{d * 1e3:g} ms: with single-path routing (epsilon = 500) all methods are equal",
+                "max / min throughput across variants <= 1.1",
+                f"{series_str({k: v / 1e6 for k, v in single.items()}, '{:.2f}', '{}')} Mb/s "
+                f"(max/min {spread:.2f})",
+                spread <= 1.1,
+                spread=spread,
+            )
+        )
+        full = at[0.0]
+        pr = full[PR]
+        rel = {v: full[v] / pr for v in FIG15_VARIANTS if v != PR}
+        dupack_low = all(rel[v] <= 0.7 for v in DUPACK_VARIANTS)
+        claims.append(
+            _claim(
+                "fig15-16",
+                f"{d * 1e3:g} ms: at epsilon = 0 only TCP-PR keeps its throughput; "
+                "dupack-based methods drop drastically",
+                "TCP-PR at epsilon 0 >= 0.8 x its epsilon-500 throughput, and SACK, DSACK-NM, "
+                "Inc-by-1, Inc-by-N, EWMA each <= 0.7 x TCP-PR",
+                f"TCP-PR {pr / 1e6:.2f} Mb/s ({pr / single[PR]:.2f} x single path); "
+                f"others / TCP-PR: {series_str(rel, '{:.2f}', '{}')}",
+                pr >= 0.8 * single[PR] and dupack_low,
+                relative=rel,
+            )
+        )
+        timers = {v: rel[v] for v in ("TD-FR", "TCP-DCR")}
+        if d == FIG15_DELAYS[0]:
+            text, holds = (
+                "each >= 0.7 x TCP-PR at epsilon 0",
+                all(r >= 0.7 for r in timers.values()),
+            )
+            claim = "10 ms: TD-FR and TCP-DCR still achieve reasonable throughput at small epsilon"
+        else:
+            text, holds = "each < 0.7 x TCP-PR at epsilon 0", all(r < 0.7 for r in timers.values())
+            claim = "60 ms: TD-FR and TCP-DCR suffer a large decrease"
+        claims.append(
+            _claim(
+                "fig15-16",
+                claim,
+                text,
+                f"relative to TCP-PR: {series_str(timers, '{:.2f}', '{}')}",
+                holds,
+            )
+        )
+    return claims
+
+
+def figures() -> Iterable[str]:
+    """The figure keys of this paper, in registration order."""
+    return ("fig4-5-7", "fig6-8", "fig9", "fig10", "fig11", "fig12", "fig13", "fig15-16")
