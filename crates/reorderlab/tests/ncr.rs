@@ -154,6 +154,9 @@ fn ncr_runs_with_every_congestion_control() {
 /// Persistent reordering: 10 % of the data packets delayed by N(25 ms,
 /// 8 ms) on a 50-segment path (seed 000 Fig. 4 setting). AVG-DEV learns
 /// the reordering lengths and avoids most false fast retransmits.
+/// Measured (60 s, seed 1): false fast retransmits SACK 191 (0.74 Mb/s),
+/// DSACK-R 2468 (3.94 Mb/s: undo keeps the window, so more events), AVG-DEV
+/// 29 (6.19 Mb/s, final dupthresh 37).
 fn persistent(variant: &str) -> Scenario {
     let (acc, ad, d) = (10e6, 0.001, 0.023);
     let topo = chain(chain_rate_for_window(50.0, acc, ad, d), d, acc, 100);
@@ -188,7 +191,10 @@ fn avg_dev_reduces_spurious_fast_retransmits_vs_sack() {
         f
     };
     let sack = run("SACK");
+    // The same sender with dupthresh fixed at 3: isolates the estimator.
+    let dsack_r = run("DSACK-R");
     let avg_dev = run("AVG-DEV");
+    assert!(avg_dev.spurious_fast_retransmits * 3 < dsack_r.spurious_fast_retransmits);
     assert!(sack.spurious_fast_retransmits > 100);
     assert!(
         avg_dev.spurious_fast_retransmits * 3 < sack.spurious_fast_retransmits,
