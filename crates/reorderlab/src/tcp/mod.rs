@@ -4,6 +4,7 @@ pub mod cc;
 pub mod dsack;
 pub mod dupthresh;
 pub mod intervals;
+pub mod ncr;
 pub mod policy;
 pub mod receiver;
 pub mod reordering;

@@ -2,6 +2,8 @@
 //! enum so the hot path dispatches with a `match`; a new variant adds a case
 //! here (or a file beside this one) and a line in [`super::variants`].
 
+use crate::tcp::ncr::NcrMode;
+
 /// Loss detection: which outstanding segments are deemed lost, and when.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LossDetection {
@@ -84,6 +86,10 @@ pub enum LimitedTransmit {
     /// RR-TCP (seed 000 Sec. 4.3): one new segment per duplicate ACK, up to
     /// `k` times cwnd beyond the window.
     CwndMultiple(f64),
+    /// TCP-NCR Extended Limited Transmit (RFC 4653): pipe-based, with its
+    /// own DupThresh and exit rules ([`super::ncr`]); no allowance beyond
+    /// cwnd in the sense of the other two.
+    Extended(NcrMode),
 }
 
 impl LimitedTransmit {
@@ -94,6 +100,7 @@ impl LimitedTransmit {
             LimitedTransmit::Off => 0,
             LimitedTransmit::Rfc3042 => dupacks.min(2),
             LimitedTransmit::CwndMultiple(k) => dupacks.min((k * cwnd).floor() as u32),
+            LimitedTransmit::Extended(_) => 0,
         }
     }
 }

@@ -15,6 +15,7 @@ use crate::net::packet::{Packet, PacketKind};
 use crate::tcp::cc::{CongestionControl, Window};
 use crate::tcp::dsack::{Pairing, RetxEntry, RetxLog, SpuriousRetransmission};
 use crate::tcp::dupthresh::{td_fr_deadline, DupthreshPolicy, MIN_DUPTHRESH};
+use crate::tcp::ncr::{EltEnd, Ncr};
 use crate::tcp::policy::{
     DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection, Recovery, RttSampling,
     RttTiming,
@@ -125,6 +126,13 @@ pub struct SenderStats {
     pub rto_count: u64,
     pub max_cwnd: f64,
     pub min_cwnd: f64,
+    /// TCP-NCR Extended Limited Transmit phases ended by a cumulative ACK
+    /// (reordering, no window reduction; RFC 4653 Sec. 4 Termination).
+    pub elt_terminations: u64,
+    /// When the latest fast recovery began, and the dupthresh in force at
+    /// that moment (the sender's timeline, for tests and traces).
+    pub last_recovery_at: Option<Time>,
+    pub last_recovery_dupthresh: u32,
     pub started_at: Option<Time>,
     pub established_at: Option<Time>,
     pub all_acked_at: Option<Time>,
@@ -154,6 +162,8 @@ pub struct Sender {
     dupthresh_policy: DupthreshPolicy,
     /// Current dupthresh.
     dupthresh: u32,
+    /// TCP-NCR Extended Limited Transmit, when that is the limited transmit.
+    ncr: Option<Ncr>,
     retx_log: RetxLog,
     episode: u32,
     /// Recent reductions, oldest first (at most [`MAX_EPISODES`]).
@@ -207,7 +217,12 @@ impl Sender {
             ))),
             LossDetection::DupThresh => None,
         };
+        let ncr = match cfg.limited_transmit {
+            LimitedTransmit::Extended(mode) => Some(Ncr::new(mode)),
+            _ => None,
+        };
         Sender {
+            ncr,
             cfg,
             flow,
             peer,
@@ -406,12 +421,18 @@ impl Sender {
             if self.cfg.use_sack {
                 let m = self.highest_acked;
                 let mut scan = HoleScan::default();
-                self.process_sack(pkt, ack, m, &mut scan, now);
+                let newly = self.process_sack(pkt, ack, m, &mut scan, now);
+                if self.ncr.as_ref().is_some_and(Ncr::active) {
+                    self.ncr_on_sacked(newly);
+                }
                 self.transmit(now, out);
             }
             return;
         }
         self.dupthresh = self.dupthresh_policy.value(self.w.cwnd, now);
+        if let Some(d) = self.ncr.as_ref().and_then(Ncr::dup_thresh) {
+            self.dupthresh = d;
+        }
         let una_before = self.sb.una();
         let m_before = self.highest_acked;
         let mut scan = HoleScan::default();
@@ -457,7 +478,7 @@ impl Sender {
             let duplicate = !self.cfg.use_sack || newly_sacked > 0;
             if duplicate {
                 self.dupacks += 1;
-                self.on_dupack(now, out);
+                self.on_dupack(newly_sacked, now, out);
             }
         }
         self.measure_reordering(&scan, m_before, now);
@@ -551,9 +572,7 @@ impl Sender {
             return;
         };
         if !self.retx_log.contains(scan.hole) {
-            if let DupthreshPolicy::RrTcp(rr) = &mut self.dupthresh_policy {
-                rr.on_sample(len, now);
-            }
+            self.dupthresh_policy.on_reordering_sample(len, now);
         }
     }
 
@@ -646,6 +665,11 @@ impl Sender {
                     );
                 }
             }
+            DupthreshPolicy::AvgDev(ad) => {
+                if let Some(len) = reordering {
+                    ad.on_sample(len);
+                }
+            }
             DupthreshPolicy::Fixed(_) => {}
         }
         if let Some(i) = self
@@ -688,7 +712,11 @@ impl Sender {
     fn on_new_ack(&mut self, acked: u32, ack: u32, now: Time, out: &mut Vec<Packet>) {
         let recovered = self.recover.is_some_and(|r| ack >= r);
         match self.ca {
-            CaState::Open => self.grow(acked, now),
+            CaState::Open => {
+                if !self.end_extended_limited_transmit(now) {
+                    self.grow(acked, now);
+                }
+            }
             CaState::Loss => {
                 self.grow(acked, now);
                 if recovered {
@@ -726,7 +754,8 @@ impl Sender {
         self.note_cwnd();
     }
 
-    fn on_dupack(&mut self, now: Time, out: &mut Vec<Packet>) {
+    /// A duplicate ACK that SACKed `newly` segments (RFC 6675 Sec. 2).
+    fn on_dupack(&mut self, newly: u32, now: Time, out: &mut Vec<Packet>) {
         match self.dupacks {
             1 => self.first_dupack_at = Some(now),
             3 => self.third_dupack_at = Some(now),
@@ -740,6 +769,7 @@ impl Sender {
         }
         match self.ca {
             CaState::Open => {
+                self.extended_limited_transmit(newly);
                 if self.cfg.use_sack {
                     self.sb.mark_lost_by_dupthresh(self.dupthresh);
                 }
@@ -759,6 +789,48 @@ impl Sender {
             }
             CaState::Loss => {}
         }
+    }
+
+    /// RFC 4653 Sec. 4 (Initialization, then the E steps): a duplicate ACK
+    /// outside recovery starts Extended Limited Transmit if it is not
+    /// running (saving FlightSizePrev), and every one updates skipped and
+    /// DupThresh from the current FlightSize.
+    fn extended_limited_transmit(&mut self, newly: u32) {
+        let flight = self.sb.packets_out();
+        let Some(ncr) = self.ncr.as_mut() else {
+            return;
+        };
+        if !ncr.active() {
+            ncr.initialize(flight);
+        }
+        self.ncr_on_sacked(newly);
+    }
+
+    /// RFC 4653 Sec. 4, E steps: `newly` segments left the network.
+    fn ncr_on_sacked(&mut self, newly: u32) {
+        let flight = self.sb.packets_out();
+        if let Some(ncr) = self.ncr.as_mut() {
+            ncr.on_sacked(newly, flight);
+            if let Some(d) = ncr.dup_thresh() {
+                self.dupthresh = d;
+            }
+        }
+    }
+
+    /// RFC 4653 Sec. 4, Termination: a cumulative ACK during ELT shows the
+    /// duplicate ACKs came from reordering; cwnd and ssthresh are set by
+    /// [`Ncr::terminate`] instead of growing. Returns whether ELT was on.
+    fn end_extended_limited_transmit(&mut self, now: Time) -> bool {
+        let (pipe, flight, sacked) = (self.sb.pipe(), self.sb.packets_out(), self.sb.sacked_out());
+        let Some(ncr) = self.ncr.as_mut().filter(|n| n.active()) else {
+            return false;
+        };
+        self.stats.elt_terminations += 1;
+        self.dupthresh = match ncr.terminate(&mut self.w, pipe, flight, sacked) {
+            EltEnd::Restarted => ncr.dup_thresh().unwrap_or(self.dupthresh),
+            EltEnd::Done => self.dupthresh_policy.value(self.w.cwnd, now),
+        };
+        true
     }
 
     /// Loss detection: is it time to start fast recovery?
@@ -824,11 +896,17 @@ impl Sender {
     /// 2-3, RFC 6582 Sec. 3.2 step 2, RFC 6675 Sec. 5 steps 4.1-4.3).
     fn enter_recovery(&mut self, now: Time, out: &mut Vec<Packet>) {
         self.stats.fast_recoveries += 1;
+        self.stats.last_recovery_at = Some(now);
+        self.stats.last_recovery_dupthresh = self.dupthresh;
         self.fr_deadline = None;
         self.begin_reduction();
         // RFC 5681 Sec. 3.2 step 2: data sent by limited transmit is not
-        // counted in FlightSize here.
-        let flight = self.sb.packets_out().saturating_sub(self.lt_sent).max(1);
+        // counted in FlightSize here; TCP-NCR uses FlightSizePrev, the
+        // FlightSize before Extended Limited Transmit (RFC 4653 Sec. 4).
+        let flight = match self.ncr.as_mut().and_then(Ncr::on_loss) {
+            Some(prev) => prev.max(1),
+            None => self.sb.packets_out().saturating_sub(self.lt_sent).max(1),
+        };
         self.lt_sent = 0;
         self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight, now);
         self.recover = Some(self.sb.nxt());
@@ -875,10 +953,13 @@ impl Sender {
                 }
             }
             DupthreshPolicy::BlantonAllman(bl) => bl.on_timeout(),
-            DupthreshPolicy::Fixed(_) => {}
+            DupthreshPolicy::Fixed(_) | DupthreshPolicy::AvgDev(_) => {}
         }
         self.lt_idle = None;
         self.fr_deadline = None;
+        if let Some(ncr) = self.ncr.as_mut() {
+            ncr.reset();
+        }
         if first_timeout {
             self.begin_reduction();
         }
@@ -938,11 +1019,22 @@ impl Sender {
                 self.sb.pipe() as f64 + 1.0 <= cwnd
             }
             (CaState::Recovery, _) => retransmission || self.sb.packets_out() as f64 + 1.0 <= cwnd,
+            (CaState::Open, _) if self.elt_send_limit().is_some() => {
+                // RFC 4653 Sec. 4, E steps: ELT clocks on pipe, not cwnd
+                // (pipe + 1 <= limit).
+                self.elt_send_limit()
+                    .is_some_and(|limit| self.sb.pipe() < limit)
+            }
             (CaState::Open, _) => {
                 let extra = self.cfg.limited_transmit.allowance(self.dupacks, cwnd) as f64;
                 self.sb.packets_out() as f64 + 1.0 <= cwnd.floor().max(1.0) + extra
             }
         }
+    }
+
+    /// The pipe limit of a running TCP-NCR Extended Limited Transmit.
+    fn elt_send_limit(&self) -> Option<u32> {
+        self.ncr.as_ref().and_then(Ncr::send_limit)
     }
 
     /// Send what the window allows: lost segments first (RFC 6675 NextSeg
@@ -969,12 +1061,15 @@ impl Sender {
             }
             // The window cap bounds cwnd; limited transmit may go beyond it
             // (RR-TCP Sec. 2.3: up to k more congestion windows).
-            let extra = if self.ca == CaState::Open {
-                self.cfg
+            let extra = match self.ca {
+                // ELT bounds pipe by the window cap (SACKed segments have
+                // left the network).
+                CaState::Open if self.elt_send_limit().is_some() => self.sb.sacked_out(),
+                CaState::Open => self
+                    .cfg
                     .limited_transmit
-                    .allowance(self.dupacks, self.w.cwnd)
-            } else {
-                0
+                    .allowance(self.dupacks, self.w.cwnd),
+                _ => 0,
             };
             let room = self.sb.packets_out() < self.cfg.max_window + extra;
             if room && self.has_new_data() && self.window_allows(false) {

@@ -5,7 +5,8 @@
 use crate::engine::time::{ms, secs};
 use crate::spec::TcpSpec;
 use crate::tcp::dsack::Pairing;
-use crate::tcp::dupthresh::{BlScheme, BlantonAllman, DupthreshPolicy};
+use crate::tcp::dupthresh::{AvgDev, BlScheme, BlantonAllman, DupthreshPolicy};
+use crate::tcp::ncr::NcrMode;
 use crate::tcp::policy::{
     DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection, Recovery, RttSampling,
     RttTiming,
@@ -151,6 +152,29 @@ fn tcp_dcr(c: &mut SenderConfig) {
     c.fr_delay = FastRetransmitDelay::Dcr;
 }
 
+/// TCP-NCR (RFC 4653) on the SACK sender: Extended Limited Transmit
+/// replaces RFC 3042 and sets DupThresh while it runs.
+fn ncr(c: &mut SenderConfig, mode: NcrMode) {
+    sack(c);
+    c.limited_transmit = LimitedTransmit::Extended(mode);
+}
+
+fn tcp_ncr(c: &mut SenderConfig) {
+    ncr(c, NcrMode::Careful)
+}
+
+fn tcp_ncr_aggressive(c: &mut SenderConfig) {
+    ncr(c, NcrMode::Aggressive)
+}
+
+/// AVG-DEV on DSACK-R: it needs DSACK to measure the reordering of
+/// retransmitted segments, and limited transmit up to one cwnd to keep the
+/// ACK clock while waiting for a raised dupthresh.
+fn avg_dev(c: &mut SenderConfig) {
+    dsack_r(c);
+    c.dupthresh = DupthreshPolicy::AvgDev(AvgDev::new());
+}
+
 pub const VARIANTS: &[VariantInfo] = &[
     VariantInfo {
         name: "Reno",
@@ -290,6 +314,24 @@ pub const VARIANTS: &[VariantInfo] = &[
         source: "seed 001 Sec. II; seed 000 Sec. 5.7",
         configure: td_fr,
     },
+    VariantInfo {
+        name: "TCP-NCR",
+        description: "SACK + Extended Limited Transmit, careful (one new segment per two SACKed), DupThresh = max(2/3 FlightSize, 3)",
+        source: "RFC 4653 Sec. 3-4",
+        configure: tcp_ncr,
+    },
+    VariantInfo {
+        name: "TCP-NCR-aggressive",
+        description: "SACK + Extended Limited Transmit, aggressive (one new segment per SACKed), DupThresh = max(1/2 FlightSize, 3)",
+        source: "RFC 4653 Sec. 3-4",
+        configure: tcp_ncr_aggressive,
+    },
+    VariantInfo {
+        name: "AVG-DEV",
+        description: "DSACK-R + dupthresh = floor(avg + 4 dev) + 1 of measured reordering lengths (EWMA gains 1/8, 1/4 assumed), in [3, 0.9 cwnd]",
+        source: "Ma & Leung, GLOBECOM 2004 (formula assumed, see dupthresh.rs)",
+        configure: avg_dev,
+    },
 ];
 
 /// Other names the papers use for registered variants.
@@ -301,6 +343,7 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("Inc-by-N", "DSACK-BL-INCN"),
     ("EWMA", "DSACK-BL-EWMA"),
     ("TCP-RR", "DSACK-TA"),
+    ("TCP-NCR-careful", "TCP-NCR"),
 ];
 
 /// Defaults shared by every variant (the RFC 2988/6298-era sender of seeds
@@ -406,7 +449,11 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
         }
     }
     if let Some(k) = tcp.limited_transmit_bound {
-        if c.limited_transmit != LimitedTransmit::Off {
+        let bounded = !matches!(
+            c.limited_transmit,
+            LimitedTransmit::Off | LimitedTransmit::Extended(_)
+        );
+        if bounded {
             c.limited_transmit = LimitedTransmit::CwndMultiple(k);
         }
     }
