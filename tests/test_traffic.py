@@ -102,3 +102,20 @@ def test_traffic_without_flows_is_a_valid_scenario() -> None:
     r = reorderlab.run(Scenario.from_dict(data), seed=1)
     assert r.flows.empty and r.fairness is None
     assert int(r.traffic.loc["web", "objects"]) > 0
+
+
+def test_docs_traffic_example_is_a_valid_generator() -> None:
+    import re
+
+    from .conftest import ROOT
+
+    text = (ROOT / "docs" / "traffic.md").read_text(encoding="utf-8")
+    block = re.findall(r"```toml\n(.*?)```", text, flags=re.S)[0]
+    head = (
+        'duration = 10.0\n[topology]\nkind = "dumbbell"\npairs = 1\n'
+        "bottleneck_rate = 1e7\nbottleneck_delay = 0.01\n"
+    )
+    sc = Scenario.from_toml(head + block)
+    gen = sc.traffic[0]
+    assert gen.name == "web" and gen.sessions == 50 and not gen.closed_loop
+    assert gen.object_size.model_dump()["shape"] == 1.2

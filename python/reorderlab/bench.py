@@ -18,6 +18,7 @@ BENCH_FIELDS: tuple[str, ...] = (
     "name",
     "wall_s",
     "sim_s",
+    "realtime_factor",
     "events",
     "events_per_s",
     "packet_hops_per_s",

@@ -12,7 +12,12 @@ use crate::spec::{
 
 /// Names of the reference scenarios.
 pub fn bench_names() -> Vec<&'static str> {
-    vec!["ref-rrtcp", "ref-rrtcp-nodelay", "ref-gigabit"]
+    vec![
+        "ref-rrtcp",
+        "ref-rrtcp-nodelay",
+        "ref-gigabit",
+        "ref-tcppr-http",
+    ]
 }
 
 fn flow(src: &str, dst: &str, tcp: TcpSpec) -> FlowSpec {
@@ -129,6 +134,53 @@ pub fn ref_gigabit() -> Scenario {
     }
 }
 
+/// Seed 001's heaviest fairness setting: 64 flows (32 TCP-PR, 32 SACK) on
+/// the 15 Mb/s dumbbell (20 ms RTT, 250-packet DropTail queue) with 50
+/// closed-loop HTTP sessions from R1 to R2, 200 s.
+pub fn ref_tcppr_http() -> Scenario {
+    let pairs = 64;
+    let text = r#"{"server": "R1", "client": "R2", "sessions": 50, "closed_loop": true}"#;
+    let web: crate::spec::TrafficSpec = serde_json::from_str(text).expect("valid traffic");
+    Scenario {
+        name: "ref-tcppr-http".into(),
+        duration: 200.0,
+        seed: 1,
+        warmup: 140.0,
+        topology: Topology::Dumbbell {
+            pairs,
+            access_rate: 100e6,
+            access_delays: vec![],
+            access_delay: 0.001,
+            bottleneck_rate: 15e6,
+            bottleneck_delay: 0.008,
+            queue: QueueSpec::Droptail {
+                limit_packets: Some(250),
+                limit_bytes: None,
+            },
+            access_queue: None,
+        },
+        impairments: vec![],
+        multipath: vec![],
+        traffic: vec![web],
+        flows: (0..pairs)
+            .map(|i| {
+                let mut f = flow(
+                    &format!("S{i}"),
+                    &format!("D{i}"),
+                    TcpSpec {
+                        max_window: Some(100_000),
+                        ..TcpSpec::default()
+                    },
+                );
+                f.variant = if i % 2 == 0 { "TCP-PR" } else { "SACK" }.into();
+                f.start = 5.0 * i as f64 / pairs as f64;
+                f
+            })
+            .collect(),
+        record: Default::default(),
+    }
+}
+
 /// One benchmark measurement.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
@@ -139,6 +191,8 @@ pub struct BenchReport {
     pub packet_hops: u64,
     pub events_per_s: f64,
     pub packet_hops_per_s: f64,
+    /// Simulated seconds per wall-clock second.
+    pub realtime_factor: f64,
 }
 
 /// The named reference scenario.
@@ -147,6 +201,7 @@ pub fn scenario(name: &str) -> Option<Scenario> {
         "ref-rrtcp" => Some(ref_rrtcp()),
         "ref-rrtcp-nodelay" => Some(ref_rrtcp_nodelay()),
         "ref-gigabit" => Some(ref_gigabit()),
+        "ref-tcppr-http" => Some(ref_tcppr_http()),
         _ => None,
     }
 }
@@ -172,6 +227,7 @@ pub fn run_bench(name: &str) -> Result<BenchReport, String> {
         packet_hops: c.packet_hops,
         events_per_s: c.events as f64 / wall,
         packet_hops_per_s: c.packet_hops as f64 / wall,
+        realtime_factor: sc.duration / wall,
     })
 }
 
