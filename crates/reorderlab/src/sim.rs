@@ -27,7 +27,7 @@ use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 
 /// Bumped whenever a model change can alter results, so cached results of an
 /// older engine are not reused.
-pub const MODEL_REVISION: u32 = 1;
+pub const MODEL_REVISION: u32 = 2;
 
 /// One flow: its endpoints and timer slots.
 #[derive(Debug)]

@@ -14,7 +14,15 @@ from reorderlab.scenario import Scenario
 from reorderlab.store import Store
 from reorderlab.sweeper import jobs_for, sweep
 
-__all__ = ["Point", "make_claim", "plain", "run_points", "series_str", "write_table"]
+__all__ = [
+    "Point",
+    "flow_column",
+    "make_claim",
+    "plain",
+    "run_points",
+    "series_str",
+    "write_table",
+]
 
 #: A grid point: its parameters (become columns) and its scenario.
 Point = tuple[dict[str, Any], Scenario]
@@ -47,6 +55,13 @@ def run_points(
     return pd.DataFrame(rows)
 
 
+def flow_column(df: pd.DataFrame, flow: int, metric: str) -> str:
+    """The column of ``metric`` of flow ``flow`` in a sweep table: ``f{i}.metric``
+    for runs of several flows, plain ``metric`` for single-flow runs."""
+    name = f"f{flow}.{metric}"
+    return name if name in df.columns else metric
+
+
 def plain(v: Any) -> Any:
     """JSON-friendly values (numpy scalars to Python numbers)."""
     if isinstance(v, Mapping):
@@ -61,7 +76,14 @@ def plain(v: Any) -> Any:
 
 
 def make_claim(
-    paper: str, figure: str, claim: str, expected: str, measured: str, holds: bool, **values: Any
+    paper: str,
+    figure: str,
+    claim: str,
+    expected: str,
+    measured: str,
+    holds: bool,
+    /,
+    **values: Any,
 ) -> Claim:
     """A :class:`Claim` with its raw numbers made JSON-friendly."""
     return Claim(

@@ -346,7 +346,7 @@ def _plot(
 
 
 def _claim(
-    figure: str, claim: str, expected: str, measured: str, holds: bool, **values: Any
+    figure: str, claim: str, expected: str, measured: str, holds: bool, /, **values: Any
 ) -> Claim:
     return make_claim(PAPER, figure, claim, expected, measured, holds, **values)
 

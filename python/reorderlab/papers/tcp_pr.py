@@ -388,7 +388,9 @@ def _fairness_plot(
     )
 
 
-def _claim(figure: str, claim: str, expected: str, measured: str, holds: bool, **v: Any) -> Claim:
+def _claim(
+    figure: str, claim: str, expected: str, measured: str, holds: bool, /, **v: Any
+) -> Claim:
     return make_claim(PAPER, figure, claim, expected, measured, holds, **v)
 
 

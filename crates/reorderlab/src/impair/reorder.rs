@@ -5,9 +5,11 @@
 //! The delay time is defined from the departure of the earliest later packet
 //! (P_y) to that of the first delayed one (P_x): in time, the block leaves
 //! `delay` seconds after P_y was forwarded; in packets, right after the
-//! `delay_packets`-th later packet was forwarded. With no later packet the
-//! block leaves after `max_hold` (our assumption: the paper's generator
-//! always sees a continuous stream).
+//! `delay_packets`-th later packet was forwarded. A block held `max_hold`
+//! after its first packet arrived leaves then, complete or not, with or
+//! without a later packet (our assumption: the paper's generator always
+//! sees a continuous stream; a window-limited sender does not, and would
+//! otherwise wait forever for the packets that complete the block).
 
 use std::collections::VecDeque;
 
@@ -21,8 +23,9 @@ enum Phase {
     /// Forwarding; the next event starts with the first packet at or after
     /// `next_event`.
     Idle,
-    /// Collecting `left` more packets into the block.
-    Collecting { left: u32 },
+    /// Collecting `left` more packets into the block, whose first packet
+    /// arrived at `since` (it leaves by `since + max_hold` in any case).
+    Collecting { left: u32, since: Time },
     /// Block complete; waiting for the first later packet (or `max_hold`).
     Waiting { since: Time },
     /// Time mode: release scheduled.
@@ -86,7 +89,9 @@ impl ReorderGenerator {
     /// Time at which the held block is to leave, if any.
     pub fn deadline(&self) -> Option<Time> {
         match self.phase {
-            Phase::Waiting { since } | Phase::Counting { since, .. } => Some(since + self.max_hold),
+            Phase::Collecting { since, .. }
+            | Phase::Waiting { since }
+            | Phase::Counting { since, .. } => Some(since + self.max_hold),
             _ => self.release_at,
         }
     }
@@ -96,12 +101,15 @@ impl ReorderGenerator {
         match self.phase {
             Phase::Idle if now >= self.next_event => self.start_event(pkt, now, rng),
             Phase::Idle | Phase::Armed => ReorderVerdict::Pass,
-            Phase::Collecting { left } => {
+            Phase::Collecting { left, since } => {
                 self.block_packets.push_back(*pkt);
                 self.phase = if left <= 1 {
-                    Phase::Waiting { since: now }
+                    Phase::Waiting { since }
                 } else {
-                    Phase::Collecting { left: left - 1 }
+                    Phase::Collecting {
+                        left: left - 1,
+                        since,
+                    }
                 };
                 ReorderVerdict::Hold
             }
@@ -158,7 +166,10 @@ impl ReorderGenerator {
         self.phase = if block <= 1 {
             Phase::Waiting { since: now }
         } else {
-            Phase::Collecting { left: block - 1 }
+            Phase::Collecting {
+                left: block - 1,
+                since: now,
+            }
         };
         ReorderVerdict::Hold
     }
@@ -171,9 +182,9 @@ impl ReorderGenerator {
     /// The deadline passed: hand out the block (in arrival order).
     pub fn release(&mut self, now: Time, out: &mut Vec<Packet>) {
         let due = match self.phase {
-            Phase::Waiting { since } | Phase::Counting { since, .. } => {
-                now >= since + self.max_hold
-            }
+            Phase::Collecting { since, .. }
+            | Phase::Waiting { since }
+            | Phase::Counting { since, .. } => now >= since + self.max_hold,
             Phase::Armed => self.release_at.is_some_and(|t| now >= t),
             _ => false,
         };
@@ -261,5 +272,35 @@ mod tests {
             g.process(&p(2), t0 + 40_000, &mut rng),
             ReorderVerdict::Pass
         );
+    }
+
+    /// A window-limited sender cannot complete a block: it still leaves
+    /// `max_hold` after its first packet (no deadlock).
+    #[test]
+    fn an_incomplete_block_leaves_after_max_hold() {
+        let mut rng = Rng::from_seed(0);
+        let mut g = ReorderGenerator::new(
+            RandomVar::Constant { value: 1.0 },
+            Some(RandomVar::Constant { value: 20e-6 }),
+            None,
+            RandomVar::Constant { value: 10.0 },
+            0.01,
+            &mut rng,
+        );
+        let t0 = secs(1.0);
+        let p = |s| Packet::data(0, 1, 1000, s, 0, 0);
+        for s in 0..3 {
+            assert_eq!(
+                g.process(&p(s), t0 + s as Time, &mut rng),
+                ReorderVerdict::Hold
+            );
+        }
+        assert_eq!(g.deadline(), Some(t0 + secs(0.01)));
+        let mut out = Vec::new();
+        g.release(t0 + secs(0.005), &mut out);
+        assert!(out.is_empty(), "not yet");
+        g.release(t0 + secs(0.01), &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![0, 1, 2]);
+        assert_eq!(g.deadline(), None);
     }
 }

@@ -963,9 +963,19 @@ impl Sender {
         if first_timeout {
             self.begin_reduction();
         }
-        // ssthresh is reduced only on the first timeout of a segment.
+        // ssthresh is reduced only on the first timeout of a segment. RFC
+        // 5681 eq. (4) uses FlightSize; after a stalled SACK recovery the
+        // data outstanding can be many windows (new data went out as SACKed
+        // segments left the pipe), and that would set ssthresh far above
+        // any window the path carried. FlightSize is therefore bounded by
+        // the window in force before the loss: cwnd, or inside a recovery
+        // the cwnd the recovery started from.
         if first_timeout {
-            let flight = self.sb.packets_out();
+            let window = match (self.ca, self.episodes.back()) {
+                (CaState::Recovery, Some(u)) => u.prior_cwnd.max(self.w.cwnd),
+                _ => self.w.cwnd,
+            };
+            let flight = self.sb.packets_out().min(window.ceil() as u32).max(1);
             self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight, now);
         }
         self.w.cwnd = 1.0;

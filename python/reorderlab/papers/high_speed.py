@@ -1,0 +1,442 @@
+"""Seed 003: packet reordering and high-speed TCPs (Figs. 9-14).
+
+Paper key ``high-speed``; one recipe per row of ``EXPERIMENTS.md`` (Seed 003).
+
+Setting (Sec. V-A, Fig. 8)
+    A dumbbell with a 1000 Mb/s, 50 ms one-way bottleneck; the studied flow
+    S0 -> D0 (1500-byte packets) crosses the seed-003 reordering generator
+    on its access link S0 -> R1, so only it sees reordering. Generator
+    defaults: mean reordering interval 0.02 s, mean reordering delay time
+    20 us, block size 1 packet; interval and delay time exponential with
+    those means (the measured CDFs are not given: EXPERIMENTS.md's
+    assumption). Throughput of the studied flow after a 10 s warm-up.
+
+Curves
+    Figs. 9-11: BIC and HSTCP over SACK (plus CUBIC over SACK, which the
+    paper predates). Figs. 12-14: BIC with TCP-NCR (RFC 4653, careful),
+    AVG-DEV and TCP-RR (= DSACK-TA of seed 000) against BIC-SACK. RACK-TLP is
+    not built yet (issue 7), so it is not drawn.
+
+Full fidelity: 100 s runs, 2 seeds. Quick (``--quick``): 30 s runs, 1 seed,
+3-4 x values per figure. Claims are checked on those runs; a claim that
+fails is reported as not holding, with the numbers.
+
+Assumptions (the paper does not say)
+    * Access links 10 Gb/s with one-way delays drawn once, uniformly in
+      0.1-0.9 ms (fixed list below, so every run has the same topology).
+    * Bottleneck DropTail queue of one bandwidth-delay product (EXPERIMENTS.md).
+    * "Various kinds of background traffic in both directions": two HTTP
+      generators with seed 001's web sessions (50 open-loop sessions each),
+      S1 -> D1 and D2 -> S2 over the bottleneck, SACK/Reno.
+    * Every sender: no receiver-window limit, min RTO 1 s (RFC 2988, as
+      ns-2), no delayed ACK. No hidden ``dupthresh = max(3, cwnd /
+      numdupacksFrac_)`` rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from reorderlab.claims import Claim
+from reorderlab.papers import recipe
+from reorderlab.papers.common import (
+    Point,
+    flow_column,
+    make_claim,
+    run_points,
+    series_str,
+    write_table,
+)
+from reorderlab.plot import line_plot
+from reorderlab.scenario import (
+    ConstantVar,
+    DroptailQueue,
+    DumbbellTopology,
+    ExponentialVar,
+    FlowSpec,
+    Impairment,
+    ReorderImpairment,
+    Scenario,
+    TcpSpec,
+    TrafficSpec,
+)
+from reorderlab.store import Store
+
+PAPER = "high-speed"
+
+RATE = 1e9
+DELAY = 0.05
+MSS = 1500
+ACCESS_RATE = 10e9
+#: One-way access delays of pairs 0..2, drawn once from U(0.1, 0.9) ms.
+ACCESS_DELAYS = (0.00047, 0.00081, 0.00019)
+WARMUP = 10.0
+
+FULL_DURATION, FULL_SEEDS = 100.0, 2
+QUICK_DURATION, QUICK_SEEDS = 30.0, 1
+
+INTERVAL, DELAY_TIME, BLOCK = 0.02, 20e-6, 1
+
+#: (label, variant, congestion control) of the figures' curves.
+SACK_CURVES = (("BIC-SACK", "SACK", "bic"), ("HSTCP-SACK", "SACK", "highspeed"))
+EXTRA_CURVES = (("CUBIC-SACK", "SACK", "cubic"),)
+TOLERANT_CURVES = (
+    ("BIC-NCR", "TCP-NCR", "bic"),
+    ("BIC-AVG-DEV", "AVG-DEV", "bic"),
+    ("BIC-TCP-RR", "DSACK-TA", "bic"),
+)
+
+FIG9_INTERVALS = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5)
+FIG10_DELAYS = (0.0, 10e-6, 20e-6, 40e-6, 60e-6, 80e-6, 100e-6)
+FIG11_BLOCKS = (1, 2, 3, 5, 7, 10)
+QUICK_INTERVALS = (0.01, 0.02, 0.1, 0.5)
+QUICK_DELAYS = (0.0, 20e-6, 100e-6)
+QUICK_BLOCKS = (1, 2, 10)
+
+
+def _mode(quick: bool) -> tuple[float, int]:
+    return (QUICK_DURATION, QUICK_SEEDS) if quick else (FULL_DURATION, FULL_SEEDS)
+
+
+def bdp_packets() -> int:
+    """One bandwidth-delay product of the studied flow's path, in packets."""
+    rtt = 2 * (DELAY + 2 * ACCESS_DELAYS[0])
+    return int(RATE * rtt / (8 * MSS))
+
+
+def reorderer(interval: float, delay: float, block: float) -> list[Impairment]:
+    """The seed-003 generator on S0 -> R1 (none when the delay time is 0)."""
+    if delay <= 0:
+        return []
+    return [
+        ReorderImpairment(
+            link="S0->R1",
+            interval=ExponentialVar(mean=interval),
+            delay=ExponentialVar(mean=delay),
+            block=ConstantVar(value=float(block)),
+        )
+    ]
+
+
+def scenario(
+    variant: str,
+    cc: str,
+    duration: float,
+    *,
+    interval: float = INTERVAL,
+    delay: float = DELAY_TIME,
+    block: float = BLOCK,
+) -> Scenario:
+    """The studied flow (``variant`` over ``cc``) plus background, one run."""
+    tcp = TcpSpec(mss=MSS, ack_size=40, max_window=1_000_000)
+    web = [
+        TrafficSpec(name="web-fwd", server="S1", client="D1", sessions=50, tcp=tcp),
+        TrafficSpec(name="web-rev", server="D2", client="S2", sessions=50, tcp=tcp),
+    ]
+    return Scenario(
+        name="high-speed",
+        duration=duration,
+        warmup=WARMUP,
+        topology=DumbbellTopology(
+            pairs=3,
+            access_rate=ACCESS_RATE,
+            access_delays=list(ACCESS_DELAYS),
+            bottleneck_rate=RATE,
+            bottleneck_delay=DELAY,
+            queue=DroptailQueue(limit_packets=bdp_packets()),
+            access_queue=DroptailQueue(limit_packets=100_000),
+        ),
+        impairments=reorderer(interval, delay, block),
+        flows=[FlowSpec(name="studied", src="S0", dst="D0", variant=variant, cc=cc, tcp=tcp)],
+        traffic=web,
+    )
+
+
+# --------------------------------------------------------------------------
+# Running, tables, plots
+# --------------------------------------------------------------------------
+
+
+def sweep_parameter(
+    param: str,
+    xs: Sequence[float],
+    curves: Sequence[tuple[str, str, str]],
+    quick: bool,
+    store: Store | None,
+) -> pd.DataFrame:
+    """Mean studied-flow throughput (Mb/s) per (curve, x)."""
+    duration, seeds = _mode(quick)
+    points: list[Point] = [
+        ({"curve": label, "x": float(x)}, scenario(v, cc, duration, **{param: x}))
+        for label, v, cc in curves
+        for x in xs
+    ]
+    df = run_points(points, seeds, store)
+    df["mbps"] = df[flow_column(df, 0, "throughput_bps")].astype(float) / 1e6
+    df["fast_retransmits"] = df[flow_column(df, 0, "fast_retransmits")].astype(float)
+    df["spurious"] = df[flow_column(df, 0, "spurious_fast_retransmits")].astype(float)
+    return (
+        df.groupby(["curve", "x"], sort=False)[["mbps", "fast_retransmits", "spurious"]]
+        .mean()
+        .reset_index()
+    )
+
+
+def _by_x(table: pd.DataFrame, curve: str) -> dict[float, float]:
+    sub = table[table["curve"] == curve]
+    return {float(x): float(y) for x, y in zip(sub["x"], sub["mbps"], strict=True)}
+
+
+def _plot(
+    out: Path,
+    stem: str,
+    table: pd.DataFrame,
+    xlabel: str,
+    title: str,
+    xscale: float = 1.0,
+    logx: bool = False,
+) -> None:
+    series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
+    for curve, g in table.groupby("curve", sort=False):
+        series[str(curve)] = (list(g["x"] * xscale), list(g["mbps"]), None)
+    line_plot(out, stem, series, xlabel=xlabel, ylabel="throughput (Mb/s)", title=title, logx=logx)
+
+
+def _claim(
+    figure: str, claim: str, expected: str, measured: str, holds: bool, /, **v: Any
+) -> Claim:
+    return make_claim(PAPER, figure, claim, expected, measured, holds, **v)
+
+
+def _spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+    ra = pd.Series(list(xs)).rank().to_numpy(dtype=float)
+    rb = pd.Series(list(ys)).rank().to_numpy(dtype=float)
+    if np.std(ra) == 0 or np.std(rb) == 0:
+        return 0.0
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
+# --------------------------------------------------------------------------
+# Fig. 9: mean reordering interval
+# --------------------------------------------------------------------------
+
+
+@recipe(PAPER, "fig9", "Throughput of BIC and HSTCP vs mean reordering interval")
+def fig9(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    xs = QUICK_INTERVALS if quick else FIG9_INTERVALS
+    table = sweep_parameter("interval", xs, SACK_CURVES + EXTRA_CURVES, quick, store)
+    write_table(out, "fig9", table)
+    _plot(out, "fig9", table, "mean reordering interval (s)", "Fig. 9", logx=True)
+    bic, hs = _by_x(table, "BIC-SACK"), _by_x(table, "HSTCP-SACK")
+    claims = []
+    rho = {c: _spearman(list(v), list(v.values())) for c, v in (("BIC", bic), ("HSTCP", hs))}
+    claims.append(
+        _claim(
+            "fig9",
+            "a smaller reordering interval gives lower throughput (BIC and HSTCP)",
+            "Spearman rank correlation of interval and throughput >= 0.8 for both",
+            f"BIC {series_str(bic, '{:.0f}')} Mb/s (rho {rho['BIC']:.2f}); "
+            f"HSTCP {series_str(hs, '{:.0f}')} Mb/s (rho {rho['HSTCP']:.2f})",
+            all(r >= 0.8 for r in rho.values()),
+            bic=bic,
+            hstcp=hs,
+        )
+    )
+    lo, mid = min(bic), 0.02
+    claims.append(
+        _claim(
+            "fig9",
+            "BIC's throughput drops sharply when the interval is below 0.02 s",
+            f"BIC at {lo:g} s <= 0.6 x BIC at {mid:g} s",
+            f"BIC {bic[lo]:.0f} Mb/s at {lo:g} s vs {bic[mid]:.0f} Mb/s at {mid:g} s",
+            bic[lo] <= 0.6 * bic[mid],
+        )
+    )
+    top = max(bic)
+    claims.append(
+        _claim(
+            "fig9",
+            "HSTCP is far below BIC (paper: BIC ~400 vs HSTCP ~10 Mb/s at 0.5 s)",
+            f"HSTCP <= 0.25 x BIC at {top:g} s",
+            f"at {top:g} s: BIC {bic[top]:.0f} Mb/s, HSTCP {hs[top]:.0f} Mb/s",
+            hs[top] <= 0.25 * bic[top],
+        )
+    )
+    return claims
+
+
+# --------------------------------------------------------------------------
+# Fig. 10: mean reordering delay time
+# --------------------------------------------------------------------------
+
+
+@recipe(PAPER, "fig10", "Throughput of BIC and HSTCP vs mean reordering delay time")
+def fig10(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    xs = QUICK_DELAYS if quick else FIG10_DELAYS
+    table = sweep_parameter("delay", xs, SACK_CURVES + EXTRA_CURVES, quick, store)
+    write_table(out, "fig10", table)
+    _plot(out, "fig10", table, "mean reordering delay time (us)", "Fig. 10", xscale=1e6)
+    claims = []
+    for label in ("BIC-SACK", "HSTCP-SACK"):
+        t = _by_x(table, label)
+        none, d20, top = t[0.0], t[20e-6], t[max(t)]
+        claims.append(
+            _claim(
+                "fig10",
+                f"{label}: very high throughput without reordering",
+                ">= 800 Mb/s at delay time 0",
+                f"{none:.0f} Mb/s",
+                none >= 800,
+            )
+        )
+        claims.append(
+            _claim(
+                "fig10",
+                f"{label}: a 20 us reordering delay time already degrades throughput",
+                "throughput at 20 us <= 0.5 x at 0",
+                f"{d20:.0f} vs {none:.0f} Mb/s",
+                d20 <= 0.5 * none,
+            )
+        )
+        claims.append(
+            _claim(
+                "fig10",
+                f"{label}: longer delay times are only a little worse than 20 us",
+                f"throughput at {max(t) * 1e6:g} us >= 0.6 x at 20 us",
+                f"{top:.0f} vs {d20:.0f} Mb/s",
+                top >= 0.6 * d20,
+            )
+        )
+    return claims
+
+
+# --------------------------------------------------------------------------
+# Fig. 11: block size
+# --------------------------------------------------------------------------
+
+
+@recipe(PAPER, "fig11", "Throughput of BIC and HSTCP vs reordering block size")
+def fig11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    xs = QUICK_BLOCKS if quick else FIG11_BLOCKS
+    table = sweep_parameter("block", xs, SACK_CURVES + EXTRA_CURVES, quick, store)
+    none = sweep_parameter("delay", (0.0,), SACK_CURVES, quick, store)
+    write_table(out, "fig11", table)
+    _plot(out, "fig11", table, "reordering block size (packets)", "Fig. 11")
+    claims = []
+    for label in ("BIC-SACK", "HSTCP-SACK"):
+        t = _by_x(table, label)
+        ref = _by_x(none, label)[0.0]
+        worst = max(t.values())
+        claims.append(
+            _claim(
+                "fig11",
+                f"{label}: like Fig. 10, every block size degrades throughput well below "
+                "the reordering-free value",
+                "throughput <= 0.5 x the no-reordering throughput at every block size",
+                f"{series_str(t, '{:.0f}')} Mb/s vs {ref:.0f} Mb/s without reordering",
+                worst <= 0.5 * ref,
+            )
+        )
+        small, big = t[min(t)], t[max(t)]
+        claims.append(
+            _claim(
+                "fig11",
+                f"{label}: larger blocks are only a little worse than one packet",
+                f"throughput at block {max(t):g} >= 0.6 x at block {min(t):g}",
+                f"{big:.0f} vs {small:.0f} Mb/s",
+                big >= 0.6 * small,
+            )
+        )
+    return claims
+
+
+# --------------------------------------------------------------------------
+# Figs. 12-14: reordering-tolerant variants with BIC
+# --------------------------------------------------------------------------
+
+
+@recipe(PAPER, "fig12-13-14", "BIC with TCP-NCR, AVG-DEV and TCP-RR vs BIC-SACK")
+def fig12_13_14(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    curves = (SACK_CURVES[0], *TOLERANT_CURVES)
+    sweeps = {
+        "fig12": (
+            "interval",
+            QUICK_INTERVALS if quick else FIG9_INTERVALS,
+            "mean reordering interval (s)",
+            1.0,
+        ),
+        "fig13": (
+            "delay",
+            QUICK_DELAYS[1:] if quick else FIG10_DELAYS[1:],
+            "mean reordering delay time (us)",
+            1e6,
+        ),
+        "fig14": (
+            "block",
+            QUICK_BLOCKS if quick else FIG11_BLOCKS,
+            "reordering block size (packets)",
+            1.0,
+        ),
+    }
+    tables = {}
+    for fig, (param, xs, xlabel, xscale) in sweeps.items():
+        table = sweep_parameter(param, xs, curves, quick, store)
+        tables[fig] = table
+        write_table(out, fig, table)
+        _plot(out, fig, table, xlabel, f"Fig. {fig[3:]}", xscale=xscale, logx=param == "interval")
+    claims = []
+    sack = {fig: _by_x(t, "BIC-SACK") for fig, t in tables.items()}
+    means: dict[str, float] = {}
+    for label, _, _ in TOLERANT_CURVES:
+        low: list[str] = []
+        values = []
+        for fig, t in tables.items():
+            mine = _by_x(t, label)
+            values += list(mine.values())
+            for x, y in mine.items():
+                if not (y > 100 and y >= 2 * sack[fig][x]):
+                    low.append(f"{fig} x={x:g}: {y:.0f} vs SACK {sack[fig][x]:.0f}")
+        means[label] = float(np.mean(values))
+        claims.append(
+            _claim(
+                "fig12-13-14",
+                f"{label} is far above BIC-SACK (> 100 Mb/s) for every reordering parameter",
+                "> 100 Mb/s and >= 2 x BIC-SACK at every point of Figs. 12-14",
+                f"mean {means[label]:.0f} Mb/s; "
+                + (f"{len(low)} points short: {'; '.join(low[:4])}" if low else "every point"),
+                not low,
+            )
+        )
+    best = max(means, key=lambda k: means[k])
+    claims.append(
+        _claim(
+            "fig12-13-14",
+            "TCP-NCR performs best of the three",
+            "BIC-NCR has the highest mean throughput over Figs. 12-14",
+            series_str(means, "{:.0f}", "{}") + " Mb/s",
+            best == "BIC-NCR",
+            means=means,
+        )
+    )
+    ncr = _by_x(tables["fig14"], "BIC-NCR")
+    b1, b2 = ncr.get(1.0, float("nan")), ncr.get(2.0, float("nan"))
+    claims.append(
+        _claim(
+            "fig12-13-14",
+            "BIC+NCR gets less at block size 2 than at 1 (paper: 463 vs 632 Mb/s)",
+            "throughput at block 2 < at block 1",
+            f"block 1: {b1:.0f} Mb/s, block 2: {b2:.0f} Mb/s",
+            b2 < b1,
+        )
+    )
+    return claims
+
+
+def figures() -> Iterable[str]:
+    """The figure keys of this paper, in registration order."""
+    return ("fig9", "fig10", "fig11", "fig12-13-14")
