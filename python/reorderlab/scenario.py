@@ -921,6 +921,8 @@ class TcpSpec(_Model):
     alpha: float | None = None
     #: TCP-PR mxrtt = beta * srtt, beta >= 1
     beta: float | None = None
+    #: congestion window validation: none | rfc2861 (RFC 2861)
+    cwv: Literal["none", "rfc2861"] | None = None
     syn: bool = False
 
     @model_validator(mode="after")

@@ -440,6 +440,10 @@ pub struct TcpSpec {
     /// TCP-PR mxrtt = beta * srtt, beta >= 1.
     #[serde(default)]
     pub beta: Option<f64>,
+    /// Congestion Window Validation: `"none"` or `"rfc2861"`; `None` = the
+    /// variant's default (on for SACK-CWV only).
+    #[serde(default)]
+    pub cwv: Option<String>,
     /// Open the connection with SYN / SYN-ACK before data.
     #[serde(default)]
     pub syn: bool,

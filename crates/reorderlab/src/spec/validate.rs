@@ -575,6 +575,14 @@ fn check_transport(p: &str, variant: &str, cc: &str, t: &TcpSpec, r: &ReceiverSp
             ));
         }
     }
+    if let Some(v) = t.cwv.as_deref() {
+        if crate::tcp::policy::Cwv::parse(v).is_none() {
+            return Err(SpecError::new(
+                format!("{tp}.cwv"),
+                format!("must be \"none\" or \"rfc2861\", got {v:?}"),
+            ));
+        }
+    }
     if let Some(v) = t.limited_transmit_bound {
         non_negative(&format!("{tp}.limited_transmit_bound"), v)?;
     }

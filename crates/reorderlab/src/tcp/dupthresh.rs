@@ -5,6 +5,7 @@
 
 use crate::engine::time::{ms, secs, to_secs};
 use crate::engine::Time;
+use crate::tcp::aix::Winthresh;
 use crate::tcp::reordering::{ReorderHistogram, MAX_LENGTH};
 
 /// The default and minimum dupthresh.
@@ -321,6 +322,11 @@ pub enum DupthreshPolicy {
     RrTcp(Box<RrTcp>),
     BlantonAllman(BlantonAllman),
     AvgDev(AvgDev),
+    /// TCP-Aix's winthresh ([`crate::tcp::aix::Winthresh`]): from the buffer
+    /// space, held for a duplicate-ACK run. It needs the flight size and
+    /// the receiver window, so the sender computes it; [`Self::value`]
+    /// returns the floor of 3.
+    Winthresh(Winthresh),
 }
 
 impl DupthreshPolicy {
@@ -340,6 +346,7 @@ impl DupthreshPolicy {
             DupthreshPolicy::RrTcp(rr) => rr.dupthresh(now),
             DupthreshPolicy::BlantonAllman(bl) => bl.dupthresh(cwnd),
             DupthreshPolicy::AvgDev(ad) => ad.dupthresh(cwnd),
+            DupthreshPolicy::Winthresh(_) => MIN_DUPTHRESH,
         }
     }
 
@@ -349,7 +356,9 @@ impl DupthreshPolicy {
         match self {
             DupthreshPolicy::RrTcp(rr) => rr.on_sample(len, now),
             DupthreshPolicy::AvgDev(ad) => ad.on_sample(len),
-            DupthreshPolicy::Fixed(_) | DupthreshPolicy::BlantonAllman(_) => {}
+            DupthreshPolicy::Fixed(_)
+            | DupthreshPolicy::BlantonAllman(_)
+            | DupthreshPolicy::Winthresh(_) => {}
         }
     }
 

@@ -1,6 +1,8 @@
 //! TCP: the receiver, the sender and its policies.
 
+pub mod aix;
 pub mod cc;
+pub mod cwv;
 pub mod dsack;
 pub mod dupthresh;
 pub mod intervals;

@@ -77,6 +77,38 @@ pub enum Recovery {
     Sack,
 }
 
+/// When the window reduction of a loss episode detected by duplicate ACKs
+/// is applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CongestionResponse {
+    /// At the fast retransmit (RFC 5681, RFC 6675): every standard sender.
+    AtDetection,
+    /// TCP-Aix ([`super::aix`]): the fast retransmit goes at dupthresh, the
+    /// reduction waits for the newACK and happens only if that ACK answers
+    /// the retransmission; until then new data is sent on every duplicate
+    /// ACK. Needs SACK.
+    AtNewAck,
+}
+
+/// Congestion Window Validation (decay of an unused window).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cwv {
+    None,
+    /// RFC 2861 ([`super::cwv`]).
+    Rfc2861,
+}
+
+impl Cwv {
+    /// The scenario's spelling (`TcpSpec::cwv`).
+    pub fn parse(s: &str) -> Option<Cwv> {
+        match s {
+            "none" => Some(Cwv::None),
+            "rfc2861" => Some(Cwv::Rfc2861),
+            _ => None,
+        }
+    }
+}
+
 /// Limited transmit: new data sent on duplicate ACKs before recovery.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LimitedTransmit {

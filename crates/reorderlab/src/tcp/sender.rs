@@ -12,13 +12,15 @@ use std::collections::VecDeque;
 
 use crate::engine::{Time, TimerKind};
 use crate::net::packet::{Packet, PacketKind};
+use crate::tcp::aix::{Aix, AixVerdict};
 use crate::tcp::cc::{CongestionControl, Window};
+use crate::tcp::cwv::Rfc2861;
 use crate::tcp::dsack::{Pairing, RetxEntry, RetxLog, SpuriousRetransmission};
 use crate::tcp::dupthresh::{td_fr_deadline, DupthreshPolicy, MIN_DUPTHRESH};
 use crate::tcp::ncr::{EltEnd, Ncr};
 use crate::tcp::policy::{
-    DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection, Recovery, RttSampling,
-    RttTiming,
+    CongestionResponse, Cwv, DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection,
+    Recovery, RttSampling, RttTiming,
 };
 use crate::tcp::reordering::HoleScan;
 use crate::tcp::rto::{RtoConfig, RtoEstimator, RttHistogram};
@@ -34,6 +36,10 @@ pub struct SenderConfig {
     pub detection: LossDetection,
     pub recovery: Recovery,
     pub limited_transmit: LimitedTransmit,
+    /// When a loss episode reduces the window (TCP-Aix: at the newACK).
+    pub response: CongestionResponse,
+    /// Congestion Window Validation.
+    pub cwv: Cwv,
     /// Use the receiver's SACK information.
     pub use_sack: bool,
     /// How dupthresh is set (fixed, RR-TCP FA / TA, Blanton-Allman).
@@ -129,6 +135,16 @@ pub struct SenderStats {
     /// TCP-NCR Extended Limited Transmit phases ended by a cumulative ACK
     /// (reordering, no window reduction; RFC 4653 Sec. 4 Termination).
     pub elt_terminations: u64,
+    /// TCP-Aix: loss recoveries started (retransmission at dupthresh, no
+    /// window reduction yet).
+    pub aix_loss_recoveries: u64,
+    /// TCP-Aix: newACKs that answered the original, not the
+    /// retransmission (reordering: no window reduction).
+    pub aix_reorderings: u64,
+    /// RFC 2861 decays: halvings after idle periods and application-limited
+    /// decays.
+    pub cwv_idle_halvings: u64,
+    pub cwv_app_limited_decays: u64,
     /// When the latest fast recovery began, and the dupthresh in force at
     /// that moment (the sender's timeline, for tests and traces).
     pub last_recovery_at: Option<Time>,
@@ -164,6 +180,10 @@ pub struct Sender {
     dupthresh: u32,
     /// TCP-NCR Extended Limited Transmit, when that is the limited transmit.
     ncr: Option<Ncr>,
+    /// TCP-Aix, when the congestion response waits for the newACK.
+    aix: Option<Aix>,
+    /// RFC 2861 state, when CWV is on.
+    cwv: Option<Rfc2861>,
     retx_log: RetxLog,
     episode: u32,
     /// Recent reductions, oldest first (at most [`MAX_EPISODES`]).
@@ -221,8 +241,12 @@ impl Sender {
             LimitedTransmit::Extended(mode) => Some(Ncr::new(mode)),
             _ => None,
         };
+        let aix = (cfg.response == CongestionResponse::AtNewAck).then(Aix::new);
+        let cwv = (cfg.cwv == Cwv::Rfc2861).then(|| Rfc2861::new(0));
         Sender {
             ncr,
+            aix,
+            cwv,
             cfg,
             flow,
             peer,
@@ -350,6 +374,20 @@ impl Sender {
         }
     }
 
+    /// The application hands `segments` more segments to a finite transfer
+    /// (an unlimited one has all it needs); a finished connection resumes.
+    pub fn write(&mut self, segments: u64, now: Time, out: &mut Vec<Packet>) {
+        let Some(n) = self.cfg.segments.as_mut() else {
+            return;
+        };
+        *n += segments;
+        if self.phase == Phase::Done {
+            self.phase = Phase::Established;
+            self.stats.all_acked_at = None;
+        }
+        self.transmit(now, out);
+    }
+
     /// A timer of this sender expired.
     pub fn on_timer(&mut self, kind: TimerKind, now: Time, out: &mut Vec<Packet>) {
         match kind {
@@ -393,6 +431,9 @@ impl Sender {
     fn establish(&mut self, now: Time, out: &mut Vec<Packet>) {
         self.phase = Phase::Established;
         self.stats.established_at = Some(now);
+        if let Some(c) = self.cwv.as_mut() {
+            *c = Rfc2861::new(now);
+        }
         // RFC 5681 Sec. 3.1: after a lost SYN the initial window is one segment.
         if self.syn_retransmitted {
             self.w.cwnd = 1.0;
@@ -429,7 +470,15 @@ impl Sender {
             }
             return;
         }
-        self.dupthresh = self.dupthresh_policy.value(self.w.cwnd, now);
+        self.dupthresh = match &mut self.dupthresh_policy {
+            // winthresh holds for a duplicate-ACK run (FlightSize and cwnd
+            // at its first duplicate ACK).
+            DupthreshPolicy::Winthresh(_) if self.dupacks > 0 => self.dupthresh,
+            DupthreshPolicy::Winthresh(wt) => {
+                wt.dupthresh(self.cfg.max_window, self.sb.packets_out(), self.w.cwnd)
+            }
+            p => p.value(self.w.cwnd, now),
+        };
         if let Some(d) = self.ncr.as_ref().and_then(Ncr::dup_thresh) {
             self.dupthresh = d;
         }
@@ -470,7 +519,7 @@ impl Sender {
                 }
             }
             self.on_window_advance(now);
-            self.on_new_ack(info.acked, ack, now, out);
+            self.on_new_ack(info.acked, info.were_sacked, ack, echo, now, out);
             self.restart_rto_after_ack(now);
         } else if self.sb.packets_out() > 0 {
             // RFC 6675 Sec. 2: with SACK, a duplicate ACK is one that SACKs
@@ -670,7 +719,7 @@ impl Sender {
                     ad.on_sample(len);
                 }
             }
-            DupthreshPolicy::Fixed(_) => {}
+            DupthreshPolicy::Fixed(_) | DupthreshPolicy::Winthresh(_) => {}
         }
         if let Some(i) = self
             .episodes
@@ -709,11 +758,23 @@ impl Sender {
     }
 
     /// An ACK advanced SND.UNA by `acked` segments to `ack`.
-    fn on_new_ack(&mut self, acked: u32, ack: u32, now: Time, out: &mut Vec<Packet>) {
+    /// `were_sacked` of them had been SACKed; the ACK echoed transmission
+    /// `echo` of the segment that triggered it.
+    fn on_new_ack(
+        &mut self,
+        acked: u32,
+        were_sacked: u32,
+        ack: u32,
+        echo: u16,
+        now: Time,
+        out: &mut Vec<Packet>,
+    ) {
         let recovered = self.recover.is_some_and(|r| ack >= r);
         match self.ca {
             CaState::Open => {
-                if !self.end_extended_limited_transmit(now) {
+                if let Some(verdict) = self.aix.as_mut().and_then(|a| a.on_new_ack(ack, echo)) {
+                    self.aix_congestion_response(verdict, acked - were_sacked, now);
+                } else if !self.end_extended_limited_transmit(now) {
                     self.grow(acked, now);
                 }
             }
@@ -770,10 +831,12 @@ impl Sender {
         match self.ca {
             CaState::Open => {
                 self.extended_limited_transmit(newly);
+                self.aix_on_dupack(newly, now);
                 if self.cfg.use_sack {
                     self.sb.mark_lost_by_dupthresh(self.dupthresh);
                 }
-                if self.time_to_recover() && self.fr_deadline.is_none() {
+                let pending = self.aix.as_ref().is_some_and(Aix::recovering);
+                if !pending && self.time_to_recover() && self.fr_deadline.is_none() {
                     match self.fast_retransmit_wait(now) {
                         Some(t) if t > now => self.fr_deadline = Some(t),
                         _ => self.enter_recovery(now, out),
@@ -788,6 +851,76 @@ impl Sender {
                 }
             }
             CaState::Loss => {}
+        }
+    }
+
+    /// TCP-Aix ([`crate::tcp::aix`], rule 2): a duplicate ACK opens a run
+    /// (FlightSize saved) and its SACKed segments count as delivered for
+    /// window growth.
+    fn aix_on_dupack(&mut self, newly: u32, now: Time) {
+        let flight = self.sb.packets_out();
+        let Some(aix) = self.aix.as_mut() else {
+            return;
+        };
+        aix.on_dupack(flight);
+        let recovering = aix.recovering();
+        if newly > 0 {
+            if !self.w.in_slow_start() {
+                self.grow(newly, now);
+                self.note_cwnd();
+            }
+            // SACKed data restart the retransmission timer until loss
+            // recovery starts, so that winthresh (up to two windows of
+            // duplicate ACKs) is not cut short by it; from the
+            // retransmission on, the timer runs as usual (assumption, see
+            // aix.rs).
+            if !recovering {
+                self.arm_rto(now);
+            }
+        }
+    }
+
+    /// TCP-Aix, rule 1: dupthresh reached. SND.UNA is retransmitted at once;
+    /// the window waits for the newACK.
+    fn aix_start_loss_recovery(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let (una, flight) = (self.sb.una(), self.sb.packets_out());
+        let Some(aix) = self.aix.as_mut() else {
+            return;
+        };
+        aix.on_loss_recovery(una, flight);
+        self.stats.aix_loss_recoveries += 1;
+        self.stats.last_recovery_dupthresh = self.dupthresh;
+        self.fr_deadline = None;
+        self.sb.mark_lost(una);
+        self.retransmit_if_lost(una, RetxCause::Fast, now, out);
+    }
+
+    /// TCP-Aix, rule 1: the run ended at a cumulative ACK that newly
+    /// acknowledged `unsacked` segments not SACKed before (the SACKed ones
+    /// already grew the window).
+    fn aix_congestion_response(&mut self, verdict: AixVerdict, unsacked: u32, now: Time) {
+        match verdict {
+            AixVerdict::ShortReordering | AixVerdict::Reordering => {
+                if verdict == AixVerdict::Reordering {
+                    self.stats.aix_reorderings += 1;
+                }
+                self.grow(unsacked, now);
+            }
+            AixVerdict::Loss { flight_prev } => {
+                // The reduction of a fast recovery, entered now.
+                self.stats.fast_recoveries += 1;
+                self.stats.last_recovery_at = Some(now);
+                self.begin_reduction();
+                self.w.ssthresh = self
+                    .cc
+                    .ssthresh_after_loss(&self.w, flight_prev.max(1), now);
+                self.w.cwnd = self.w.ssthresh;
+                self.end_reduction(self.w.ssthresh);
+                self.recover = Some(self.sb.nxt());
+                self.ca = CaState::Recovery;
+                self.partial_acks = 0;
+                self.lt_sent = 0;
+            }
         }
     }
 
@@ -895,6 +1028,10 @@ impl Sender {
     /// Fast retransmit and enter fast recovery (RFC 5681 Sec. 3.2 steps
     /// 2-3, RFC 6582 Sec. 3.2 step 2, RFC 6675 Sec. 5 steps 4.1-4.3).
     fn enter_recovery(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.aix.is_some() {
+            self.aix_start_loss_recovery(now, out);
+            return;
+        }
         self.stats.fast_recoveries += 1;
         self.stats.last_recovery_at = Some(now);
         self.stats.last_recovery_dupthresh = self.dupthresh;
@@ -953,12 +1090,17 @@ impl Sender {
                 }
             }
             DupthreshPolicy::BlantonAllman(bl) => bl.on_timeout(),
-            DupthreshPolicy::Fixed(_) | DupthreshPolicy::AvgDev(_) => {}
+            DupthreshPolicy::Fixed(_)
+            | DupthreshPolicy::AvgDev(_)
+            | DupthreshPolicy::Winthresh(_) => {}
         }
         self.lt_idle = None;
         self.fr_deadline = None;
         if let Some(ncr) = self.ncr.as_mut() {
             ncr.reset();
+        }
+        if let Some(aix) = self.aix.as_mut() {
+            aix.reset();
         }
         if first_timeout {
             self.begin_reduction();
@@ -1029,10 +1171,10 @@ impl Sender {
                 self.sb.pipe() as f64 + 1.0 <= cwnd
             }
             (CaState::Recovery, _) => retransmission || self.sb.packets_out() as f64 + 1.0 <= cwnd,
-            (CaState::Open, _) if self.elt_send_limit().is_some() => {
+            (CaState::Open, _) if self.dupack_send_limit().is_some() => {
                 // RFC 4653 Sec. 4, E steps: ELT clocks on pipe, not cwnd
-                // (pipe + 1 <= limit).
-                self.elt_send_limit()
+                // (pipe + 1 <= limit); so does a TCP-Aix run.
+                self.dupack_send_limit()
                     .is_some_and(|limit| self.sb.pipe() < limit)
             }
             (CaState::Open, _) => {
@@ -1047,6 +1189,24 @@ impl Sender {
         self.ncr.as_ref().and_then(Ncr::send_limit)
     }
 
+    /// The pipe limit while duplicate ACKs clock out new data: TCP-NCR's
+    /// ELT, or a TCP-Aix run (pipe + 1 <= cwnd: SACKed segments have left
+    /// the network; [`crate::tcp::aix`] rule 2).
+    fn dupack_send_limit(&self) -> Option<u32> {
+        self.elt_send_limit().or_else(|| {
+            self.aix
+                .as_ref()
+                .filter(|a| a.active())
+                .map(|_| self.w.cwnd.floor().max(1.0) as u32)
+        })
+    }
+
+    /// Loss recovery is under way: lost segments are resent first. TCP-Aix
+    /// resends from dupthresh on, while still in the Open state.
+    fn retransmitting(&self) -> bool {
+        self.ca != CaState::Open || self.aix.as_ref().is_some_and(Aix::recovering)
+    }
+
     /// Send what the window allows: lost segments first (RFC 6675 NextSeg
     /// rule 1), then new data (rule 2).
     fn transmit(&mut self, now: Time, out: &mut Vec<Packet>) {
@@ -1057,8 +1217,9 @@ impl Sender {
             self.transmit_pr(now, out);
             return;
         }
+        self.cwv_before_send(now);
         loop {
-            if self.ca != CaState::Open && self.window_allows(true) {
+            if self.retransmitting() && self.window_allows(true) {
                 if let Some(seq) = self.sb.next_lost() {
                     let cause = if self.ca == CaState::Loss {
                         RetxCause::Timeout
@@ -1213,10 +1374,49 @@ impl Sender {
             copy,
             now,
         ));
+        self.cwv_after_send(now);
         // RFC 6298 Sec. 5.1: start the timer if it is not running. TCP-PR
         // has no retransmission timer: its per-segment timers replace it.
         if self.rto_deadline.is_none() && self.pr.is_none() {
             self.arm_rto(now);
+        }
+    }
+
+    /// RFC 2861 idle rule ([`crate::tcp::cwv`]), before new data goes out.
+    fn cwv_before_send(&mut self, now: Time) {
+        if self.ca != CaState::Open || !self.has_new_data() {
+            return;
+        }
+        let (rto, rwnd) = (self.rtt.rto(), self.cfg.max_window);
+        let Some(c) = self.cwv.as_mut() else {
+            return;
+        };
+        let halvings = c.before_send(&mut self.w, now, rto, rwnd);
+        if halvings > 0 {
+            self.stats.cwv_idle_halvings += halvings as u64;
+            self.note_cwnd();
+        }
+    }
+
+    /// RFC 2861 application-limited rule, after each data segment.
+    fn cwv_after_send(&mut self, now: Time) {
+        if self.cwv.is_none() {
+            return;
+        }
+        let open = self.ca == CaState::Open;
+        let window_full = self.sb.pipe() as f64 + 1.0 > self.w.cwnd;
+        let app_limited = !self.has_new_data();
+        let (rto, in_flight) = (self.rtt.rto(), self.sb.packets_out());
+        let Some(c) = self.cwv.as_mut() else {
+            return;
+        };
+        if !open {
+            c.t_last = now;
+            return;
+        }
+        if c.after_send(&mut self.w, now, rto, window_full, app_limited, in_flight) {
+            self.stats.cwv_app_limited_decays += 1;
+            self.note_cwnd();
         }
     }
 

@@ -4,12 +4,13 @@
 
 use crate::engine::time::{ms, secs};
 use crate::spec::TcpSpec;
+use crate::tcp::aix::Winthresh;
 use crate::tcp::dsack::Pairing;
 use crate::tcp::dupthresh::{AvgDev, BlScheme, BlantonAllman, DupthreshPolicy};
 use crate::tcp::ncr::NcrMode;
 use crate::tcp::policy::{
-    DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection, Recovery, RttSampling,
-    RttTiming,
+    CongestionResponse, Cwv, DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection,
+    Recovery, RttSampling, RttTiming,
 };
 use crate::tcp::rto::RtoConfig;
 use crate::tcp::sender::SenderConfig;
@@ -175,6 +176,28 @@ fn avg_dev(c: &mut SenderConfig) {
     c.dupthresh = DupthreshPolicy::AvgDev(AvgDev::new());
 }
 
+/// Seed 004's standards-compliant baseline: SACK-based loss recovery
+/// (RFC 6675), limited transmit (RFC 3042) and Congestion Window Validation
+/// (RFC 2861, see [`crate::tcp::cwv`] for why not RFC 7661), with
+/// timestamps on, i.e. an RTT sample from every ACK (RFC 7323).
+fn sack_cwv(c: &mut SenderConfig) {
+    sack(c);
+    c.cwv = Cwv::Rfc2861;
+    c.rtt_timing = RttTiming::PerAck;
+}
+
+/// TCP-Aix ([`crate::tcp::aix`]) on the SACK sender: winthresh dupthresh
+/// (bound two send windows, seed 004), the window reduction decided at the
+/// newACK, new data on every duplicate ACK (which replaces RFC 3042), and
+/// timestamps (RTT from every ACK), which TCP-Aix relies on.
+fn tcp_aix(c: &mut SenderConfig) {
+    sack(c);
+    c.limited_transmit = LimitedTransmit::Off;
+    c.response = CongestionResponse::AtNewAck;
+    c.dupthresh = DupthreshPolicy::Winthresh(Winthresh::seed004());
+    c.rtt_timing = RttTiming::PerAck;
+}
+
 pub const VARIANTS: &[VariantInfo] = &[
     VariantInfo {
         name: "Reno",
@@ -332,6 +355,18 @@ pub const VARIANTS: &[VariantInfo] = &[
         source: "Ma & Leung, GLOBECOM 2004 (formula assumed, see dupthresh.rs)",
         configure: avg_dev,
     },
+    VariantInfo {
+        name: "SACK-CWV",
+        description: "SACK + limited transmit + RFC 2861 congestion window validation, RTT from every ACK (seed 004 baseline)",
+        source: "seed 004 Sec. II; RFC 6675, RFC 3042, RFC 2861",
+        configure: sack_cwv,
+    },
+    VariantInfo {
+        name: "TCP-Aix",
+        description: "SACK; retransmit at winthresh dupacks (buffer room, <= 2 send windows), cwnd cut only if the newACK answers the retransmission; new data per dupack",
+        source: "Landstrom et al. 2006 (TCP-Aix report); seed 004 Sec. II (only source read, see aix.rs)",
+        configure: tcp_aix,
+    },
 ];
 
 /// Other names the papers use for registered variants.
@@ -354,6 +389,8 @@ pub fn base_config() -> SenderConfig {
         detection: LossDetection::DupThresh,
         recovery: Recovery::Sack,
         limited_transmit: LimitedTransmit::Rfc3042,
+        response: CongestionResponse::AtDetection,
+        cwv: Cwv::None,
         use_sack: true,
         dupthresh: DupthreshPolicy::Fixed(3),
         fr_delay: FastRetransmitDelay::None,
@@ -463,6 +500,9 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
             (true, LimitedTransmit::Off) => LimitedTransmit::Rfc3042,
             (true, other) => other,
         };
+    }
+    if let Some(v) = tcp.cwv.as_deref().and_then(Cwv::parse) {
+        c.cwv = v;
     }
     c.syn = tcp.syn;
     c.segments = (segments > 0).then_some(segments);
