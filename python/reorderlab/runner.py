@@ -206,6 +206,21 @@ class Result:
         raw = self._data.get("series", {}).get(str(index), {})
         return {name: np.asarray(values, dtype=float) for name, values in raw.items()}
 
+    def trace(self, flow: int | str = 0) -> dict[str, pd.DataFrame]:
+        """Time-sequence trace of a flow at its sender (``record.trace_window``):
+        ``{"sent": DataFrame(t, seq, copy), "acks": DataFrame(t, ack)}``; empty
+        frames when the flow was not traced."""
+        raw = self._data.get("traces", {}).get(str(self._flow_index(flow)), {})
+        sent = pd.DataFrame(
+            {
+                "t": raw.get("send_t", []),
+                "seq": raw.get("send_seq", []),
+                "copy": raw.get("send_copy", []),
+            }
+        )
+        acks = pd.DataFrame({"t": raw.get("ack_t", []), "ack": raw.get("ack_seq", [])})
+        return {"sent": sent, "acks": acks}
+
     def reorder_density(self, flow: int | str = 0) -> np.ndarray:
         """RFC 5236 reorder density of a flow at displacements -8..8 (17 values)."""
         raw = self._data.get("reorder_density", {}).get(str(self._flow_index(flow)), [])

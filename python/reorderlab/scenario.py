@@ -87,7 +87,7 @@ U32_MAX = 2**32 - 1
 U64_MAX = 2**64 - 1
 
 SeriesName = Literal[
-    "cwnd", "ssthresh", "srtt", "rto", "dupthresh", "pipe", "delivered", "fa_ratio"
+    "cwnd", "ssthresh", "srtt", "rto", "dupthresh", "pipe", "delivered", "fa_ratio", "sent"
 ]
 
 #: Sender variables that ``record.series`` may name (``spec::SERIES_NAMES``).
@@ -1060,6 +1060,17 @@ class RecordSpec(_Model):
     interval: PosFloat = 0.1
     flows: list[U32] = Field(default_factory=list)
     objects: bool = False
+    trace_window: list[NonNegFloat] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _trace_window(self) -> RecordSpec:
+        w = self.trace_window
+        if w and not (len(w) == 2 and w[0] < w[1]):
+            raise _custom(
+                "trace_window",
+                f"must be [] or [from, until] with 0 <= from < until, got {format_value(w)}",
+            )
+        return self
 
     @model_validator(mode="after")
     def _series_names(self) -> RecordSpec:

@@ -17,6 +17,7 @@ pub fn bench_names() -> Vec<&'static str> {
         "ref-rrtcp-nodelay",
         "ref-gigabit",
         "ref-tcppr-http",
+        "ref-highspeed",
     ]
 }
 
@@ -181,6 +182,58 @@ pub fn ref_tcppr_http() -> Scenario {
     }
 }
 
+/// Seed 003's setting without reordering (its heaviest run): one BIC/SACK
+/// flow on the 1 Gb/s, 50 ms dumbbell (queue of one bandwidth-delay
+/// product, 1500-byte packets) with HTTP background both ways, 100 s.
+pub fn ref_highspeed() -> Scenario {
+    let web = |server: &str, client: &str| -> crate::spec::TrafficSpec {
+        let text = format!(
+            r#"{{"server": "{server}", "client": "{client}", "sessions": 50,
+                "tcp": {{"mss": 1500, "max_window": 1000000}}}}"#
+        );
+        serde_json::from_str(&text).expect("valid traffic")
+    };
+    let delays = [0.00047, 0.00081, 0.00019];
+    let bdp_packets = (1e9 * 2.0 * (0.05 + 2.0 * delays[0]) / (1500.0 * 8.0)) as u32;
+    let mut f = flow(
+        "S0",
+        "D0",
+        TcpSpec {
+            mss: Some(1500),
+            max_window: Some(1_000_000),
+            ..TcpSpec::default()
+        },
+    );
+    f.cc = "bic".into();
+    Scenario {
+        name: "ref-highspeed".into(),
+        duration: 100.0,
+        seed: 1,
+        warmup: 10.0,
+        topology: Topology::Dumbbell {
+            pairs: 3,
+            access_rate: 10e9,
+            access_delays: delays.to_vec(),
+            access_delay: 0.0005,
+            bottleneck_rate: 1e9,
+            bottleneck_delay: 0.05,
+            queue: QueueSpec::Droptail {
+                limit_packets: Some(bdp_packets),
+                limit_bytes: None,
+            },
+            access_queue: Some(QueueSpec::Droptail {
+                limit_packets: Some(100_000),
+                limit_bytes: None,
+            }),
+        },
+        impairments: vec![],
+        multipath: vec![],
+        traffic: vec![web("S1", "D1"), web("D2", "S2")],
+        flows: vec![f],
+        record: Default::default(),
+    }
+}
+
 /// One benchmark measurement.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
@@ -202,6 +255,7 @@ pub fn scenario(name: &str) -> Option<Scenario> {
         "ref-rrtcp-nodelay" => Some(ref_rrtcp_nodelay()),
         "ref-gigabit" => Some(ref_gigabit()),
         "ref-tcppr-http" => Some(ref_tcppr_http()),
+        "ref-highspeed" => Some(ref_highspeed()),
         _ => None,
     }
 }

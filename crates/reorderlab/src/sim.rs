@@ -12,7 +12,8 @@ use crate::engine::timer::Fire;
 use crate::engine::{Event, EventQueue, Time, TimerKind, TimerSlot};
 use crate::impair::{Element, Verdict};
 use crate::metrics::{
-    fairness, EngineCounters, FlowResult, LinkResult, ObjectRecord, SeriesRecorder, TrafficResult,
+    fairness, EngineCounters, FlowResult, FlowTrace, LinkResult, ObjectRecord, SeriesRecorder,
+    TraceRecorder, TrafficResult,
 };
 use crate::net::link::Admit;
 use crate::net::multipath::{epsilon_probabilities, normalise, Multipath};
@@ -81,6 +82,8 @@ pub struct RunResult {
     pub traffic: Vec<TrafficResult>,
     pub links: Vec<LinkResult>,
     pub series: BTreeMap<String, BTreeMap<String, Vec<f64>>>,
+    /// Time-sequence traces (`record.trace_window`), by flow index.
+    pub traces: BTreeMap<String, FlowTrace>,
     /// RFC 5236 reorder density per flow: fractions at displacements
     /// -DT..=DT (DT = 8).
     pub reorder_density: BTreeMap<String, Vec<f64>>,
@@ -204,6 +207,7 @@ pub struct Simulation {
     out: Vec<Packet>,
     counters: EngineCounters,
     recorder: Option<SeriesRecorder>,
+    tracer: Option<TraceRecorder>,
 }
 
 impl Simulation {
@@ -294,6 +298,22 @@ impl Simulation {
         if recorder.is_some() {
             events.schedule(0, Event::Sample);
         }
+        let tracer = match scenario.record.trace_window.as_slice() {
+            [from, until] => {
+                let which: Vec<u32> = if scenario.record.flows.is_empty() {
+                    (0..flows.len() as u32).collect()
+                } else {
+                    scenario.record.flows.clone()
+                };
+                Some(TraceRecorder::new(
+                    secs(*from),
+                    secs(*until),
+                    &which,
+                    flows.len(),
+                ))
+            }
+            _ => None,
+        };
         // Elements with a deadline from the start (swap timers).
         for (i, e) in elements.iter().enumerate() {
             if let Some((t, gen)) = element_timers[i].sync(e.deadline()) {
@@ -327,6 +347,7 @@ impl Simulation {
             out: Vec::with_capacity(256),
             counters: EngineCounters::default(),
             recorder,
+            tracer,
         })
     }
 
@@ -505,6 +526,9 @@ impl Simulation {
                 f.dst
             }
             PacketKind::Ack | PacketKind::SynAck => {
+                if let Some(t) = self.tracer.as_mut() {
+                    t.on_ack(pkt.flow, pkt.seq, self.now);
+                }
                 f.sender.on_packet(&pkt, self.now, &mut out);
                 f.src
             }
@@ -527,6 +551,11 @@ impl Simulation {
     }
 
     fn send_all(&mut self, out: &mut Vec<Packet>, node: u32) {
+        if let Some(t) = self.tracer.as_mut() {
+            for p in out.iter().filter(|p| p.is_data()) {
+                t.on_send(p.flow, p.seq, p.copy, self.now);
+            }
+        }
         for pkt in out.drain(..) {
             self.forward(pkt, node);
         }
@@ -776,6 +805,11 @@ impl Simulation {
                 .recorder
                 .clone()
                 .map(SeriesRecorder::into_map)
+                .unwrap_or_default(),
+            traces: self
+                .tracer
+                .clone()
+                .map(TraceRecorder::into_map)
                 .unwrap_or_default(),
             reorder_density: self.flows[..self.scenario_flows]
                 .iter()

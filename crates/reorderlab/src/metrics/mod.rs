@@ -4,9 +4,11 @@
 pub mod fairness;
 mod reordering;
 mod series;
+pub mod trace;
 
 pub use reordering::{ReorderingMetrics, DENSITY_THRESHOLD};
 pub use series::SeriesRecorder;
+pub use trace::{FlowTrace, TraceRecorder};
 
 use serde::Serialize;
 

@@ -617,6 +617,11 @@ pub struct RecordSpec {
     /// List every object of the traffic generators (start, size, completion).
     #[serde(default)]
     pub objects: bool,
+    /// `[from, until]` (s): trace every data packet sent and every ACK
+    /// received by the flows of `flows` (all if empty) in that window;
+    /// empty = no trace.
+    #[serde(default)]
+    pub trace_window: Vec<f64>,
 }
 
 fn default_interval() -> f64 {
@@ -630,6 +635,7 @@ impl Default for RecordSpec {
             interval: default_interval(),
             flows: Vec::new(),
             objects: false,
+            trace_window: Vec::new(),
         }
     }
 }
@@ -644,6 +650,7 @@ pub const SERIES_NAMES: &[&str] = &[
     "pipe",
     "delivered",
     "fa_ratio",
+    "sent",
 ];
 
 impl Scenario {

@@ -712,6 +712,16 @@ impl Scenario {
             }
         }
         positive("record.interval", self.record.interval)?;
+        match self.record.trace_window.as_slice() {
+            [] => {}
+            [from, until] if from.is_finite() && *from >= 0.0 && until > from => {}
+            w => {
+                return Err(SpecError::new(
+                    "record.trace_window",
+                    format!("must be [] or [from, until] with 0 <= from < until, got {w:?}"),
+                ))
+            }
+        }
         for (i, &f) in self.record.flows.iter().enumerate() {
             if f as usize >= self.flows.len() {
                 return Err(SpecError::new(

@@ -342,6 +342,7 @@ impl Sender {
             "dupthresh" => self.dupthresh as f64,
             "fa_ratio" => self.fa_ratio().unwrap_or(f64::NAN),
             "pipe" => self.sb.pipe() as f64,
+            "sent" => self.stats.data_packets_sent as f64,
             _ => f64::NAN,
         }
     }

@@ -1,0 +1,53 @@
+"""Recipes of seed 003 (high-speed TCPs): registration and scenario builders."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from reorderlab.papers import high_speed as hs
+from reorderlab.papers import papers, select
+from reorderlab.scenario import DumbbellTopology, ReorderImpairment
+
+EXPERIMENTS = Path(__file__).resolve().parents[2] / "shared" / "EXPERIMENTS.md"
+
+
+def test_every_seed003_figure_is_registered() -> None:
+    figs = papers()["high-speed"]
+    got = {int(n) for key in figs for n in re.findall(r"\d+", key)}
+    assert got == set(range(9, 15))
+    assert set(figs) == set(hs.figures())
+    assert {r.figure for r in select("high-speed")} == set(figs)
+
+
+@pytest.mark.skipif(not EXPERIMENTS.exists(), reason="EXPERIMENTS.md not available")
+def test_every_experiments_row_has_a_recipe() -> None:
+    section = EXPERIMENTS.read_text(encoding="utf-8").split("## Seed 003", 1)[1]
+    rows = re.findall(r"^\| 003-([^|]+?) \|", section.split("\n## ", 1)[0], flags=re.M)
+    got = {int(n) for key in papers()["high-speed"] for n in re.findall(r"\d+", key)}
+    for row in rows:
+        assert {int(n) for n in re.findall(r"\d+", row)} <= got, row
+
+
+def test_gigabit_dumbbell_and_generator_placement() -> None:
+    sc = hs.scenario("TCP-NCR", "bic", 100.0, interval=0.05, delay=40e-6, block=3)
+    topo = sc.topology
+    assert isinstance(topo, DumbbellTopology)
+    assert topo.bottleneck_rate == 1e9 and topo.bottleneck_delay == 0.05
+    assert all(0.0001 <= d <= 0.0009 for d in topo.access_delays)
+    # queue of one bandwidth-delay product: 1e9 * ~0.102 s / 12000 bits
+    assert 8400 <= hs.bdp_packets() <= 8600
+    (gen,) = sc.impairments
+    assert isinstance(gen, ReorderImpairment)
+    assert gen.link == "S0->R1"  # only the studied flow's access link
+    assert gen.interval.model_dump() == {"dist": "exponential", "mean": 0.05}
+    assert gen.block.model_dump() == {"dist": "constant", "value": 3.0}
+    assert sc.flows[0].variant == "TCP-NCR" and sc.flows[0].cc == "bic"
+    # background both ways, not through the generator
+    assert {(t.server, t.client) for t in sc.traffic} == {("S1", "D1"), ("D2", "S2")}
+
+
+def test_zero_delay_means_no_reordering() -> None:
+    assert hs.scenario("SACK", "highspeed", 30.0, delay=0.0).impairments == []
