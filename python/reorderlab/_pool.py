@@ -9,6 +9,8 @@
 * One pool per worker count is kept for the life of the process, so that a
   recipe running several sweeps starts its workers once. A pool that saw an
   error or an interrupt is terminated and forgotten.
+* :func:`prestart` starts a pool in a background thread, so a sweep can
+  open its store and look up cached runs while the workers start.
 """
 
 from __future__ import annotations
@@ -18,13 +20,16 @@ import concurrent.futures as cf
 import contextlib
 import multiprocessing
 import sys
+import threading
 from collections.abc import Iterator
 
 from reorderlab import _worker
 
-__all__ = ["discard_pool", "get_pool", "shutdown_pools"]
+__all__ = ["discard_pool", "get_pool", "prestart", "shutdown_pools"]
 
 _POOLS: dict[int, cf.ProcessPoolExecutor] = {}
+_STARTING: dict[int, threading.Thread] = {}
+_LOCK = threading.Lock()
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -55,8 +60,30 @@ def _main_not_reimported() -> Iterator[None]:
         main.__dict__["__spec__"] = saved_spec
 
 
+def prestart(workers: int) -> None:
+    """Start the pool of ``workers`` processes in the background (no-op if it
+    runs or is starting); :func:`get_pool` then waits for it."""
+    with _LOCK:
+        if workers in _POOLS or workers in _STARTING:
+            return
+        thread = threading.Thread(
+            target=_start_quietly, args=(workers,), name="reorderlab-pool", daemon=True
+        )
+        _STARTING[workers] = thread
+    thread.start()
+
+
+def _start_quietly(workers: int) -> None:
+    # A failure here is raised again by the get_pool that needs the pool.
+    with contextlib.suppress(Exception):
+        get_pool(workers)
+
+
 def get_pool(workers: int) -> cf.ProcessPoolExecutor:
     """A running pool of ``workers`` processes (started on first use)."""
+    starting = _STARTING.get(workers)
+    if starting is not None and starting is not threading.current_thread():
+        starting.join()
     pool = _POOLS.get(workers)
     if pool is not None:
         return pool
@@ -69,7 +96,9 @@ def get_pool(workers: int) -> cf.ProcessPoolExecutor:
         warmups = [pool.submit(_worker.ping) for _ in range(workers)]
         for fut in warmups:
             fut.result()
-    _POOLS[workers] = pool
+    with _LOCK:
+        _POOLS[workers] = pool
+        _STARTING.pop(workers, None)
     return pool
 
 

@@ -291,19 +291,64 @@ def _run_serial(jobs: list[Job], done: Done) -> None:
         done([(job, text, wall)])
 
 
-def _run_on(executor: cf.Executor, jobs: list[Job], done: Done) -> None:
-    """Submit every job; hand each batch of completed runs to ``done``.
+#: Core time a task should take once run lengths are known: long enough that
+#: the round trip to the driver is a small share, short enough to balance
+#: the workers at the end of the sweep.
+TASK_SECONDS = 0.05
+MAX_BATCH = 64
 
-    Completed futures are queued by a done-callback, so waiting costs O(1)
-    per run (``cf.wait`` would scan every pending future each time); all runs
-    that completed since the last batch make the next one (one journal write).
+
+_Task = cf.Future[list[tuple[str, float] | Exception]]
+
+
+class _Batcher:
+    """Sizes tasks from the core time of the runs seen so far: one run per
+    task until a run has been timed, then enough runs for ~TASK_SECONDS."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+        self.seconds = 0.0
+
+    def record(self, walls: Iterable[float]) -> None:
+        for w in walls:
+            self.runs += 1
+            self.seconds += w
+
+    def size(self) -> int:
+        if self.runs == 0:
+            return 1
+        per_run = max(self.seconds / self.runs, 1e-6)
+        return max(1, min(MAX_BATCH, int(TASK_SECONDS / per_run)))
+
+
+def _run_on(executor: cf.Executor, jobs: list[Job], done: Done, workers: int = 1) -> None:
+    """Run every job, a few tasks in flight per worker; hand each batch of
+    completed runs to ``done``.
+
+    Short runs are grouped into one task (``_worker.simulate_batch``) once
+    their core time is known, so the per-task cost (pickling, a round trip
+    to the driver) stays a small share. Completed tasks are queued by a
+    done-callback, so waiting costs O(1) per task; all runs that completed
+    since the last batch make the next one (one journal write).
     """
-    finished: queue.SimpleQueue[cf.Future[tuple[str, float]]] = queue.SimpleQueue()
-    pending: dict[cf.Future[tuple[str, float]], Job] = {}
-    for job in jobs:
-        fut = executor.submit(_worker.simulate, job.core_json(), job.seed)
-        pending[fut] = job
+    finished: queue.SimpleQueue[_Task] = queue.SimpleQueue()
+    pending: dict[_Task, list[Job]] = {}
+    batcher = _Batcher()
+    todo = iter(jobs)
+    in_flight_target = 2 * max(1, workers)
+
+    def submit() -> bool:
+        chunk = list(itertools.islice(todo, batcher.size()))
+        if not chunk:
+            return False
+        items = [(job.core_json(), job.seed) for job in chunk]
+        fut = executor.submit(_worker.simulate_batch, items)
+        pending[fut] = chunk
         fut.add_done_callback(finished.put)
+        return True
+
+    while len(pending) < in_flight_target and submit():
+        pass
     while pending:
         futs = [finished.get()]
         with contextlib.suppress(queue.Empty):
@@ -312,17 +357,24 @@ def _run_on(executor: cf.Executor, jobs: list[Job], done: Done) -> None:
         batch = []
         error: BaseException | None = None
         for fut in futs:
-            job = pending.pop(fut)
+            chunk = pending.pop(fut)
             try:
-                text, wall = fut.result()
-            except BaseException as exc:  # a scenario error, a panic, a dead worker
+                results = fut.result()
+            except BaseException as exc:  # a dead worker, Ctrl-C
                 error = error or exc
                 continue
-            batch.append((job, text, wall))
+            for job, res in zip(chunk, results, strict=True):
+                if isinstance(res, Exception):
+                    error = error or res
+                    continue
+                batch.append((job, res[0], res[1]))
+            batcher.record(w for _, _, w in batch)
         if batch:
             done(batch)  # runs that completed with the failing one are kept
         if error is not None:
             raise error
+        while len(pending) < in_flight_target and submit():
+            pass
 
 
 def _local_runner(workers: int) -> Runner:
@@ -331,7 +383,7 @@ def _local_runner(workers: int) -> Runner:
 
         pool = _pool.get_pool(workers)
         try:
-            _run_on(pool, jobs, done)
+            _run_on(pool, jobs, done, workers)
         except BaseException:
             # Ctrl-C, a scenario error or a core panic: stop the workers now;
             # every run completed so far is already journaled.
@@ -352,7 +404,7 @@ def _thread_runner(workers: int) -> Runner:
     def runner(jobs: list[Job], done: Done) -> None:
         pool = cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reorderlab")
         try:
-            _run_on(pool, jobs, done)
+            _run_on(pool, jobs, done, workers)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -439,6 +491,11 @@ def sweep(
     if n_workers < 1:
         raise ValueError(f"workers: must be >= 1, got {workers}")
 
+    if backend == "local" and jobs:
+        from reorderlab import _pool
+
+        # Workers start while the store is opened and the cache consulted.
+        _pool.prestart(n_workers)
     own_store = False
     st: Store | None
     if store is None:
