@@ -294,8 +294,8 @@ pub enum ImpairmentModel {
     /// every `interval` seconds holds the next `block` packets and releases
     /// them once `delay` seconds have passed since the first later packet
     /// was forwarded (or, with `delay_packets`, once that many later packets
-    /// have been forwarded). A block still held `max_hold` seconds after it
-    /// was complete (too few later packets) is released then.
+    /// have been forwarded). A block still held `max_hold` seconds after its
+    /// first packet arrived is released then, complete or not.
     Reorder {
         interval: RandomVar,
         #[serde(default)]
