@@ -894,12 +894,18 @@ impl Simulation {
             r.spurious_retransmits += f.sender.truth.spurious_total();
             r.data_drops += f.sender.truth.dropped_copies();
             if self.record_objects {
+                let segments = f.sender.cfg.segments.unwrap_or(0);
+                let last = segments.min(u32::MAX as u64) as u32;
                 r.object_list.push(ObjectRecord {
                     start: to_secs(f.start),
-                    segments: f.sender.cfg.segments.unwrap_or(0),
+                    segments,
                     oct,
                     retransmits: s.retransmits,
                     timeouts: s.timeouts,
+                    tail_drops: f
+                        .sender
+                        .truth
+                        .segments_dropped_in(last.saturating_sub(4)..last),
                 });
             }
         }

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from reorderlab.sweeper import jobs_for, sweep
 __all__ = [
     "Point",
     "flow_column",
+    "full_results",
     "make_claim",
     "plain",
     "run_points",
@@ -53,6 +55,24 @@ def run_points(
             _ROWS[str(rec["key"])] = {str(k): v for k, v in rec.items() if k not in params}
     rows = [{**job.params, "seed": job.seed, **_ROWS[job.key]} for job in jobs]
     return pd.DataFrame(rows)
+
+
+def full_results(
+    df: pd.DataFrame, store: Store | None, rebuild: Callable[[dict[str, Any]], Scenario]
+) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+    """Each row of a :func:`run_points` table with the run's full result
+    (series, traces, object lists): read from the store, or, without a store
+    (``--no-cache``), simulated again from ``rebuild(row)``."""
+    from reorderlab.runner import run
+
+    stored = store.get_results([str(k) for k in df["key"]]) if store is not None else {}
+    for rec in df.to_dict(orient="records"):
+        row = {str(k): v for k, v in rec.items()}
+        hit = stored.get(str(row["key"]))
+        if hit is not None:
+            yield row, json.loads(hit[0])
+        else:
+            yield row, run(rebuild(row), seed=int(row["seed"])).to_dict()
 
 
 def flow_column(df: pd.DataFrame, flow: int, metric: str) -> str:

@@ -40,7 +40,6 @@ Assumptions (the paper does not say)
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,14 @@ import pandas as pd
 import reorderlab
 from reorderlab.claims import Claim
 from reorderlab.papers import recipe
-from reorderlab.papers.common import Point, make_claim, run_points, series_str, write_table
+from reorderlab.papers.common import (
+    Point,
+    full_results,
+    make_claim,
+    run_points,
+    series_str,
+    write_table,
+)
 from reorderlab.plot import line_plot
 from reorderlab.scenario import (
     ArqImpairment,
@@ -281,20 +287,17 @@ def fig3_table(quick: bool, store: Store | None) -> pd.DataFrame:
         for v, io, e in configs
     ]
     df = run_points(points, reps, store)
-    stored = store.get_results([str(k) for k in df["key"]]) if store is not None else {}
     rows = []
-    for rec in df.to_dict(orient="records"):
-        key = str(rec["key"])
-        if key in stored:
-            raw = json.loads(stored[key][0])
-        else:  # no store (--no-cache): run again for the series
-            sc = scenario(
-                str(rec["variant"]),
-                in_order=bool(rec["in_order"]),
-                frame_error=float(rec["error"]),
-                duration=duration,
-            )
-            raw = reorderlab.run(sc, seed=int(rec["seed"])).to_dict()
+
+    def rebuild(rec: dict[str, Any]) -> Scenario:
+        return scenario(
+            str(rec["variant"]),
+            in_order=bool(rec["in_order"]),
+            frame_error=float(rec["error"]),
+            duration=duration,
+        )
+
+    for rec, raw in full_results(df, store, rebuild):
         s = raw["series"]["0"]
         covs = cov_by_scale(np.asarray(s["t"], float), np.asarray(s["sent"], float), start)
         for scale, c in covs.items():

@@ -57,6 +57,8 @@ pub struct ObjectRecord {
     pub oct: Option<f64>,
     pub retransmits: u64,
     pub timeouts: u64,
+    /// Segments among the object's last four with a dropped copy.
+    pub tail_drops: u32,
 }
 
 /// Per-flow results (documented in `docs/scenario-format.md`).

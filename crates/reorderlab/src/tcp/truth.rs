@@ -106,11 +106,32 @@ impl TruthLedger {
     pub fn dropped_copies(&self) -> u64 {
         self.dropped_copies
     }
+
+    /// Segments in `range` of which at least one copy was dropped (seed 002
+    /// selects flows "with at least one loss in the four last segments").
+    pub fn segments_dropped_in(&self, range: std::ops::Range<u32>) -> u32 {
+        self.entries
+            .iter()
+            .filter(|(seq, e)| range.contains(seq) && e.dropped != 0)
+            .count() as u32
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_segments_with_a_drop_in_a_range() {
+        let mut t = TruthLedger::default();
+        t.on_drop(6, 0);
+        t.on_drop(9, 0);
+        t.on_drop(9, 1);
+        t.on_retransmit(8, 1, RetxCause::Fast); // retransmitted, never dropped
+        assert_eq!(t.segments_dropped_in(6..10), 2);
+        assert_eq!(t.segments_dropped_in(7..10), 1);
+        assert_eq!(t.segments_dropped_in(0..6), 0);
+    }
 
     #[test]
     fn retransmission_of_a_dropped_segment_is_necessary() {
