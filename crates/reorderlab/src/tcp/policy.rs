@@ -18,6 +18,12 @@ pub enum LossDetection {
         beta: f64,
         extreme: bool,
     },
+    /// RACK (RFC 8985 Sec. 6): a segment is lost once a segment sent after
+    /// it was delivered and reo_wnd has passed ([`super::rack`]); no
+    /// duplicate-ACK threshold. `adaptive_reordering`: Linux's
+    /// `tp->reordering` (3..300) as the DupThresh of RFC 8985 Sec. 6.2
+    /// step 4.
+    Rack { adaptive_reordering: bool },
 }
 
 /// Extra wait before a fast retransmit once dupthresh is reached.
@@ -75,6 +81,49 @@ pub enum Recovery {
     NewReno,
     /// RFC 6675: conservative SACK-based recovery driven by `pipe`.
     Sack,
+    /// RFC 6937 Proportional Rate Reduction (PRR-SSRB) on the RFC 6675
+    /// scoreboard ([`super::prr`]).
+    Prr,
+}
+
+/// Early retransmit (RFC 5827, [`super::er`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EarlyRetransmit {
+    Off,
+    /// Sec. 3.2: with fewer than 4 segments outstanding and no new segment
+    /// sendable, DupThresh = outstanding - 1.
+    Rfc5827,
+    /// Linux 3.5-4.x (`tcp_early_retrans = 2`, the kernel of seed 002):
+    /// with fewer than 4 segments out, any SACK (no retransmission
+    /// outstanding, nothing new sendable) triggers the fast retransmit
+    /// after max(SRTT / 4, 2 ms) (RFC 5827 Appendix A.3 mitigation).
+    Linux,
+}
+
+/// RTO management after an ACK of new data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RtoRestart {
+    /// RFC 6298 Sec. 5.3: RTO from now.
+    Off,
+    /// RFC 7765 ([`super::rtor`]): RTO - T_earliest with fewer than
+    /// `rrthresh` segments outstanding and no unsent data ready.
+    Rfc7765 { rrthresh: u32 },
+}
+
+/// Tail loss probe ([`super::tlp`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TailLossProbe {
+    Off,
+    /// draft-dukkipati-tcpm-tcp-loss-probe-01 as in Linux 3.17: PTO =
+    /// max(2 SRTT, 10 ms), or max(2 SRTT, 1.5 SRTT + WCDelAckT) with one
+    /// segment out; re-armed on every ACK. `restart` (TLPR, seed 002 Sec.
+    /// 2.3): the timer is PTO - T_last.
+    Draft01 {
+        restart: bool,
+    },
+    /// RFC 8985 Sec. 7: PTO = 2 SRTT (+ WCDelAckT with one segment out),
+    /// episode recovery by TLP.end_seq / TLP.is_retrans.
+    Rfc8985,
 }
 
 /// When the window reduction of a loss episode detected by duplicate ACKs

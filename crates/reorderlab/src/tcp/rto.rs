@@ -91,6 +91,29 @@ pub struct RtoEstimator {
     min_rtt: Option<Time>,
     /// DSACK-HG: the RTO comes from this histogram instead of SRTT/RTTVAR.
     pub histogram: Option<RttHistogram>,
+    /// Linux rules for the variation term, when set ([`LinuxRttvar`]).
+    pub linux: Option<LinuxRttvar>,
+}
+
+/// Linux `tcp_rtt_estimator` / `__tcp_set_rto` (net/ipv4/tcp_input.c, as
+/// in 3.x-6.x): `mdev` (kept here as 4 x mean deviation) gains 1/4 of a
+/// larger error but only 1/32 of a smaller one (an RTT drop barely moves
+/// it); `mdev_max` is the largest `mdev` of the current round trip, reset
+/// to the minimum RTO at each new round (SND.UNA past `rtt_seq`); `rttvar`
+/// follows `mdev_max` up at once and down by 1/4 per round, so it never
+/// falls below the minimum RTO. RTO = SRTT + rttvar, i.e. SRTT + max(4
+/// mdev, min RTO) in steady state: the minimum RTO is added to SRTT, not a
+/// clamp (first sample R: SRTT = R, rttvar = max(2 R, min RTO)).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LinuxRttvar {
+    /// 4 x mean deviation (Linux `mdev_us`).
+    pub mdev: Time,
+    pub mdev_max: Time,
+    pub rttvar: Time,
+    rtt_seq: u32,
+    /// SND.UNA and SND.NXT at the sample (set by the sender).
+    pub una: u32,
+    pub nxt: u32,
 }
 
 impl RtoEstimator {
@@ -103,6 +126,7 @@ impl RtoEstimator {
             backoff: 0,
             min_rtt: None,
             histogram: None,
+            linux: None,
         }
     }
 
@@ -116,6 +140,10 @@ impl RtoEstimator {
 
     /// RFC 6298 Sec. 2.2 / 2.3: fold in a measurement `r`.
     pub fn on_sample(&mut self, r: Time) {
+        if self.linux.is_some() {
+            self.on_sample_linux(r);
+            return;
+        }
         match self.srtt {
             None => {
                 self.srtt = Some(r);
@@ -134,6 +162,61 @@ impl RtoEstimator {
         self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
         // Sec. 5.7 / Karn: a valid sample after a backoff collapses it.
         self.backoff = 0;
+    }
+
+    /// [`LinuxRttvar`]: the Linux estimator.
+    fn on_sample_linux(&mut self, r: Time) {
+        let min_rto = self.cfg.min_rto;
+        let Some(l) = self.linux.as_mut() else {
+            return;
+        };
+        match self.srtt {
+            None => {
+                self.srtt = Some(r);
+                l.mdev = 2 * r;
+                l.rttvar = l.mdev.max(min_rto);
+                l.mdev_max = l.rttvar;
+                l.rtt_seq = l.nxt;
+            }
+            Some(srtt) => {
+                self.srtt = Some(srtt - srtt / 8 + r / 8);
+                let quarter = l.mdev / 4;
+                if r < srtt {
+                    // Smaller RTT: a larger error counts with gain 1/32.
+                    let err = srtt - r;
+                    if err > quarter {
+                        l.mdev += (err - quarter) / 8;
+                    } else {
+                        l.mdev -= quarter - err;
+                    }
+                } else {
+                    let err = r - srtt;
+                    l.mdev = l.mdev + err - quarter;
+                }
+                if l.mdev > l.mdev_max {
+                    l.mdev_max = l.mdev;
+                    l.rttvar = l.rttvar.max(l.mdev_max);
+                }
+                if l.una > l.rtt_seq {
+                    if l.mdev_max < l.rttvar {
+                        l.rttvar -= (l.rttvar - l.mdev_max) / 4;
+                    }
+                    l.rtt_seq = l.nxt;
+                    l.mdev_max = min_rto;
+                }
+            }
+        }
+        self.base_rto = self.srtt.unwrap_or(r) + l.rttvar;
+        self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
+        self.backoff = 0;
+    }
+
+    /// Tell the Linux estimator where SND.UNA and SND.NXT are.
+    pub fn set_seq(&mut self, una: u32, nxt: u32) {
+        if let Some(l) = self.linux.as_mut() {
+            l.una = una;
+            l.nxt = nxt;
+        }
     }
 
     /// Sec. 5.5: double the timer after an expiry.
@@ -222,6 +305,32 @@ mod tests {
         e.histogram = Some(g);
         e.on_sample(ms(50));
         assert_eq!(e.rto(), ms(51));
+    }
+
+    #[test]
+    fn linux_rto_adds_the_minimum_to_srtt() {
+        let mut e = est(ms(200));
+        e.linux = Some(LinuxRttvar::default());
+        e.set_seq(0, 0);
+        e.on_sample(ms(80));
+        // SRTT 80, mdev = 2 x 80 = 160 < 200: RTO = 80 + 200.
+        assert_eq!(e.rto(), ms(280));
+        // Equal samples shrink mdev (3/4 each) but rttvar keeps the floor.
+        e.set_seq(5, 10);
+        for _ in 0..4 {
+            e.on_sample(ms(80));
+        }
+        assert_eq!(e.rto(), ms(280));
+        // A 280 ms sample: err 200 - mdev/4 added to mdev (~ 50.6 -> 238).
+        e.on_sample(ms(280));
+        assert_eq!(e.srtt(), Some(ms(105)));
+        let l = e.linux.unwrap();
+        assert!(
+            (l.rttvar as f64 / 1e6 - 237.97).abs() < 0.01,
+            "{}",
+            l.rttvar
+        );
+        assert_eq!(e.rto(), ms(105) + l.rttvar);
     }
 
     #[test]

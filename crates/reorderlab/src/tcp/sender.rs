@@ -17,15 +17,20 @@ use crate::tcp::cc::{CongestionControl, Window};
 use crate::tcp::cwv::Rfc2861;
 use crate::tcp::dsack::{Pairing, RetxEntry, RetxLog, SpuriousRetransmission};
 use crate::tcp::dupthresh::{td_fr_deadline, DupthreshPolicy, MIN_DUPTHRESH};
+use crate::tcp::er::{er_delay, er_thresh, ER_MAX_OUTSTANDING};
 use crate::tcp::ncr::{EltEnd, Ncr};
 use crate::tcp::policy::{
-    CongestionResponse, Cwv, DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection,
-    Recovery, RttSampling, RttTiming,
+    CongestionResponse, Cwv, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit,
+    LossDetection, Recovery, RtoRestart, RttSampling, RttTiming, TailLossProbe,
 };
+use crate::tcp::prr::Prr;
+use crate::tcp::rack::Rack;
 use crate::tcp::reordering::HoleScan;
-use crate::tcp::rto::{RtoConfig, RtoEstimator, RttHistogram};
+use crate::tcp::rto::{LinuxRttvar, RtoConfig, RtoEstimator, RttHistogram};
+use crate::tcp::rtor::restart_deadline;
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::tcp_pr::TcpPr;
+use crate::tcp::tlp::{EpisodeEnd, Tlp};
 use crate::tcp::truth::{RetxCause, TruthLedger};
 
 /// Everything that defines a sender, resolved from a variant name plus the
@@ -52,6 +57,15 @@ pub struct SenderConfig {
     pub pairing: Pairing,
     /// DSACK-HG: RTO from the 99.8th percentile of an RTT histogram.
     pub rto_histogram: bool,
+    /// Linux RTT variation rules ([`LinuxRttvar`]): RTO = SRTT + max(4
+    /// mdev, min RTO).
+    pub linux_rto: bool,
+    /// Early retransmit (RFC 5827).
+    pub early_retransmit: EarlyRetransmit,
+    /// RTO restart (RFC 7765).
+    pub rto_restart: RtoRestart,
+    /// Tail loss probe (draft-01, TLPR, RFC 8985).
+    pub tlp: TailLossProbe,
     /// Data packet size, bytes.
     pub mss: u32,
     /// Size of SYN packets, bytes.
@@ -116,6 +130,16 @@ pub struct SenderStats {
     pub fast_retransmits: u64,
     pub timeout_retransmits: u64,
     pub probe_retransmits: u64,
+    /// Tail loss probes sent (new data or retransmission).
+    pub loss_probes: u64,
+    pub loss_probes_new_data: u64,
+    /// TLP episodes whose probe repaired a loss (window reduced once).
+    pub tlp_recoveries: u64,
+    /// TLP episodes ended without a loss (probe not needed).
+    pub tlp_no_loss: u64,
+    /// Early retransmits (RFC 5827) and RACK reorder-timer expiries.
+    pub early_retransmits: u64,
+    pub rack_timer_expiries: u64,
     pub timeouts: u64,
     pub fast_recoveries: u64,
     pub dsacks_received: u64,
@@ -204,6 +228,12 @@ pub struct Sender {
     pr_deadline: Option<Time>,
     /// Scratch list of send times of newly acknowledged segments.
     pr_acked: Vec<Time>,
+    /// Tail loss probe state, when the variant probes.
+    tlp: Option<Tlp>,
+    /// RACK loss detection (RFC 8985), when that is the variant.
+    rack: Option<Box<Rack>>,
+    /// PRR state of the current recovery (RFC 6937).
+    prr: Option<Prr>,
     syn_sent_at: Time,
     syn_retransmitted: bool,
     pub stats: SenderStats,
@@ -235,8 +265,18 @@ impl Sender {
                 extreme,
                 cfg.rto.initial_rto,
             ))),
-            LossDetection::DupThresh => None,
+            LossDetection::DupThresh | LossDetection::Rack { .. } => None,
         };
+        if cfg.linux_rto {
+            rtt.linux = Some(LinuxRttvar::default());
+        }
+        let rack = match cfg.detection {
+            LossDetection::Rack {
+                adaptive_reordering,
+            } => Some(Box::new(Rack::new(adaptive_reordering))),
+            _ => None,
+        };
+        let tlp = (cfg.tlp != TailLossProbe::Off).then(|| Tlp::new(cfg.tlp));
         let ncr = match cfg.limited_transmit {
             LimitedTransmit::Extended(mode) => Some(Ncr::new(mode)),
             _ => None,
@@ -275,6 +315,9 @@ impl Sender {
             pr,
             pr_deadline: None,
             pr_acked: Vec::new(),
+            tlp,
+            rack,
+            prr: None,
             syn_sent_at: 0,
             syn_retransmitted: false,
             stats: SenderStats {
@@ -316,16 +359,40 @@ impl Sender {
         self.phase == Phase::Done
     }
 
-    /// Deadline of the given timer, if armed.
+    /// Deadline of the given timer, if armed. A pending probe timeout
+    /// replaces the retransmission timer (Linux: one timer, `icsk_pending`
+    /// = `ICSK_TIME_LOSS_PROBE`); the PTO is never later than the RTO.
     pub fn deadline(&self, kind: TimerKind) -> Option<Time> {
         match kind {
+            TimerKind::Rto if self.pto_deadline().is_some() => None,
             TimerKind::Rto => self.rto_deadline,
             TimerKind::Aux => match &self.pr {
                 Some(_) => self.pr_deadline,
-                None => self.fr_deadline,
+                None => [self.fr_deadline, self.pto_deadline(), self.rack_deadline()]
+                    .into_iter()
+                    .flatten()
+                    .min(),
             },
             _ => None,
         }
+    }
+
+    fn pto_deadline(&self) -> Option<Time> {
+        self.tlp.as_ref().and_then(|t| t.deadline)
+    }
+
+    fn rack_deadline(&self) -> Option<Time> {
+        self.rack.as_ref().and_then(|r| r.deadline)
+    }
+
+    /// RACK state (RFC 8985), for tests and traces.
+    pub fn rack(&self) -> Option<&Rack> {
+        self.rack.as_deref()
+    }
+
+    /// PRR state of the current recovery (RFC 6937).
+    pub fn prr(&self) -> Option<&Prr> {
+        self.prr.as_ref()
     }
 
     /// Value of a recorded series (names in [`crate::spec::SERIES_NAMES`]).
@@ -365,6 +432,7 @@ impl Sender {
         match pkt.kind {
             PacketKind::SynAck if self.phase == Phase::SynSent => {
                 if !self.syn_retransmitted {
+                    self.rtt.set_seq(0, 0);
                     self.rtt.on_sample(now - self.syn_sent_at);
                 }
                 self.rto_deadline = None;
@@ -398,11 +466,20 @@ impl Sender {
             }
             TimerKind::Aux if self.pr.is_some() => self.on_pr_timer(now, out),
             TimerKind::Aux => {
-                self.fr_deadline = None;
-                // The wait is over and the hole is still there.
-                if self.ca == CaState::Open && self.dupacks >= self.dupthresh {
-                    self.enter_recovery(now, out);
-                    self.transmit(now, out);
+                if self.fr_deadline.is_some_and(|t| t <= now) {
+                    self.fr_deadline = None;
+                    // The wait is over and the hole is still there.
+                    let due = self.dupacks >= self.dupthresh || self.linux_er_due();
+                    if self.ca == CaState::Open && due {
+                        self.enter_recovery(now, out);
+                        self.transmit(now, out);
+                    }
+                }
+                if self.rack_deadline().is_some_and(|t| t <= now) {
+                    self.on_rack_timer(now, out);
+                }
+                if self.pto_deadline().is_some_and(|t| t <= now) {
+                    self.on_pto(now, out);
                 }
             }
             TimerKind::DelAck => {}
@@ -483,6 +560,17 @@ impl Sender {
         if let Some(d) = self.ncr.as_ref().and_then(Ncr::dup_thresh) {
             self.dupthresh = d;
         }
+        // RFC 5827 Sec. 3.2: ER_thresh with a small flight and nothing new
+        // to send.
+        if self.cfg.early_retransmit == EarlyRetransmit::Rfc5827 && self.ca == CaState::Open {
+            if let Some(t) = er_thresh(self.sb.packets_out(), self.can_send_new()) {
+                self.dupthresh = self.dupthresh.min(t);
+            }
+        }
+        if let Some(r) = self.rack.as_mut() {
+            r.min_rtt = self.rtt.min_rtt();
+        }
+        let dsack = self.cfg.use_sack && dsack_block(pkt, ack).is_some();
         let una_before = self.sb.una();
         let m_before = self.highest_acked;
         let mut scan = HoleScan::default();
@@ -491,8 +579,10 @@ impl Sender {
         } else {
             0
         };
+        let mut delivered = newly_sacked;
         if ack > una_before {
             let log = &mut self.retx_log;
+            let mut rack = self.rack.as_deref_mut();
             let echo = pkt.copy;
             let info = self.sb.cum_ack_with(ack, |seq, seg| {
                 if !seg.sacked {
@@ -500,8 +590,13 @@ impl Sender {
                     if seg.copies > 1 {
                         log.on_first_ack(seq, now, m_before, echo);
                     }
+                    if let Some(r) = rack.as_deref_mut() {
+                        r.on_delivered(seq, seg, now);
+                    }
                 }
             });
+            delivered += info.acked - info.were_sacked;
+            self.rtt.set_seq(ack, self.sb.nxt());
             // Karn's algorithm (RFC 6298 Sec. 3): no sample when a
             // retransmitted segment is acknowledged. The sample times the
             // oldest newly acknowledged segment (as Linux `first_ackt`), so a
@@ -522,7 +617,11 @@ impl Sender {
             self.on_window_advance(now);
             self.on_new_ack(info.acked, info.were_sacked, ack, echo, now, out);
             self.restart_rto_after_ack(now);
-        } else if self.sb.packets_out() > 0 {
+        }
+        if let Some(r) = self.rack.as_mut() {
+            r.finish_ack(now);
+        }
+        if ack <= una_before && self.sb.packets_out() > 0 {
             // RFC 6675 Sec. 2: with SACK, a duplicate ACK is one that SACKs
             // new data; without, any ACK that does not advance SND.UNA.
             let duplicate = !self.cfg.use_sack || newly_sacked > 0;
@@ -540,11 +639,207 @@ impl Sender {
                 .map(|&(_, r)| r - 1),
         );
         self.highest_acked = highest_in_ack.chain(m_before).max();
-        if self.cfg.use_sack && self.ca == CaState::Recovery {
+        if self.cfg.use_sack && self.ca == CaState::Recovery && self.rack.is_none() {
             self.sb.mark_lost_by_dupthresh(self.dupthresh);
         }
+        let entered = self.rack_detect(dsack, now, out);
+        self.tlp_on_ack(pkt, ack, ack > una_before, newly_sacked, now);
+        self.prr_on_ack(delivered, entered);
         self.transmit(now, out);
+        if ack > una_before || matches!(self.cfg.tlp, TailLossProbe::Draft01 { .. }) {
+            self.schedule_tlp(now);
+        } else if !self.tlp_allowed() {
+            if let Some(t) = self.tlp.as_mut() {
+                t.deadline = None;
+            }
+        }
         self.check_done(now);
+    }
+
+    // ----- RACK, TLP, PRR, early retransmit ------------------------------
+
+    /// RFC 8985 Sec. 6.2 steps 4-5 after this ACK's deliveries; enters
+    /// fast recovery when a segment is found lost. Returns whether it did.
+    fn rack_detect(&mut self, dsack: bool, now: Time, out: &mut Vec<Packet>) -> bool {
+        let (una, nxt, sacked) = (self.sb.una(), self.sb.nxt(), self.sb.sacked_out());
+        let in_recovery = self.ca != CaState::Open;
+        let srtt = self.rtt.srtt();
+        let Some(r) = self.rack.as_mut() else {
+            return false;
+        };
+        r.update_reo_wnd(una, nxt, dsack, in_recovery, sacked, srtt);
+        r.detect_loss(&mut self.sb, now);
+        self.rack_maybe_recover(now, out)
+    }
+
+    /// Fast recovery once RACK marked something lost (RFC 8985 Sec. 6.2:
+    /// "If any segment is marked lost, enter fast recovery").
+    fn rack_maybe_recover(&mut self, now: Time, out: &mut Vec<Packet>) -> bool {
+        let allowed = self.recover.is_none_or(|r| self.sb.una() >= r);
+        if self.ca == CaState::Open && self.sb.lost_out() > 0 && allowed {
+            self.enter_recovery(now, out);
+            return true;
+        }
+        false
+    }
+
+    /// The RACK reorder timer (RFC 8985 Sec. 6.3).
+    fn on_rack_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        self.stats.rack_timer_expiries += 1;
+        let Some(r) = self.rack.as_mut() else {
+            return;
+        };
+        r.detect_loss(&mut self.sb, now);
+        // Linux `tcp_rack_reo_timeout`: entering recovery here counts as one
+        // segment delivered for PRR.
+        if self.rack_maybe_recover(now, out) {
+            self.prr_on_ack(1, true);
+        }
+        self.transmit(now, out);
+    }
+
+    /// RFC 6937: cwnd = pipe + sndcnt on an ACK during recovery (not the
+    /// one that ends it). The ACK that starts recovery sends at least one
+    /// segment (the fast retransmit), as Linux does.
+    fn prr_on_ack(&mut self, delivered: u32, entered: bool) {
+        if self.ca != CaState::Recovery {
+            return;
+        }
+        let pipe = self.sb.pipe();
+        let Some(p) = self.prr.as_mut() else {
+            return;
+        };
+        let Some(mut sndcnt) = p.on_ack(delivered.max(entered as u32), pipe) else {
+            return;
+        };
+        if p.prr_out == 0 {
+            sndcnt = sndcnt.max(1);
+        }
+        self.w.cwnd = (pipe + sndcnt) as f64;
+        self.note_cwnd();
+    }
+
+    /// Linux 3.17 early retransmit (`tcp_time_to_recover`, trick #6):
+    /// fewer than 4 segments out, at least one SACKed, no retransmission
+    /// outstanding, nothing new sendable.
+    fn linux_er_due(&self) -> bool {
+        self.cfg.early_retransmit == EarlyRetransmit::Linux
+            && self.ca == CaState::Open
+            && self.rack.is_none()
+            && self.sb.packets_out() < ER_MAX_OUTSTANDING
+            && self.sb.sacked_out() > 0
+            && self.sb.packets_out() > self.sb.sacked_out()
+            && self.sb.retrans_out() == 0
+            && !self.can_send_new()
+    }
+
+    /// Could a new segment go out now (RFC 5827 "previously unsent data
+    /// cannot be transmitted")?
+    fn can_send_new(&self) -> bool {
+        self.has_new_data()
+            && self.sb.packets_out() < self.cfg.max_window
+            && self.sb.packets_out() as f64 + 1.0 <= self.w.cwnd.floor().max(1.0)
+    }
+
+    /// May a probe timeout be armed now? draft-01 Sec. 2 / Linux 3.17
+    /// `tcp_schedule_loss_probe`: SACK, Open state, an RTT sample, data
+    /// outstanding, no early-retransmit timer pending, cwnd- or
+    /// application-limited; RFC 8985 Sec. 7.2: also nothing SACKed and no
+    /// reorder timer. One probe per episode (TLP.end_seq).
+    fn tlp_allowed(&self) -> bool {
+        let Some(t) = self.tlp.as_ref() else {
+            return false;
+        };
+        let basic = self.phase == Phase::Established
+            && self.cfg.use_sack
+            && self.ca == CaState::Open
+            && self.rtt.srtt().is_some()
+            && self.sb.packets_out() > 0
+            && self.fr_deadline.is_none()
+            && !t.episode_open();
+        basic
+            && match t.mode {
+                TailLossProbe::Rfc8985 => {
+                    self.sb.sacked_out() == 0 && self.rack_deadline().is_none()
+                }
+                _ => !(self.w.cwnd > self.sb.pipe() as f64 && self.has_new_data()),
+            }
+    }
+
+    /// (Re)arm the PTO (after new data went out, or on an ACK).
+    fn schedule_tlp(&mut self, now: Time) {
+        let allowed = self.tlp_allowed();
+        let (srtt, out) = (self.rtt.srtt().unwrap_or(0), self.sb.packets_out());
+        let last_sent = self
+            .sb
+            .nxt()
+            .checked_sub(1)
+            .and_then(|s| self.sb.seg(s))
+            .map_or(now, |s| s.sent_at);
+        let rto = self.rto_deadline;
+        let Some(t) = self.tlp.as_mut() else {
+            return;
+        };
+        if allowed {
+            t.arm(now, srtt, out, last_sent, rto);
+        } else {
+            t.deadline = None;
+        }
+    }
+
+    /// The probe timeout fired (draft-01 Sec. 2.1, RFC 8985 Sec. 7.3): a
+    /// new segment if one is ready and the receiver window allows, else the
+    /// highest segment sent again; cwnd unchanged; then the RTO is re-armed.
+    fn on_pto(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let ok = self.tlp_allowed();
+        if let Some(t) = self.tlp.as_mut() {
+            t.deadline = None;
+        }
+        if !ok {
+            self.arm_rto(now);
+            return;
+        }
+        self.stats.loss_probes += 1;
+        let is_retrans = !(self.has_new_data() && self.sb.packets_out() < self.cfg.max_window);
+        if is_retrans {
+            let seq = self.sb.nxt() - 1;
+            self.send_retransmission(seq, RetxCause::Probe, now, out);
+        } else {
+            self.stats.loss_probes_new_data += 1;
+            self.send_new(now, out);
+        }
+        let (seq, nxt) = (self.sb.nxt() - 1, self.sb.nxt());
+        if let Some(t) = self.tlp.as_mut() {
+            t.on_probe(seq, nxt, is_retrans);
+        }
+        self.arm_rto(now);
+    }
+
+    /// RFC 8985 Sec. 7.4 on every ACK: has the TLP episode ended, and did
+    /// its probe repair a loss?
+    fn tlp_on_ack(&mut self, pkt: &Packet, ack: u32, advanced: bool, newly: u32, now: Time) {
+        let Some(t) = self.tlp.as_mut() else {
+            return;
+        };
+        let probe = t.probe_seq;
+        let block = dsack_block(pkt, ack);
+        let dsack_probe = block.is_some_and(|(l, r)| l <= probe && probe < r);
+        let pure_dup = !advanced && newly == 0 && block.is_none();
+        match t.on_ack(ack, dsack_probe, pure_dup) {
+            EpisodeEnd::Open => {}
+            EpisodeEnd::NoLoss => self.stats.tlp_no_loss += 1,
+            EpisodeEnd::Repaired => {
+                // The retransmitted probe repaired a loss: one window
+                // reduction (draft-01 Sec. 3, Linux `tcp_process_tlp_ack`:
+                // CWR with ssthresh from the congestion control, cwnd =
+                // ssthresh).
+                self.stats.tlp_recoveries += 1;
+                let flight = self.w.cwnd.floor().max(1.0) as u32;
+                self.w.ssthresh = self.cc.ssthresh_after_loss(&self.w, flight, now);
+                self.w.cwnd = self.w.cwnd.min(self.w.ssthresh);
+                self.note_cwnd();
+            }
+        }
     }
 
     /// TCP-PR: every newly acknowledged segment (cumulatively or by SACK)
@@ -653,10 +948,14 @@ impl Sender {
         let echo = pkt.copy;
         for &(l, r) in &blocks[first..] {
             let log = &mut self.retx_log;
+            let mut rack = self.rack.as_deref_mut();
             newly += self.sb.sack(l, r, |seq, seg| {
                 scan.note(seq);
                 if seg.copies > 1 {
                     log.on_first_ack(seq, now, m_before, echo);
+                }
+                if let Some(r) = rack.as_deref_mut() {
+                    r.on_delivered(seq, seg, now);
                 }
             });
         }
@@ -754,6 +1053,7 @@ impl Sender {
             }
             self.ca = CaState::Open;
             self.recover = None;
+            self.prr = None;
         }
         self.note_cwnd();
     }
@@ -783,6 +1083,7 @@ impl Sender {
                 self.grow(acked, now);
                 if recovered {
                     self.ca = CaState::Open;
+                    self.on_recovery_exit();
                 }
             }
             CaState::Recovery => match self.cfg.recovery {
@@ -809,11 +1110,28 @@ impl Sender {
                 Recovery::Sack => {
                     if recovered {
                         self.ca = CaState::Open;
+                        self.on_recovery_exit();
+                    }
+                }
+                Recovery::Prr => {
+                    if recovered {
+                        // RFC 6937: at the end of recovery cwnd = ssthresh.
+                        self.w.cwnd = self.w.ssthresh;
+                        self.ca = CaState::Open;
+                        self.on_recovery_exit();
                     }
                 }
             },
         }
         self.note_cwnd();
+    }
+
+    /// Leaving fast or RTO recovery.
+    fn on_recovery_exit(&mut self) {
+        self.prr = None;
+        if let Some(r) = self.rack.as_mut() {
+            r.on_recovery_exit();
+        }
     }
 
     /// A duplicate ACK that SACKed `newly` segments (RFC 6675 Sec. 2).
@@ -833,11 +1151,16 @@ impl Sender {
             CaState::Open => {
                 self.extended_limited_transmit(newly);
                 self.aix_on_dupack(newly, now);
+                if self.rack.is_some() {
+                    // RACK replaces the duplicate-ACK threshold (RFC 8985).
+                    return;
+                }
                 if self.cfg.use_sack {
                     self.sb.mark_lost_by_dupthresh(self.dupthresh);
                 }
                 let pending = self.aix.as_ref().is_some_and(Aix::recovering);
-                if !pending && self.time_to_recover() && self.fr_deadline.is_none() {
+                let due = self.time_to_recover() || self.linux_er_due();
+                if !pending && due && self.fr_deadline.is_none() {
                     match self.fast_retransmit_wait(now) {
                         Some(t) if t > now => self.fr_deadline = Some(t),
                         _ => self.enter_recovery(now, out),
@@ -845,7 +1168,7 @@ impl Sender {
                 }
             }
             CaState::Recovery => {
-                if self.cfg.recovery != Recovery::Sack {
+                if matches!(self.cfg.recovery, Recovery::Reno | Recovery::NewReno) {
                     // RFC 5681 step 4 / RFC 6582: inflate by one segment.
                     self.w.cwnd += 1.0;
                     self.note_cwnd();
@@ -986,6 +1309,10 @@ impl Sender {
             DupthreshPolicy::BlantonAllman(bl) => bl.delay(srtt),
             _ => 0,
         };
+        if self.linux_er_due() && self.dupacks < self.dupthresh {
+            // RFC 5827 Appendix A.3 as Linux: wait SRTT / 4.
+            return Some(now + er_delay(srtt));
+        }
         let td = match self.cfg.fr_delay {
             FastRetransmitDelay::TdFr => {
                 td_fr_deadline(first, self.third_dupack_at.unwrap_or(now), srtt)
@@ -1033,10 +1360,16 @@ impl Sender {
             self.aix_start_loss_recovery(now, out);
             return;
         }
+        if self.linux_er_due() && self.dupacks < self.dupthresh {
+            self.stats.early_retransmits += 1;
+        }
         self.stats.fast_recoveries += 1;
         self.stats.last_recovery_at = Some(now);
         self.stats.last_recovery_dupthresh = self.dupthresh;
         self.fr_deadline = None;
+        if let Some(t) = self.tlp.as_mut() {
+            t.deadline = None;
+        }
         self.begin_reduction();
         // RFC 5681 Sec. 3.2 step 2: data sent by limited transmit is not
         // counted in FlightSize here; TCP-NCR uses FlightSizePrev, the
@@ -1053,9 +1386,18 @@ impl Sender {
         self.end_reduction(self.w.ssthresh);
         self.w.cwnd = match self.cfg.recovery {
             Recovery::Sack => self.w.ssthresh,
+            // RFC 6937: cwnd follows pipe + sndcnt from this ACK on.
+            Recovery::Prr => {
+                self.prr = Some(Prr::start(self.sb.packets_out(), self.w.ssthresh));
+                self.w.cwnd
+            }
             Recovery::Reno | Recovery::NewReno => self.w.ssthresh + self.dupthresh as f64,
         };
         self.note_cwnd();
+        if self.rack.is_some() {
+            // RACK marked what is lost; PRR paces the retransmissions.
+            return;
+        }
         let una = self.sb.una();
         self.sb.mark_lost(una);
         // The first retransmission goes out regardless of the window.
@@ -1097,6 +1439,13 @@ impl Sender {
         }
         self.lt_idle = None;
         self.fr_deadline = None;
+        self.prr = None;
+        if let Some(t) = self.tlp.as_mut() {
+            t.reset();
+        }
+        if let Some(r) = self.rack.as_mut() {
+            r.deadline = None;
+        }
         if let Some(ncr) = self.ncr.as_mut() {
             ncr.reset();
         }
@@ -1153,7 +1502,28 @@ impl Sender {
         if in_newreno_recovery && self.partial_acks > 1 {
             return;
         }
-        self.arm_rto(now);
+        let RtoRestart::Rfc7765 { rrthresh } = self.cfg.rto_restart else {
+            self.arm_rto(now);
+            return;
+        };
+        // RFC 7765 Sec. 4: RTO - T_earliest, T_earliest from the earliest
+        // transmission among the (fewer than rrthresh) outstanding segments.
+        let out = self.sb.packets_out();
+        let earliest = if out < rrthresh {
+            (self.sb.una()..self.sb.nxt())
+                .filter_map(|s| self.sb.seg(s))
+                .filter(|s| !s.sacked)
+                .map(|s| s.sent_at)
+                .min()
+                .unwrap_or(now)
+        } else {
+            now
+        };
+        let rto = self.rtt.rto();
+        let at = restart_deadline(now, rto, out, self.has_new_data(), rrthresh, earliest);
+        self.rto_deadline = Some(at);
+        self.stats.rto_sum += crate::engine::time::to_secs(rto);
+        self.stats.rto_count += 1;
     }
 
     // ----- transmission ------------------------------------------------
@@ -1167,7 +1537,7 @@ impl Sender {
     fn window_allows(&self, retransmission: bool) -> bool {
         let cwnd = self.w.cwnd;
         match (self.ca, self.cfg.recovery) {
-            (CaState::Loss, _) | (CaState::Recovery, Recovery::Sack) => {
+            (CaState::Loss, _) | (CaState::Recovery, Recovery::Sack | Recovery::Prr) => {
                 // RFC 6675 Sec. 5 step (C): cwnd - pipe >= 1 SMSS.
                 self.sb.pipe() as f64 + 1.0 <= cwnd
             }
@@ -1219,6 +1589,7 @@ impl Sender {
             return;
         }
         self.cwv_before_send(now);
+        let mut sent_new = false;
         loop {
             if self.retransmitting() && self.window_allows(true) {
                 if let Some(seq) = self.sb.next_lost() {
@@ -1249,11 +1620,15 @@ impl Sender {
                     self.lt_sent += 1;
                 }
                 self.send_new(now, out);
+                sent_new = true;
                 continue;
             }
             break;
         }
         self.note_limited_transmit_exhausted(now);
+        if sent_new {
+            self.schedule_tlp(now);
+        }
     }
 
     /// TCP-PR flush-cwnd (Table I lines 24-28): while cwnd > |to-be-ack|,
@@ -1367,6 +1742,11 @@ impl Sender {
 
     fn emit(&mut self, seq: u32, copy: u16, now: Time, out: &mut Vec<Packet>) {
         self.stats.data_packets_sent += 1;
+        if self.ca == CaState::Recovery {
+            if let Some(p) = self.prr.as_mut() {
+                p.on_sent();
+            }
+        }
         out.push(Packet::data(
             self.flow,
             self.peer,
@@ -1435,6 +1815,15 @@ impl Sender {
             }
         }
     }
+}
+
+/// The DSACK block of an ACK, if it carries one (RFC 2883 Sec. 4: a first
+/// block below the cumulative ACK or inside the second block).
+fn dsack_block(pkt: &Packet, ack: u32) -> Option<(u32, u32)> {
+    let blocks = pkt.sack.as_slice();
+    let &(l, r) = blocks.first()?;
+    let inside_second = blocks.get(1).is_some_and(|&(l2, r2)| l2 <= l && r <= r2);
+    (r <= ack || inside_second).then_some((l, r))
 }
 
 #[cfg(test)]

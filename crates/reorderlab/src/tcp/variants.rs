@@ -9,10 +9,11 @@ use crate::tcp::dsack::Pairing;
 use crate::tcp::dupthresh::{AvgDev, BlScheme, BlantonAllman, DupthreshPolicy};
 use crate::tcp::ncr::NcrMode;
 use crate::tcp::policy::{
-    CongestionResponse, Cwv, DsackResponse, FastRetransmitDelay, LimitedTransmit, LossDetection,
-    Recovery, RttSampling, RttTiming,
+    CongestionResponse, Cwv, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit,
+    LossDetection, Recovery, RtoRestart, RttSampling, RttTiming, TailLossProbe,
 };
 use crate::tcp::rto::RtoConfig;
+use crate::tcp::rtor::RRTHRESH;
 use crate::tcp::sender::SenderConfig;
 
 /// One registered variant.
@@ -198,6 +199,62 @@ fn tcp_aix(c: &mut SenderConfig) {
     c.rtt_timing = RttTiming::PerAck;
 }
 
+/// Seed 002's baseline, the Linux 3.17 sender without TLP
+/// (`tcp_early_retrans = 2`): initial window 10, Linux RTO (SRTT + max(4
+/// mdev, 200 ms)), RTT from every ACK (timestamps), SACK recovery with
+/// limited transmit, early retransmit after SRTT / 4, DSACK undo.
+fn linux_er(c: &mut SenderConfig) {
+    sack(c);
+    c.initial_window = 10;
+    c.rto.min_rto = ms(200);
+    c.rto.max_rto = ms(120_000);
+    c.linux_rto = true;
+    c.rtt_timing = RttTiming::PerAck;
+    c.early_retransmit = EarlyRetransmit::Linux;
+    c.dsack = DsackResponse::Undo;
+}
+
+/// RTO restart (RFC 7765) on the seed 002 baseline.
+fn rtor(c: &mut SenderConfig) {
+    linux_er(c);
+    c.rto_restart = RtoRestart::Rfc7765 { rrthresh: RRTHRESH };
+}
+
+/// Tail loss probe (draft-01, Linux 3.17) on the seed 002 baseline.
+fn tlp(c: &mut SenderConfig) {
+    linux_er(c);
+    c.tlp = TailLossProbe::Draft01 { restart: false };
+}
+
+/// TLP with the probe timer restarted as PTO - T_last (seed 002 Sec. 2.3).
+fn tlpr(c: &mut SenderConfig) {
+    linux_er(c);
+    c.tlp = TailLossProbe::Draft01 { restart: true };
+}
+
+/// RACK-TLP (RFC 8985) with PRR (RFC 6937) and DSACK undo, on the Linux
+/// base (window 10, Linux RTO, RTT per ACK); no early retransmit and no
+/// duplicate-ACK threshold (RACK replaces both).
+fn rack_tlp(c: &mut SenderConfig) {
+    linux_er(c);
+    c.early_retransmit = EarlyRetransmit::Off;
+    c.detection = LossDetection::Rack {
+        adaptive_reordering: false,
+    };
+    c.recovery = Recovery::Prr;
+    c.tlp = TailLossProbe::Rfc8985;
+}
+
+/// A current Linux kernel's defaults: RACK-TLP, PRR, DSACK undo, adaptive
+/// `tp->reordering` in [3, 300]; any congestion control (`cc`). F-RTO is
+/// not modelled.
+fn linux(c: &mut SenderConfig) {
+    rack_tlp(c);
+    c.detection = LossDetection::Rack {
+        adaptive_reordering: true,
+    };
+}
+
 pub const VARIANTS: &[VariantInfo] = &[
     VariantInfo {
         name: "Reno",
@@ -367,6 +424,42 @@ pub const VARIANTS: &[VariantInfo] = &[
         source: "Landstrom et al. 2006 (TCP-Aix report); seed 004 Sec. II (only source read, see aix.rs)",
         configure: tcp_aix,
     },
+    VariantInfo {
+        name: "Linux-ER",
+        description: "Linux 3.17 without TLP (seed 002 baseline): IW 10, RTO = SRTT + max(4 mdev, 200 ms) with Linux rttvar rules, RTT per ACK, SACK + limited transmit, early retransmit (< 4 out, any SACK) after max(SRTT/4, 2 ms), DSACK undo",
+        source: "seed 002 Sec. 2-3.1; RFC 5827 (Appendix A.3 delay), RFC 6675, RFC 3042; Linux tcp_rtt_estimator",
+        configure: linux_er,
+    },
+    VariantInfo {
+        name: "RTOR",
+        description: "Linux-ER + RTO restart: on an ACK of new data the RTO expires RTO - T_earliest after it when < 4 segments are out and no unsent data is ready",
+        source: "RFC 7765 Sec. 4; seed 002 Sec. 2.1",
+        configure: rtor,
+    },
+    VariantInfo {
+        name: "TLP",
+        description: "Linux-ER + tail loss probe: PTO = max(2 SRTT, 10 ms), or max(2 SRTT, 1.5 SRTT + 200 ms) with one segment out, capped at the RTO, re-armed on every ACK; probe = new segment or the last one again; one per episode; cwnd cut only if the probe repaired a loss",
+        source: "draft-dukkipati-tcpm-tcp-loss-probe-01; seed 002 Sec. 2.2 (Linux 3.17)",
+        configure: tlp,
+    },
+    VariantInfo {
+        name: "TLPR",
+        description: "TLP with the probe timer set to PTO - T_last (time since the last outstanding segment was sent)",
+        source: "seed 002 Sec. 2.3",
+        configure: tlpr,
+    },
+    VariantInfo {
+        name: "RACK-TLP",
+        description: "RACK time-based loss detection (reo_wnd = min_RTT/4 x DSACK steps, <= SRTT, 16-recovery persistence, 0 in recovery without reordering; reorder timer), TLP (PTO = 2 SRTT [+200 ms with one out], <= RTO; TLP.end_seq episodes), PRR-SSRB, DSACK undo, on the Linux base",
+        source: "RFC 8985 Sec. 6-7, RFC 6937 Sec. 3.1",
+        configure: rack_tlp,
+    },
+    VariantInfo {
+        name: "Linux",
+        description: "A current Linux kernel's default loss recovery: RACK-TLP + PRR + DSACK undo with adaptive tp->reordering (3..300) as RACK's DupThresh; compose with cc = \"cubic\" (Linux's default); no F-RTO",
+        source: "RFC 8985, RFC 6937; Linux net/ipv4/tcp_recovery.c, tcp_input.c (behaviour, not code)",
+        configure: linux,
+    },
 ];
 
 /// Other names the papers use for registered variants.
@@ -399,6 +492,10 @@ pub fn base_config() -> SenderConfig {
         rtt_timing: RttTiming::PerRtt,
         pairing: Pairing::Mean,
         rto_histogram: false,
+        linux_rto: false,
+        early_retransmit: EarlyRetransmit::Off,
+        rto_restart: RtoRestart::Off,
+        tlp: TailLossProbe::Off,
         mss: 1000,
         syn_size: 40,
         max_window: 10_000,

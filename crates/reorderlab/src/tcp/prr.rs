@@ -1,0 +1,112 @@
+//! Proportional Rate Reduction (RFC 6937 Sec. 3.1), PRR-SSRB, in segments.
+//!
+//! At the start of recovery: ssthresh from the congestion control,
+//! prr_delivered = prr_out = 0, RecoverFS = snd.nxt - snd.una. On every
+//! ACK during recovery (DeliveredData = change in snd.una + change in
+//! SACKed data, skipped when 0):
+//!
+//! ```text
+//! prr_delivered += DeliveredData
+//! if pipe > ssthresh:   sndcnt = CEIL(prr_delivered * ssthresh / RecoverFS) - prr_out
+//! else (PRR-SSRB):      limit  = MAX(prr_delivered - prr_out, DeliveredData) + 1
+//!                       sndcnt = MIN(ssthresh - pipe, limit)
+//! cwnd = pipe + sndcnt
+//! ```
+//!
+//! and prr_out counts every segment (re)transmitted during recovery. At the
+//! end of recovery cwnd = ssthresh.
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prr {
+    /// RecoverFS: FlightSize when recovery began.
+    pub recover_fs: u32,
+    pub ssthresh: f64,
+    pub prr_delivered: u32,
+    pub prr_out: u32,
+}
+
+impl Prr {
+    pub fn start(recover_fs: u32, ssthresh: f64) -> Prr {
+        Prr {
+            recover_fs: recover_fs.max(1),
+            ssthresh,
+            prr_delivered: 0,
+            prr_out: 0,
+        }
+    }
+
+    /// One ACK delivering `delivered` segments with `pipe` after it:
+    /// returns sndcnt (segments that may be sent now), or `None` when
+    /// DeliveredData is 0 (cwnd unchanged).
+    pub fn on_ack(&mut self, delivered: u32, pipe: u32) -> Option<u32> {
+        if delivered == 0 {
+            return None;
+        }
+        self.prr_delivered += delivered;
+        let sndcnt = if pipe as f64 > self.ssthresh {
+            let target =
+                (self.prr_delivered as f64 * self.ssthresh / self.recover_fs as f64).ceil();
+            target as i64 - self.prr_out as i64
+        } else {
+            let limit = (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64) + 1;
+            ((self.ssthresh - pipe as f64).floor() as i64).min(limit)
+        };
+        Some(sndcnt.max(0) as u32)
+    }
+
+    /// A segment was sent during recovery.
+    pub fn on_sent(&mut self) {
+        self.prr_out += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RFC 6937 Sec. 5 style example: a 20-segment flight loses one
+    /// segment; Reno halves (ssthresh 10). Each ACK SACKs one segment. While
+    /// pipe > ssthresh PRR sends CEIL(prr_delivered * 10 / 20) - prr_out:
+    /// one segment every other ACK; once pipe <= ssthresh, PRR-SSRB lets
+    /// pipe climb back to ssthresh, at most prr_delivered - prr_out + 1 or
+    /// DeliveredData + 1 per ACK.
+    #[test]
+    fn per_ack_quota_follows_rfc6937() {
+        let mut p = Prr::start(20, 10.0);
+        // Fast retransmit on the 3rd dupack: 3 SACKed, 1 lost, pipe 16.
+        let mut pipe = 16;
+        // The ACK that starts recovery delivered 1 (its SACK).
+        let q = p.on_ack(1, pipe).unwrap();
+        assert_eq!(q, 1); // ceil(1 * 10 / 20) - 0
+        p.on_sent();
+        pipe += 1; // the retransmission
+        let mut quotas = vec![];
+        for _ in 0..14 {
+            pipe -= 1; // one more SACKed
+            let q = p.on_ack(1, pipe).unwrap();
+            let expect = if pipe as f64 > 10.0 {
+                ((p.prr_delivered * 10) as f64 / 20.0).ceil() as u32 - p.prr_out
+            } else {
+                (10 - pipe).min((p.prr_delivered - p.prr_out).max(1) + 1)
+            };
+            assert_eq!(q, expect);
+            for _ in 0..q {
+                p.on_sent();
+                pipe += 1;
+            }
+            quotas.push(q);
+        }
+        // Proportional part: every other ACK sends one until pipe reaches
+        // ssthresh (12th ACK: pipe 10, quota 0); then SSRB holds pipe at
+        // ssthresh, one out per one in.
+        assert_eq!(quotas, vec![0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1]);
+        assert_eq!(pipe, 10);
+        // An ACK delivering 3 with pipe well below ssthresh: SSRB limit is
+        // max(prr_delivered - prr_out, 3) + 1.
+        let mut p = Prr::start(20, 10.0);
+        p.prr_out = 5;
+        let q = p.on_ack(3, 4).unwrap();
+        assert_eq!(q, 4); // min(10 - 4, max(3 - 5, 3) + 1)
+        assert_eq!(p.on_ack(0, 4), None);
+    }
+}

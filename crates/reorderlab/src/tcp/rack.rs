@@ -1,0 +1,323 @@
+//! RACK: time-based loss detection (RFC 8985 Sec. 6).
+//!
+//! Per ACK (Sec. 6.2):
+//! 1. RACK.min_RTT from the RTT samples.
+//! 2. Of the segments newly delivered (cumulatively or by SACK), the one
+//!    sent last sets RACK.rtt = Now - its xmit_ts, and RACK.xmit_ts /
+//!    RACK.end_seq if it was sent after the current RACK segment. A
+//!    retransmitted segment delivered sooner than min_RTT after its
+//!    retransmission is ignored (the original arrived).
+//! 3. A never-retransmitted segment delivered below RACK.fack (the highest
+//!    end_seq delivered) means reordering: RACK.reordering_seen.
+//! 4. reo_wnd: with DSACKs, RACK.reo_wnd_mult grows by one per round trip
+//!    that sees one (RACK.dsack_round), and falls back to 1 after
+//!    RACK.reo_wnd_persist = 16 recoveries without DSACK. reo_wnd = 0 if
+//!    no reordering has been seen and the sender is in recovery or
+//!    DupThresh segments are SACKed; otherwise min(reo_wnd_mult x min_RTT
+//!    / 4, SRTT).
+//! 5. Every outstanding segment sent before the RACK segment whose
+//!    xmit_ts + RACK.rtt + reo_wnd has passed is lost; for the others the
+//!    reorder timer is armed for the largest remaining time.
+//!
+//! With `adaptive` the DupThresh of step 4 is Linux's `tp->reordering`:
+//! 3 at first, raised to the reordering distance measured in segments
+//! (highest delivered - the late segment), at most 300
+//! (`tcp_check_sack_reordering`, `sysctl_tcp_max_reordering`).
+
+use crate::engine::Time;
+use crate::tcp::scoreboard::{Scoreboard, SegState};
+
+/// RFC 8985 Sec. 6.2 step 4: recoveries a widened window persists.
+pub const REO_WND_PERSIST: u32 = 16;
+/// Linux `sysctl_tcp_reordering` / `sysctl_tcp_max_reordering`.
+pub const MIN_REORDERING: u32 = 3;
+pub const MAX_REORDERING: u32 = 300;
+
+/// RACK_sent_after(t1, seq1, t2, seq2).
+fn sent_after(t1: Time, seq1: u32, t2: Time, seq2: u32) -> bool {
+    t1 > t2 || (t1 == t2 && seq1 > seq2)
+}
+
+#[derive(Debug, Clone)]
+pub struct Rack {
+    /// RACK.xmit_ts and RACK.end_seq (one past the segment); `None` until
+    /// something is delivered.
+    pub xmit_ts: Option<Time>,
+    pub end_seq: u32,
+    /// The RACK segment had been retransmitted.
+    xmit_retrans: bool,
+    pub rtt: Time,
+    pub fack: u32,
+    pub min_rtt: Option<Time>,
+    pub reordering_seen: bool,
+    pub reo_wnd_mult: u32,
+    pub reo_wnd_persist: u32,
+    pub dsack_round: Option<u32>,
+    pub reo_wnd: Time,
+    /// Reorder timer expiry.
+    pub deadline: Option<Time>,
+    /// DupThresh of step 4 (Linux `tp->reordering` when `adaptive`).
+    pub dupthresh: u32,
+    pub adaptive: bool,
+    /// This ACK's latest-sent delivered segment: (xmit_ts, end_seq, retrans).
+    latest: Option<(Time, u32, bool)>,
+}
+
+impl Rack {
+    pub fn new(adaptive: bool) -> Rack {
+        Rack {
+            xmit_ts: None,
+            end_seq: 0,
+            xmit_retrans: false,
+            rtt: 0,
+            fack: 0,
+            min_rtt: None,
+            reordering_seen: false,
+            reo_wnd_mult: 1,
+            reo_wnd_persist: REO_WND_PERSIST,
+            dsack_round: None,
+            reo_wnd: 0,
+            deadline: None,
+            dupthresh: MIN_REORDERING,
+            adaptive,
+            latest: None,
+        }
+    }
+
+    /// Steps 2-3 for one newly delivered segment `seq`.
+    pub fn on_delivered(&mut self, seq: u32, seg: &SegState, now: Time) {
+        let end = seq + 1;
+        let retrans = seg.copies > 1;
+        if !retrans {
+            if end < self.fack {
+                self.reordering_seen = true;
+                if self.adaptive {
+                    let distance = self.fack - seq;
+                    self.dupthresh = self.dupthresh.max(distance.min(MAX_REORDERING));
+                }
+            } else {
+                self.fack = end;
+            }
+        } else {
+            self.fack = self.fack.max(end);
+        }
+        let ambiguous = retrans && self.min_rtt.is_some_and(|m| now - seg.sent_at < m);
+        if ambiguous {
+            return;
+        }
+        let later = self
+            .latest
+            .is_none_or(|(t, e, _)| sent_after(seg.sent_at, end, t, e));
+        if later {
+            self.latest = Some((seg.sent_at, end, retrans));
+        }
+    }
+
+    /// End of step 2: apply this ACK's latest-sent delivered segment.
+    pub fn finish_ack(&mut self, now: Time) {
+        let Some((t, e, retrans)) = self.latest.take() else {
+            return;
+        };
+        self.rtt = now - t;
+        let newer = self
+            .xmit_ts
+            .is_none_or(|x| sent_after(t, e, x, self.end_seq));
+        if newer {
+            self.xmit_ts = Some(t);
+            self.end_seq = e;
+            self.xmit_retrans = retrans;
+        }
+    }
+
+    /// Step 4: the reordering window for this ACK.
+    pub fn update_reo_wnd(
+        &mut self,
+        snd_una: u32,
+        snd_nxt: u32,
+        dsack: bool,
+        in_recovery: bool,
+        sacked_out: u32,
+        srtt: Option<Time>,
+    ) -> Time {
+        if self.dsack_round.is_some_and(|r| snd_una >= r) {
+            self.dsack_round = None;
+        }
+        if self.dsack_round.is_none() && dsack {
+            self.dsack_round = Some(snd_nxt);
+            self.reo_wnd_mult += 1;
+            self.reo_wnd_persist = REO_WND_PERSIST;
+        }
+        self.reo_wnd = if !self.reordering_seen && (in_recovery || sacked_out >= self.dupthresh) {
+            0
+        } else {
+            let base = self.reo_wnd_mult as u64 * self.min_rtt.unwrap_or(0) / 4;
+            srtt.map_or(base, |s| base.min(s))
+        };
+        self.reo_wnd
+    }
+
+    /// Step 4, "exiting Fast or RTO recovery".
+    pub fn on_recovery_exit(&mut self) {
+        self.reo_wnd_persist = self.reo_wnd_persist.saturating_sub(1);
+        if self.reo_wnd_persist == 0 {
+            self.reo_wnd_mult = 1;
+        }
+    }
+
+    /// Step 5: mark lost segments; returns how many were newly marked and
+    /// arms (or clears) the reorder timer.
+    pub fn detect_loss(&mut self, sb: &mut Scoreboard, now: Time) -> u32 {
+        self.deadline = None;
+        let Some(xmit_ts) = self.xmit_ts else {
+            return 0;
+        };
+        // Segments above the RACK segment were sent after it unless they
+        // are retransmissions, which only a retransmitted RACK segment can
+        // follow.
+        let top = if self.xmit_retrans {
+            sb.nxt()
+        } else {
+            self.end_seq.min(sb.nxt())
+        };
+        let mut marked = 0;
+        let mut timeout: Time = 0;
+        for seq in sb.una()..top {
+            let Some(&s) = sb.seg(seq) else {
+                break;
+            };
+            if s.sacked || (s.lost && !s.retrans) {
+                continue;
+            }
+            if !sent_after(xmit_ts, self.end_seq, s.sent_at, seq + 1) {
+                continue;
+            }
+            let expiry = s.sent_at + self.rtt + self.reo_wnd;
+            if expiry <= now {
+                if s.retrans {
+                    sb.mark_retransmission_lost(seq);
+                } else {
+                    sb.mark_lost(seq);
+                }
+                marked += 1;
+            } else {
+                timeout = timeout.max(expiry - now);
+            }
+        }
+        if timeout > 0 {
+            self.deadline = Some(now + timeout);
+        }
+        marked
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::time::ms;
+
+    fn board(n: u32, gap: Time) -> Scoreboard {
+        let mut sb = Scoreboard::new();
+        for i in 0..n {
+            sb.send_new(i as Time * gap, 10.0);
+        }
+        sb
+    }
+
+    /// SACK segment `seq` and feed RACK.
+    fn sack(r: &mut Rack, sb: &mut Scoreboard, seq: u32, now: Time) {
+        sb.sack(seq, seq + 1, |s, st| r.on_delivered(s, st, now));
+        r.finish_ack(now);
+    }
+
+    #[test]
+    fn lost_only_after_a_later_segment_is_delivered_and_reo_wnd_passed() {
+        // Segments 0..4 sent 1 ms apart; min_RTT 40 ms, SRTT 40 ms.
+        let mut sb = board(4, ms(1));
+        let mut r = Rack::new(false);
+        r.min_rtt = Some(ms(40));
+        // Nothing delivered: nothing lost however late it is.
+        assert_eq!(r.detect_loss(&mut sb, ms(500)), 0);
+        // Segment 1 SACKed at 41 ms (sent at 1 ms): RACK.rtt = 40 ms.
+        // Reordering seen? Not yet, and 1 SACKed < DupThresh, outside
+        // recovery: reo_wnd = min_RTT / 4 = 10 ms.
+        sack(&mut r, &mut sb, 1, ms(41));
+        assert_eq!(r.rtt, ms(40));
+        let w = r.update_reo_wnd(0, 4, false, false, 1, Some(ms(40)));
+        assert_eq!(w, ms(10));
+        // Segment 0 (sent 0 ms) is lost at 0 + 40 + 10 = 50 ms; the timer
+        // is armed for it. Segments 2, 3 were sent after segment 1.
+        assert_eq!(r.detect_loss(&mut sb, ms(41)), 0);
+        assert_eq!(r.deadline, Some(ms(50)));
+        assert_eq!(r.detect_loss(&mut sb, ms(49)), 0);
+        assert_eq!(r.detect_loss(&mut sb, ms(50)), 1);
+        assert!(sb.seg(0).unwrap().lost);
+        assert!(!sb.seg(2).unwrap().lost && !sb.seg(3).unwrap().lost);
+        assert_eq!(r.deadline, None);
+    }
+
+    #[test]
+    fn dsack_widens_the_window_by_one_step_per_round() {
+        let mut r = Rack::new(false);
+        r.min_rtt = Some(ms(40));
+        r.reordering_seen = true;
+        assert_eq!(
+            r.update_reo_wnd(0, 10, false, false, 0, Some(ms(100))),
+            ms(10)
+        );
+        // A DSACK: one step (mult 2), the round ends at SND.NXT = 10.
+        assert_eq!(
+            r.update_reo_wnd(0, 10, true, false, 0, Some(ms(100))),
+            ms(20)
+        );
+        // More DSACKs in the same round: no further step.
+        assert_eq!(
+            r.update_reo_wnd(5, 12, true, false, 0, Some(ms(100))),
+            ms(20)
+        );
+        // Next round: another step; capped at SRTT.
+        assert_eq!(
+            r.update_reo_wnd(10, 14, true, false, 0, Some(ms(100))),
+            ms(30)
+        );
+        assert_eq!(
+            r.update_reo_wnd(14, 20, true, false, 0, Some(ms(25))),
+            ms(25)
+        );
+        // 16 recoveries without DSACK: back to one step.
+        for _ in 0..REO_WND_PERSIST {
+            r.on_recovery_exit();
+        }
+        assert_eq!(r.reo_wnd_mult, 1);
+    }
+
+    #[test]
+    fn window_is_zero_in_recovery_without_reordering() {
+        let mut r = Rack::new(false);
+        r.min_rtt = Some(ms(40));
+        assert_eq!(r.update_reo_wnd(0, 10, false, true, 0, Some(ms(40))), 0);
+        assert_eq!(r.update_reo_wnd(0, 10, false, false, 3, Some(ms(40))), 0);
+        assert_eq!(
+            r.update_reo_wnd(0, 10, false, false, 2, Some(ms(40))),
+            ms(10)
+        );
+        // Once reordering was seen (a never-retransmitted segment delivered
+        // below RACK.fack), the window stays open in recovery.
+        let mut sb = board(3, ms(1));
+        sack(&mut r, &mut sb, 2, ms(42));
+        sack(&mut r, &mut sb, 0, ms(43));
+        assert!(r.reordering_seen);
+        assert_eq!(
+            r.update_reo_wnd(0, 10, false, true, 0, Some(ms(40))),
+            ms(10)
+        );
+    }
+
+    #[test]
+    fn adaptive_reordering_tracks_the_distance() {
+        let mut r = Rack::new(true);
+        let mut sb = board(10, ms(1));
+        sack(&mut r, &mut sb, 9, ms(50));
+        sack(&mut r, &mut sb, 1, ms(51));
+        assert_eq!(r.dupthresh, 9);
+    }
+}
