@@ -31,7 +31,7 @@ __all__ = [
 RecipeFunc = Callable[[bool, Path, Store | None], list[Claim]]
 
 #: Modules of this package that register recipes (imported on first use).
-_MODULES: tuple[str, ...] = ("baseline", "rr_tcp", "tcp_pr", "high_speed", "wwan")
+_MODULES: tuple[str, ...] = ("baseline", "rr_tcp", "tail_loss", "tcp_pr", "high_speed", "wwan")
 
 _REGISTRY: dict[str, dict[str, FigureRecipe]] = {}
 
