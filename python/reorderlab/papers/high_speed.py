@@ -12,10 +12,11 @@ Setting (Sec. V-A, Fig. 8)
     assumption). Throughput of the studied flow after a 10 s warm-up.
 
 Curves
-    Figs. 9-11: BIC and HSTCP over SACK (plus CUBIC over SACK, which the
-    paper predates). Figs. 12-14: BIC with TCP-NCR (RFC 4653, careful),
-    AVG-DEV and TCP-RR (= DSACK-TA of seed 000) against BIC-SACK. RACK-TLP is
-    not built yet (issue 7), so it is not drawn.
+    Figs. 9-11: BIC and HSTCP over SACK, plus two curves the paper predates:
+    CUBIC over SACK, and BIC over RACK-TLP (RFC 8985: time-based loss
+    detection with a reordering window). Figs. 12-14: BIC with TCP-NCR (RFC
+    4653, careful), AVG-DEV and TCP-RR (= DSACK-TA of seed 000) against
+    BIC-SACK.
 
 Full fidelity: 100 s runs, 2 seeds. Quick (``--quick``): 30 s runs, 1 seed,
 3-4 x values per figure. Claims are checked on those runs; a claim that
@@ -84,7 +85,7 @@ INTERVAL, DELAY_TIME, BLOCK = 0.02, 20e-6, 1
 
 #: (label, variant, congestion control) of the figures' curves.
 SACK_CURVES = (("BIC-SACK", "SACK", "bic"), ("HSTCP-SACK", "SACK", "highspeed"))
-EXTRA_CURVES = (("CUBIC-SACK", "SACK", "cubic"),)
+EXTRA_CURVES = (("CUBIC-SACK", "SACK", "cubic"), ("BIC-RACK-TLP", "RACK-TLP", "bic"))
 TOLERANT_CURVES = (
     ("BIC-NCR", "TCP-NCR", "bic"),
     ("BIC-AVG-DEV", "AVG-DEV", "bic"),

@@ -18,7 +18,7 @@ Setting (Sec. III, Fig. 1), one user
 Variants
     ``SACK-CWV`` (standards compliant: SACK, limited transmit, RFC 2861
     congestion window validation), ``TCP-NCR`` (RFC 4653, careful),
-    ``TCP-Aix``. RACK-TLP is not built yet (issue 7), so it is not drawn.
+    ``TCP-Aix``; and ``RACK-TLP`` (RFC 8985) as an extra curve.
 
 Full fidelity: 200 s runs; Fig. 3 CoV over the last 150 s with 10
 repetitions and 95 % confidence intervals (Student t); Fig. 4 throughput
@@ -81,7 +81,9 @@ LINK_RTT = 0.04
 BDP = 75
 SAMPLE = 0.05  # the finest CoV time scale
 TIME_SCALES = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
-VARIANTS = ("SACK-CWV", "TCP-NCR", "TCP-Aix")
+PAPER_VARIANTS = ("SACK-CWV", "TCP-NCR", "TCP-Aix")
+#: Plus RACK-TLP (RFC 8985), which the paper predates.
+VARIANTS = (*PAPER_VARIANTS, "RACK-TLP")
 ERRORS = (0.0, 0.03, 0.10)
 
 FULL_DURATION, QUICK_DURATION = 200.0, 60.0
@@ -350,12 +352,12 @@ def fig3(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         return float(m["mean"].iloc[0])
 
     claims = []
-    zero = table[table["error"] == 0.0]
+    zero = table[(table["error"] == 0.0) & table["variant"].isin(PAPER_VARIANTS)]
     worst = float(zero["mean"].max())
     claims.append(
         _claim(
             "fig3",
-            "without errors every TCP yields a CoV below 0.1 at all time scales",
+            "without errors every TCP of the paper yields a CoV below 0.1 at all time scales",
             "max mean CoV over variants, delivery modes and time scales < 0.1",
             f"max {worst:.3f}",
             worst < 0.1,
@@ -470,7 +472,11 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     claims = []
     for e, need, text in ((0.03, BDP + 50, "75 + 50"), (0.10, BDP + 100, "75 + 100")):
         panel = curves[("droptail", e)]
-        ins = {k: _enough(c) for k, c in panel.items() if k.endswith(" in")}
+        ins = {
+            k: _enough(c)
+            for k, c in panel.items()
+            if k.endswith(" in") and k.rsplit(" ", 1)[0] in PAPER_VARIANTS
+        }
         near = all(abs(b - need) <= 50 for b in ins.values())
         claims.append(
             _claim(
@@ -486,7 +492,11 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     for q, e in FIG4_PANELS[:2]:
         panel = curves[(q, e)]
         aix = panel["TCP-Aix out"]
-        in_curves = {k: c for k, c in panel.items() if k.endswith(" in")}
+        in_curves = {
+            k: c
+            for k, c in panel.items()
+            if k.endswith(" in") and k.rsplit(" ", 1)[0] in PAPER_VARIANTS
+        }
         # "needs the least": the smallest buffer does best for Aix out-of-order
         small = min(aix)
         rel = {k: c[small] for k, c in in_curves.items()}
