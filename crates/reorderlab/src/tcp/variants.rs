@@ -245,6 +245,9 @@ fn rack_tlp(c: &mut SenderConfig) {
     };
     c.recovery = Recovery::Prr;
     c.tlp = TailLossProbe::Rfc8985;
+    // RACK replaced FACK and forward retransmission in Linux.
+    c.fack = false;
+    c.forward_retransmit = false;
 }
 
 /// A current Linux kernel's defaults: RACK-TLP, PRR, DSACK undo, adaptive
