@@ -68,8 +68,8 @@ fn close(got_ms: f64, want_ms: f64) -> bool {
 /// * RTOR: at 160 one segment is out (< 4) and nothing is unsent:
 ///   T_earliest = 160 - 80 = 80, timer = 280 - 80: fires at 360, arrives
 ///   400 ms: one RTT (80 ms) less than the baseline.
-/// * TLP: after the last ACK one segment is out, PTO = max(2 x 80, 1.5 x 80
-///   + 200) = 320, later than the RTO (440), so the probe takes the RTO's
+/// * TLP: after the last ACK one segment is out, PTO = max(2 x 80,
+///   1.5 x 80 + 200) = 320, later than the RTO (440), so the probe takes the RTO's
 ///   place: probe (retransmission of 9) at 440, arrives 480 ms (no gain at
 ///   80 ms with quickack: Eq. 2 of the paper applies, seed 002 Sec. 3.1).
 /// * TLPR: T_last = 160 - 80 = 80: timer 320 - 80 = 240: probe at 400,
@@ -121,4 +121,51 @@ fn last_segment_lost_delack_rtor_also_saves_the_delack_timer() {
     assert!(close(base, 1105.0), "Linux-ER {base}");
     assert!(close(rtor, 745.0), "RTOR {rtor}");
     assert!(close(base - rtor, 160.0 + 200.0));
+}
+
+/// The last n = 1..5 segments lost (seed 002 Fig. 2, RTT 80 ms, quickack):
+/// every sender completes; RTOR gains one RTT for n <= 3 and nothing for
+/// n >= 4 (4 or more segments outstanding at the last ACK); the probing
+/// senders beat the baseline once more than one segment is lost.
+#[test]
+fn n_degree_tail_loss_all_senders_complete() {
+    let q = DelayedAck::Quickack;
+    let variants = ["Linux-ER", "RTOR", "TLP", "TLPR", "RACK-TLP", "Linux"];
+    for n in 1..=5u32 {
+        let lost: Vec<u32> = (10 - n..10).collect();
+        let f: Vec<f64> = variants.iter().map(|v| fct(v, 80.0, q, &lost)).collect();
+        println!("n = {n}: {variants:?} = {f:.1?}");
+        let (base, rtor) = (f[0], f[1]);
+        if n <= 3 {
+            assert!(close(base - rtor, 80.0), "n = {n}: {base} vs {rtor}");
+        } else {
+            assert!(close(base, rtor), "n = {n}: {base} vs {rtor}");
+        }
+        if n >= 2 {
+            assert!(f[2] < base && f[3] < base, "n = {n}: {f:?}");
+        }
+    }
+}
+
+/// RACK-TLP and Linux (with CUBIC) under random loss on a bulk transfer:
+/// the flow completes, invariants hold, recoveries happen without
+/// timeouts dominating.
+#[test]
+fn rack_tlp_and_linux_complete_under_random_loss() {
+    for (variant, cc) in [("RACK-TLP", "reno"), ("Linux", "cubic")] {
+        let mut f = tail_flow(variant, DelayedAck::Quickack);
+        f.segments = 3000;
+        f.cc = cc.into();
+        let mut sc = scenario(120.0, chain(1e9, 0.018, 10e6, 100), vec![f]);
+        sc.impairments.push(loss_on("R1->R2", 0.01));
+        let r = run_checked(&sc, 3).result();
+        let fr = &r.flows[0];
+        println!(
+            "{variant}: fct {:?} fast recoveries {} timeouts {} retransmits {} drops {}",
+            fr.fct, fr.fast_recoveries, fr.timeouts, fr.retransmits, fr.data_drops
+        );
+        assert!(fr.completed, "{variant}");
+        assert!(fr.fast_recoveries > 0);
+        assert!(fr.timeouts * 4 < fr.fast_recoveries, "{variant}");
+    }
 }

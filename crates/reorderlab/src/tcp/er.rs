@@ -19,7 +19,7 @@ pub const ER_MAX_OUTSTANDING: u32 = 4;
 /// ER_thresh for `outstanding` segments (oldFlightSize), or `None` when ER
 /// does not apply and the normal DupThresh holds.
 pub fn er_thresh(outstanding: u32, can_send_new: bool) -> Option<u32> {
-    (outstanding < ER_MAX_OUTSTANDING && outstanding >= 2 && !can_send_new).then(|| outstanding - 1)
+    ((2..ER_MAX_OUTSTANDING).contains(&outstanding) && !can_send_new).then(|| outstanding - 1)
 }
 
 /// Appendix A.3 delay (Linux `tcp_pause_early_retransmit`): SRTT / 4, at

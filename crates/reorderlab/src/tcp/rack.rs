@@ -119,6 +119,11 @@ impl Rack {
             return;
         };
         self.rtt = now - t;
+        // RACK.min_RTT also learns from SACKed segments (as Linux's
+        // windowed min RTT does); retransmissions are ambiguous.
+        if !retrans {
+            self.min_rtt = Some(self.min_rtt.map_or(self.rtt, |m| m.min(self.rtt)));
+        }
         let newer = self
             .xmit_ts
             .is_none_or(|x| sent_after(t, e, x, self.end_seq));

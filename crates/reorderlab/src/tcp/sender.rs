@@ -58,7 +58,8 @@ pub struct SenderConfig {
     /// DSACK-HG: RTO from the 99.8th percentile of an RTT histogram.
     pub rto_histogram: bool,
     /// Linux RTT variation rules ([`LinuxRttvar`]): RTO = SRTT + max(4
-    /// mdev, min RTO).
+    /// mdev, min RTO). Also makes fast recovery reduce from cwnd rather
+    /// than FlightSize, as Linux congestion controls do.
     pub linux_rto: bool,
     /// Early retransmit (RFC 5827).
     pub early_retransmit: EarlyRetransmit,
@@ -66,6 +67,15 @@ pub struct SenderConfig {
     pub rto_restart: RtoRestart,
     /// Tail loss probe (draft-01, TLPR, RFC 8985).
     pub tlp: TailLossProbe,
+    /// RFC 6675 NextSeg rule 3 during recovery (Linux "forward
+    /// retransmission"): with nothing lost and nothing new to send, resend
+    /// the lowest un-SACKed, not yet retransmitted segment below the
+    /// highest SACKed one.
+    pub forward_retransmit: bool,
+    /// FACK (Mathis & Mahdavi 1996; Linux `tcp_fack`, on in 3.17): loss
+    /// recovery once fackets_out (SND.UNA to the highest SACKed segment)
+    /// exceeds dupthresh, the head fackets_out - dupthresh segments lost.
+    pub fack: bool,
     /// Data packet size, bytes.
     pub mss: u32,
     /// Size of SYN packets, bytes.
@@ -234,6 +244,8 @@ pub struct Sender {
     rack: Option<Box<Rack>>,
     /// PRR state of the current recovery (RFC 6937).
     prr: Option<Prr>,
+    /// Forward retransmission cursor (no segment below it qualifies).
+    fwd_hint: u32,
     syn_sent_at: Time,
     syn_retransmitted: bool,
     pub stats: SenderStats,
@@ -318,6 +330,7 @@ impl Sender {
             tlp,
             rack,
             prr: None,
+            fwd_hint: 0,
             syn_sent_at: 0,
             syn_retransmitted: false,
             stats: SenderStats {
@@ -567,8 +580,8 @@ impl Sender {
                 self.dupthresh = self.dupthresh.min(t);
             }
         }
-        if let Some(r) = self.rack.as_mut() {
-            r.min_rtt = self.rtt.min_rtt();
+        if let (Some(r), Some(m)) = (self.rack.as_mut(), self.rtt.min_rtt()) {
+            r.min_rtt = Some(r.min_rtt.map_or(m, |x| x.min(m)));
         }
         let dsack = self.cfg.use_sack && dsack_block(pkt, ack).is_some();
         let una_before = self.sb.una();
@@ -641,6 +654,7 @@ impl Sender {
         self.highest_acked = highest_in_ack.chain(m_before).max();
         if self.cfg.use_sack && self.ca == CaState::Recovery && self.rack.is_none() {
             self.sb.mark_lost_by_dupthresh(self.dupthresh);
+            self.fack_mark_lost();
         }
         let entered = self.rack_detect(dsack, now, out);
         self.tlp_on_ack(pkt, ack, ack > una_before, newly_sacked, now);
@@ -1157,6 +1171,7 @@ impl Sender {
                 }
                 if self.cfg.use_sack {
                     self.sb.mark_lost_by_dupthresh(self.dupthresh);
+                    self.fack_mark_lost();
                 }
                 let pending = self.aix.as_ref().is_some_and(Aix::recovering);
                 let due = self.time_to_recover() || self.linux_er_due();
@@ -1290,11 +1305,34 @@ impl Sender {
         true
     }
 
+    /// SND.UNA to the end of the highest SACKed segment (Linux
+    /// `fackets_out`).
+    fn fackets_out(&self) -> u32 {
+        self.sb
+            .sacked_ranges()
+            .last()
+            .map_or(0, |&(_, r)| r.saturating_sub(self.sb.una()))
+    }
+
+    /// FACK loss marking: the head fackets_out - dupthresh segments.
+    fn fack_mark_lost(&mut self) {
+        if !self.cfg.fack {
+            return;
+        }
+        let (una, f) = (self.sb.una(), self.fackets_out());
+        if f > self.dupthresh {
+            for seq in una..una + (f - self.dupthresh) {
+                self.sb.mark_lost(seq);
+            }
+        }
+    }
+
     /// Loss detection: is it time to start fast recovery?
     fn time_to_recover(&self) -> bool {
         let una = self.sb.una();
         let triggered = self.dupacks >= self.dupthresh
-            || (self.cfg.use_sack && self.sb.is_lost(una, self.dupthresh));
+            || (self.cfg.use_sack && self.sb.is_lost(una, self.dupthresh))
+            || (self.cfg.fack && self.fackets_out() > self.dupthresh);
         // RFC 6582 Sec. 3.2 step 2 / RFC 6675 Sec. 5.1: no new episode until
         // the previous recovery point is acknowledged.
         let allowed = self.cfg.recovery == Recovery::Reno || self.recover.is_none_or(|r| una >= r);
@@ -1370,12 +1408,16 @@ impl Sender {
         if let Some(t) = self.tlp.as_mut() {
             t.deadline = None;
         }
+        self.fwd_hint = self.sb.una();
         self.begin_reduction();
         // RFC 5681 Sec. 3.2 step 2: data sent by limited transmit is not
         // counted in FlightSize here; TCP-NCR uses FlightSizePrev, the
         // FlightSize before Extended Limited Transmit (RFC 4653 Sec. 4).
         let flight = match self.ncr.as_mut().and_then(Ncr::on_loss) {
             Some(prev) => prev.max(1),
+            // Linux congestion controls reduce from cwnd, not FlightSize
+            // (`tcp_reno_ssthresh`: max(cwnd / 2, 2)).
+            None if self.cfg.linux_rto => self.w.cwnd.floor().max(1.0) as u32,
             None => self.sb.packets_out().saturating_sub(self.lt_sent).max(1),
         };
         self.lt_sent = 0;
@@ -1623,12 +1665,37 @@ impl Sender {
                 sent_new = true;
                 continue;
             }
+            if self.ca == CaState::Recovery && self.window_allows(true) {
+                if let Some(seq) = self.next_forward_retransmission() {
+                    self.send_retransmission(seq, RetxCause::Fast, now, out);
+                    continue;
+                }
+            }
             break;
         }
         self.note_limited_transmit_exhausted(now);
         if sent_new {
             self.schedule_tlp(now);
         }
+    }
+
+    /// RFC 6675 NextSeg rule 3 ([`SenderConfig::forward_retransmit`]).
+    fn next_forward_retransmission(&mut self) -> Option<u32> {
+        if !self.cfg.forward_retransmit {
+            return None;
+        }
+        let &(_, highest) = self.sb.sacked_ranges().last()?;
+        let mut seq = self.fwd_hint.max(self.sb.una());
+        while seq < highest {
+            let s = self.sb.seg(seq)?;
+            if !s.sacked && !s.retrans && !s.lost {
+                self.fwd_hint = seq;
+                return Some(seq);
+            }
+            seq += 1;
+        }
+        self.fwd_hint = seq;
+        None
     }
 
     /// TCP-PR flush-cwnd (Table I lines 24-28): while cwnd > |to-be-ack|,

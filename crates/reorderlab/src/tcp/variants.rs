@@ -212,6 +212,8 @@ fn linux_er(c: &mut SenderConfig) {
     c.rtt_timing = RttTiming::PerAck;
     c.early_retransmit = EarlyRetransmit::Linux;
     c.dsack = DsackResponse::Undo;
+    c.forward_retransmit = true;
+    c.fack = true;
 }
 
 /// RTO restart (RFC 7765) on the seed 002 baseline.
@@ -243,6 +245,9 @@ fn rack_tlp(c: &mut SenderConfig) {
     };
     c.recovery = Recovery::Prr;
     c.tlp = TailLossProbe::Rfc8985;
+    // RACK replaced FACK and forward retransmission in Linux.
+    c.fack = false;
+    c.forward_retransmit = false;
 }
 
 /// A current Linux kernel's defaults: RACK-TLP, PRR, DSACK undo, adaptive
@@ -426,7 +431,7 @@ pub const VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "Linux-ER",
-        description: "Linux 3.17 without TLP (seed 002 baseline): IW 10, RTO = SRTT + max(4 mdev, 200 ms) with Linux rttvar rules, RTT per ACK, SACK + limited transmit, early retransmit (< 4 out, any SACK) after max(SRTT/4, 2 ms), DSACK undo",
+        description: "Linux 3.17 without TLP (seed 002 baseline): IW 10, RTO = SRTT + max(4 mdev, 200 ms) with Linux rttvar rules, RTT per ACK, SACK + FACK + limited transmit + forward retransmission (RFC 6675 NextSeg rule 3), early retransmit (< 4 out, any SACK) after max(SRTT/4, 2 ms), DSACK undo",
         source: "seed 002 Sec. 2-3.1; RFC 5827 (Appendix A.3 delay), RFC 6675, RFC 3042; Linux tcp_rtt_estimator",
         configure: linux_er,
     },
@@ -496,6 +501,8 @@ pub fn base_config() -> SenderConfig {
         early_retransmit: EarlyRetransmit::Off,
         rto_restart: RtoRestart::Off,
         tlp: TailLossProbe::Off,
+        forward_retransmit: false,
+        fack: false,
         mss: 1000,
         syn_size: 40,
         max_window: 10_000,
