@@ -252,6 +252,16 @@ pub struct Sender {
     pub truth: TruthLedger,
 }
 
+/// The earlier of two optional deadlines.
+#[inline]
+fn earliest(a: Option<Time>, b: Option<Time>) -> Option<Time> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
 impl Sender {
     pub fn new(cfg: SenderConfig, cc: CongestionControl, flow: u32, peer: u32) -> Sender {
         let w = Window {
@@ -381,19 +391,23 @@ impl Sender {
             TimerKind::Rto => self.rto_deadline,
             TimerKind::Aux => match &self.pr {
                 Some(_) => self.pr_deadline,
-                None => [self.fr_deadline, self.pto_deadline(), self.rack_deadline()]
-                    .into_iter()
-                    .flatten()
-                    .min(),
+                // Plain matches: this runs after every packet a flow handles,
+                // and an iterator chain here compiled to a costly loop.
+                None => earliest(
+                    earliest(self.fr_deadline, self.pto_deadline()),
+                    self.rack_deadline(),
+                ),
             },
             _ => None,
         }
     }
 
+    #[inline]
     fn pto_deadline(&self) -> Option<Time> {
         self.tlp.as_ref().and_then(|t| t.deadline)
     }
 
+    #[inline]
     fn rack_deadline(&self) -> Option<Time> {
         self.rack.as_ref().and_then(|r| r.deadline)
     }
