@@ -483,22 +483,38 @@ impl Simulation {
                 };
                 self.send_all(&mut out, node);
                 self.out = out;
-                self.sync_timers(flow);
+                if kind == TimerKind::DelAck {
+                    self.sync_receiver_timer(flow);
+                } else {
+                    self.sync_sender_timers(flow);
+                }
             }
         }
     }
 
     /// Queue events for any timer of `flow` whose deadline moved earlier.
     fn sync_timers(&mut self, flow: u32) {
+        self.sync_sender_timers(flow);
+        self.sync_receiver_timer(flow);
+    }
+
+    /// The sender's timers (after it handled an ACK or a timer): the
+    /// receiver's state did not change, so its timer needs no look.
+    fn sync_sender_timers(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        for kind in [TimerKind::Rto, TimerKind::Aux, TimerKind::DelAck] {
-            let deadline = match kind {
-                TimerKind::DelAck => f.receiver.deadline(),
-                _ => f.sender.deadline(kind),
-            };
-            if let Some((t, gen)) = f.timers[kind as usize].sync(deadline) {
+        for kind in [TimerKind::Rto, TimerKind::Aux] {
+            if let Some((t, gen)) = f.timers[kind as usize].sync(f.sender.deadline(kind)) {
                 self.events.schedule(t, Event::Timer { flow, kind, gen });
             }
+        }
+    }
+
+    /// The receiver's delayed-ACK timer (after it handled data or a timer).
+    fn sync_receiver_timer(&mut self, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        let kind = TimerKind::DelAck;
+        if let Some((t, gen)) = f.timers[kind as usize].sync(f.receiver.deadline()) {
+            self.events.schedule(t, Event::Timer { flow, kind, gen });
         }
     }
 
@@ -511,6 +527,7 @@ impl Simulation {
         let fi = pkt.flow as usize;
         let mut out = std::mem::take(&mut self.out);
         let f = &mut self.flows[fi];
+        let at_receiver = matches!(pkt.kind, PacketKind::Data | PacketKind::Syn);
         let from = match pkt.kind {
             PacketKind::Data => {
                 f.data_arrivals += 1;
@@ -535,7 +552,11 @@ impl Simulation {
         };
         self.send_all(&mut out, from);
         self.out = out;
-        self.sync_timers(pkt.flow);
+        if at_receiver {
+            self.sync_receiver_timer(pkt.flow);
+        } else {
+            self.sync_sender_timers(pkt.flow);
+        }
     }
 
     /// A generated flow delivered its whole object: tell its session.
