@@ -87,3 +87,20 @@ fn cwv_field_is_validated_with_its_path() {
         "flows[0].tcp.cwv: must be \"none\" or \"rfc2861\", got \"rfc7661\""
     );
 }
+
+/// A DSACK undo inside a PRR recovery that began in slow start restores the
+/// unbounded slow-start ssthresh; leaving the recovery must not then set cwnd
+/// to it (it did: cwnd became infinite and the sender flooded the path).
+/// RACK-TLP over out-of-order ARQ undoes often.
+#[test]
+fn rack_tlp_window_stays_finite_over_out_of_order_arq() {
+    let sim = run_checked(&arq_scenario("RACK-TLP", false, 0.1), 1);
+    let f = sim.result().flows[0].clone();
+    assert!(
+        f.max_cwnd.is_finite() && f.max_cwnd < 10_000.0,
+        "{}",
+        f.max_cwnd
+    );
+    assert!(f.cwnd.is_finite());
+    assert!(f.throughput_bps > 5e6, "{}", f.throughput_bps);
+}

@@ -1116,8 +1116,11 @@ impl Sender {
             }
             CaState::Recovery => match self.cfg.recovery {
                 Recovery::Reno => {
-                    // RFC 5681 Sec. 3.2 step 6: deflate and leave.
-                    self.w.cwnd = self.w.ssthresh;
+                    // RFC 5681 Sec. 3.2 step 6: deflate and leave (unless an
+                    // undo restored the unbounded slow-start ssthresh).
+                    if self.w.ssthresh.is_finite() {
+                        self.w.cwnd = self.w.ssthresh;
+                    }
                     self.ca = CaState::Open;
                 }
                 Recovery::NewReno if recovered => {
@@ -1143,8 +1146,13 @@ impl Sender {
                 }
                 Recovery::Prr => {
                     if recovered {
-                        // RFC 6937: at the end of recovery cwnd = ssthresh.
-                        self.w.cwnd = self.w.ssthresh;
+                        // RFC 6937: at the end of recovery cwnd = ssthresh;
+                        // after a DSACK undo inside the recovery ssthresh may
+                        // be the unbounded one of slow start again, and the
+                        // restored cwnd stays.
+                        if self.w.ssthresh.is_finite() {
+                            self.w.cwnd = self.w.ssthresh;
+                        }
                         self.ca = CaState::Open;
                         self.on_recovery_exit();
                     }
