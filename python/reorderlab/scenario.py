@@ -1084,30 +1084,28 @@ class RecordSpec(_Model):
 
 
 @functools.cache
+def _registry(kind: str) -> tuple[dict[str, Any], ...]:
+    """Entries of one of the core's registries; empty without the compiled core."""
+    try:
+        from reorderlab import _core
+    except ImportError:  # pragma: no cover - only without a built extension
+        return ()
+    return tuple(json.loads(getattr(_core, kind)()))
+
+
 def known_names(kind: str) -> tuple[str, ...]:
     """Names in one of the core's registries (``variants``, ``congestion_controls``).
 
     Empty when the compiled core is not importable (then only the core checks).
     """
-    try:
-        from reorderlab import _core
-    except ImportError:  # pragma: no cover - only without a built extension
-        return ()
-    text = getattr(_core, kind)()
-    return tuple(str(entry["name"]) for entry in json.loads(text))
+    return tuple(str(entry["name"]) for entry in _registry(kind))
 
 
-@functools.cache
 def known_aliases(kind: str) -> dict[str, str]:
     """Lower-cased alias -> registry name (e.g. ``inc-by-1`` -> ``DSACK-BL-INC``)."""
-    try:
-        from reorderlab import _core
-    except ImportError:  # pragma: no cover - only without a built extension
-        return {}
-    text = getattr(_core, kind)()
     return {
         str(alias).lower(): str(entry["name"])
-        for entry in json.loads(text)
+        for entry in _registry(kind)
         for alias in entry.get("aliases", [])
     }
 

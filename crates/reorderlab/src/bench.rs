@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::spec::{
     FlowSpec, ImpairmentModel, ImpairmentSpec, QueueSpec, RandomVar, Scenario, TcpSpec, Topology,
+    TrafficSpec,
 };
 
 /// Names of the reference scenarios.
@@ -85,6 +86,28 @@ pub fn ref_rrtcp_nodelay() -> Scenario {
     }
 }
 
+/// The 1 Gb/s, 50 ms one-way dumbbell of seed 003 (10 Gb/s access links
+/// with the given one-way delays, one pair each; a bottleneck queue of
+/// `queue_packets`).
+fn gigabit_dumbbell(access_delays: Vec<f64>, queue_packets: u32) -> Topology {
+    Topology::Dumbbell {
+        pairs: access_delays.len() as u32,
+        access_rate: 10e9,
+        access_delays,
+        access_delay: 0.0005,
+        bottleneck_rate: 1e9,
+        bottleneck_delay: 0.05,
+        queue: QueueSpec::Droptail {
+            limit_packets: Some(queue_packets),
+            limit_bytes: None,
+        },
+        access_queue: Some(QueueSpec::Droptail {
+            limit_packets: Some(100_000),
+            limit_bytes: None,
+        }),
+    }
+}
+
 /// Dumbbell, 1 Gb/s bottleneck, 50 ms one-way, 1500-byte packets, queue of
 /// one bandwidth-delay product, 8 SACK flows, 60 s.
 pub fn ref_gigabit() -> Scenario {
@@ -97,22 +120,7 @@ pub fn ref_gigabit() -> Scenario {
         duration: 60.0,
         seed: 1,
         warmup: 0.0,
-        topology: Topology::Dumbbell {
-            pairs,
-            access_rate: 10e9,
-            access_delays,
-            access_delay: 0.0005,
-            bottleneck_rate: 1e9,
-            bottleneck_delay: 0.05,
-            queue: QueueSpec::Droptail {
-                limit_packets: Some(bdp_packets),
-                limit_bytes: None,
-            },
-            access_queue: Some(QueueSpec::Droptail {
-                limit_packets: Some(100_000),
-                limit_bytes: None,
-            }),
-        },
+        topology: gigabit_dumbbell(access_delays, bdp_packets),
         impairments: vec![],
         multipath: vec![],
         traffic: vec![],
@@ -140,8 +148,10 @@ pub fn ref_gigabit() -> Scenario {
 /// closed-loop HTTP sessions from R1 to R2, 200 s.
 pub fn ref_tcppr_http() -> Scenario {
     let pairs = 64;
-    let text = r#"{"server": "R1", "client": "R2", "sessions": 50, "closed_loop": true}"#;
-    let web: crate::spec::TrafficSpec = serde_json::from_str(text).expect("valid traffic");
+    let web = TrafficSpec {
+        closed_loop: true,
+        ..TrafficSpec::http("R1", "R2", 50)
+    };
     Scenario {
         name: "ref-tcppr-http".into(),
         duration: 200.0,
@@ -186,12 +196,13 @@ pub fn ref_tcppr_http() -> Scenario {
 /// flow on the 1 Gb/s, 50 ms dumbbell (queue of one bandwidth-delay
 /// product, 1500-byte packets) with HTTP background both ways, 100 s.
 pub fn ref_highspeed() -> Scenario {
-    let web = |server: &str, client: &str| -> crate::spec::TrafficSpec {
-        let text = format!(
-            r#"{{"server": "{server}", "client": "{client}", "sessions": 50,
-                "tcp": {{"mss": 1500, "max_window": 1000000}}}}"#
-        );
-        serde_json::from_str(&text).expect("valid traffic")
+    let web = |server: &str, client: &str| TrafficSpec {
+        tcp: TcpSpec {
+            mss: Some(1500),
+            max_window: Some(1_000_000),
+            ..TcpSpec::default()
+        },
+        ..TrafficSpec::http(server, client, 50)
     };
     let delays = [0.00047, 0.00081, 0.00019];
     let bdp_packets = (1e9 * 2.0 * (0.05 + 2.0 * delays[0]) / (1500.0 * 8.0)) as u32;
@@ -210,22 +221,7 @@ pub fn ref_highspeed() -> Scenario {
         duration: 100.0,
         seed: 1,
         warmup: 10.0,
-        topology: Topology::Dumbbell {
-            pairs: 3,
-            access_rate: 10e9,
-            access_delays: delays.to_vec(),
-            access_delay: 0.0005,
-            bottleneck_rate: 1e9,
-            bottleneck_delay: 0.05,
-            queue: QueueSpec::Droptail {
-                limit_packets: Some(bdp_packets),
-                limit_bytes: None,
-            },
-            access_queue: Some(QueueSpec::Droptail {
-                limit_packets: Some(100_000),
-                limit_bytes: None,
-            }),
-        },
+        topology: gigabit_dumbbell(delays.to_vec(), bdp_packets),
         impairments: vec![],
         multipath: vec![],
         traffic: vec![web("S1", "D1"), web("D2", "S2")],

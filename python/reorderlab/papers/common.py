@@ -23,6 +23,7 @@ __all__ = [
     "plain",
     "run_points",
     "series_str",
+    "spearman",
     "write_table",
 ]
 
@@ -120,6 +121,15 @@ def make_claim(
 def series_str(values: Mapping[Any, float], fmt: str = "{:.3f}", xfmt: str = "{:g}") -> str:
     """``"x1: y1, x2: y2"`` for a claim's measured text."""
     return ", ".join(f"{xfmt.format(x)}: {fmt.format(v)}" for x, v in values.items())
+
+
+def spearman(a: Sequence[float], b: Sequence[float]) -> float:
+    """Spearman rank correlation (ties averaged); 0 when either is constant."""
+    ra = pd.Series(list(a)).rank().to_numpy(dtype=float)
+    rb = pd.Series(list(b)).rank().to_numpy(dtype=float)
+    if np.std(ra) == 0 or np.std(rb) == 0:
+        return 0.0
+    return float(np.corrcoef(ra, rb)[0, 1])
 
 
 def write_table(out: Path, stem: str, rows: Sequence[Mapping[str, Any]] | pd.DataFrame) -> Path:

@@ -82,7 +82,14 @@ import pandas as pd
 
 from reorderlab.claims import Claim
 from reorderlab.papers import recipe
-from reorderlab.papers.common import Point, make_claim, run_points, series_str, write_table
+from reorderlab.papers.common import (
+    Point,
+    make_claim,
+    run_points,
+    series_str,
+    spearman,
+    write_table,
+)
 from reorderlab.plot import line_plot
 from reorderlab.runner import run
 from reorderlab.scenario import (
@@ -361,15 +368,6 @@ def _fmt_x(x: float) -> str:
 
 def _by_x(table: Table, curve: str, metric: str = "norm") -> dict[float, float]:
     return {x: table[(curve, x)][metric] for x in _xs(table, curve)}
-
-
-def _spearman(a: Sequence[float], b: Sequence[float]) -> float:
-    """Spearman rank correlation (ties averaged)."""
-    ra = pd.Series(list(a)).rank().to_numpy(dtype=float)
-    rb = pd.Series(list(b)).rank().to_numpy(dtype=float)
-    if np.std(ra) == 0 or np.std(rb) == 0:
-        return 0.0
-    return float(np.corrcoef(ra, rb)[0, 1])
 
 
 # --------------------------------------------------------------------------
@@ -888,7 +886,7 @@ def fig8(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     mid = min(ratios, key=lambda r: abs(r - 0.6))
     slope_hi = (to[hi_r] - to[mid]) / (hi_r - mid)
     slope_lo = (to[mid] - to[lo_r]) / (mid - lo_r)
-    rho = _spearman(list(fr), list(fr.values()))
+    rho = spearman(list(fr), list(fr.values()))
     ta = tab[("DSACK-TA", 0.0)]
     best_r = max(thr, key=lambda r: thr[r])
     fa90 = thr.get(0.9, float("nan"))

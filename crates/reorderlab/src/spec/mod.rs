@@ -499,6 +499,31 @@ pub struct TrafficSpec {
     pub receiver: ReceiverSpec,
 }
 
+impl TrafficSpec {
+    /// `sessions` web sessions from `server` to `client` with seed 001's
+    /// parameters (every other field at its default).
+    pub fn http(server: &str, client: &str, sessions: u32) -> TrafficSpec {
+        TrafficSpec {
+            name: None,
+            kind: TrafficKind::Http,
+            server: server.to_string(),
+            client: client.to_string(),
+            sessions,
+            start: 0.0,
+            stop: None,
+            closed_loop: false,
+            page_interarrival: default_page_interarrival(),
+            objects_per_page: default_objects_per_page(),
+            inter_object: default_inter_object(),
+            object_size: default_object_size(),
+            variant: default_variant(),
+            cc: default_cc(),
+            tcp: TcpSpec::default(),
+            receiver: ReceiverSpec::default(),
+        }
+    }
+}
+
 /// Kind of traffic generator.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]

@@ -726,6 +726,15 @@ impl Sender {
         self.transmit(now, out);
     }
 
+    /// cwnd = ssthresh when a recovery ends. A DSACK undo inside the
+    /// recovery may have restored the unbounded ssthresh of slow start; the
+    /// restored cwnd then stays.
+    fn deflate_to_ssthresh(&mut self) {
+        if self.w.ssthresh.is_finite() {
+            self.w.cwnd = self.w.ssthresh;
+        }
+    }
+
     /// RFC 6937: cwnd = pipe + sndcnt on an ACK during recovery (not the
     /// one that ends it). The ACK that starts recovery sends at least one
     /// segment (the fast retransmit), as Linux does.
@@ -1116,11 +1125,8 @@ impl Sender {
             }
             CaState::Recovery => match self.cfg.recovery {
                 Recovery::Reno => {
-                    // RFC 5681 Sec. 3.2 step 6: deflate and leave (unless an
-                    // undo restored the unbounded slow-start ssthresh).
-                    if self.w.ssthresh.is_finite() {
-                        self.w.cwnd = self.w.ssthresh;
-                    }
+                    // RFC 5681 Sec. 3.2 step 6: deflate and leave.
+                    self.deflate_to_ssthresh();
                     self.ca = CaState::Open;
                 }
                 Recovery::NewReno if recovered => {
@@ -1146,13 +1152,8 @@ impl Sender {
                 }
                 Recovery::Prr => {
                     if recovered {
-                        // RFC 6937: at the end of recovery cwnd = ssthresh;
-                        // after a DSACK undo inside the recovery ssthresh may
-                        // be the unbounded one of slow start again, and the
-                        // restored cwnd stays.
-                        if self.w.ssthresh.is_finite() {
-                            self.w.cwnd = self.w.ssthresh;
-                        }
+                        // RFC 6937: at the end of recovery cwnd = ssthresh.
+                        self.deflate_to_ssthresh();
                         self.ca = CaState::Open;
                         self.on_recovery_exit();
                     }

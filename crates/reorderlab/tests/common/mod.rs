@@ -160,10 +160,5 @@ pub fn pair_flow(pair: u32, variant: &str, start: f64) -> FlowSpec {
 
 /// HTTP traffic from `server` to `client` with seed 001's defaults.
 pub fn http(server: &str, client: &str, sessions: u32) -> reorderlab::spec::TrafficSpec {
-    let text = format!(
-        r#"{{"duration": 1, "topology": {{"kind": "chain", "bottleneck_rate": 1e7,
-           "bottleneck_delay": 0.01}}, "traffic": [{{"server": "{server}", "client": "{client}",
-           "sessions": {sessions}}}]}}"#
-    );
-    Scenario::from_json(&text).unwrap().traffic.remove(0)
+    reorderlab::spec::TrafficSpec::http(server, client, sessions)
 }
