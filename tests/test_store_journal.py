@@ -20,7 +20,13 @@ import pytest
 
 import reorderlab
 from reorderlab import store as store_mod
-from reorderlab.store import Store, StoreRow, journal_path, read_journal
+from reorderlab.store import (
+    Store,
+    StoreRow,
+    journal_path,
+    read_journal,
+    wait_for_background_closes,
+)
 
 from .conftest import ROOT, small_scenario
 from .test_sweep import loss_grid_for_resume
@@ -42,6 +48,7 @@ def fake_run(i: int) -> dict[str, object]:
 
 def db_keys(path: Path) -> list[str]:
     """Every key in the DuckDB file itself (not the journal), with repeats."""
+    wait_for_background_closes()  # a sweep's store may still be closing
     con = duckdb.connect(str(path), read_only=True)
     try:
         return [str(r[0]) for r in con.execute("SELECT key FROM runs ORDER BY key").fetchall()]
@@ -383,6 +390,7 @@ def test_kill_9_with_runs_only_in_the_journal(store_path: Path) -> None:
     assert len(df) == total
     assert df["key"].is_unique
     assert not df.duplicated(subset=["impairments[0].p", "seed"]).any()
+    wait_for_background_closes()  # the sweep closes its store in the background
     assert not journal_path(store_path).exists()
     in_db = db_keys(store_path)
     assert len(in_db) == len(set(in_db)) == total  # every run exactly once
@@ -396,3 +404,16 @@ def test_ctrl_c_moves_the_journal_into_duckdb(store_path: Path) -> None:
     in_db = db_keys(store_path)
     assert set(reported) <= set(in_db)
     assert len(in_db) == len(set(in_db)) < 5 * seeds
+
+
+def test_close_in_background_then_reopen_sees_every_run(tmp_path: Path) -> None:
+    path = tmp_path / "bg.duckdb"
+    st = Store(path, **NEVER)
+    st.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(50))  # type: ignore[arg-type]
+    assert st.pending() == 50
+    st.close_in_background()
+    # opening the file again waits for the background close
+    with Store(path) as again:
+        assert len(again) == 50
+        assert again.pending() == 0
+    assert not journal_path(path).exists()

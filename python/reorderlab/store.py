@@ -62,6 +62,7 @@ __all__ = [
     "default_store_path",
     "journal_path",
     "read_journal",
+    "wait_for_background_closes",
 ]
 
 _log = logging.getLogger(__name__)
@@ -268,7 +269,22 @@ class _Journal:
 
 _JOURNALS: dict[str, _Journal] = {}
 _JOURNALS_LOCK = threading.Lock()
+#: Stores being closed in the background, by real path (see
+#: :meth:`Store.close_in_background`).
+_CLOSING: dict[str, threading.Thread] = {}
 _OPEN_STORES: weakref.WeakSet[Store] = weakref.WeakSet()
+
+
+def wait_for_background_closes() -> None:
+    """Wait until every store closing in the background (see
+    :meth:`Store.close_in_background`) is closed, e.g. before deleting its file."""
+    while True:
+        with _JOURNALS_LOCK:
+            threads = list(_CLOSING.values())
+        if not threads:
+            return
+        for thread in threads:
+            thread.join()
 
 
 def _close_open_stores() -> None:
@@ -317,6 +333,9 @@ class Store:
         self._journal: _Journal | None = None
         # the file's real path: the key of this process's journal for it
         self._real = os.path.realpath(self.path)
+        closing = _CLOSING.get(self._real)
+        if closing is not None:
+            closing.join()
         try:
             # One thread: the store's queries are tiny, and a sweep's workers
             # need the cores more than DuckDB's background threads do.
@@ -491,6 +510,36 @@ class Store:
                         journal.release()
             self._conn.close()
             self._conn = None
+
+    def close_in_background(self) -> None:
+        """:meth:`close` on another thread, so the caller goes on at once.
+
+        Every run is durable in the journal already; what is left is moving
+        it into DuckDB and DuckDB's checkpoint. Opening the same file again in
+        this process waits for it, and so does interpreter exit (the thread
+        is not a daemon). A failure is logged; the runs then stay in the
+        journal and are replayed on the next open.
+        """
+        if self._conn is None:
+            return
+
+        def work() -> None:
+            try:
+                self.close()
+            except Exception as exc:  # nothing lost: the journal keeps the runs
+                _log.warning("results store %s: closing failed: %s", self.path, exc)
+            finally:
+                with _JOURNALS_LOCK:
+                    if _CLOSING.get(self._real) is thread:
+                        del _CLOSING[self._real]
+
+        previous = _CLOSING.get(self._real)
+        if previous is not None:
+            previous.join()
+        thread = threading.Thread(target=work, name="reorderlab-store-close")
+        with _JOURNALS_LOCK:  # registered and started together: join() is safe
+            _CLOSING[self._real] = thread
+            thread.start()
 
     def __repr__(self) -> str:
         return f"Store({str(self.path)!r})"

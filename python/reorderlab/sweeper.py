@@ -41,8 +41,8 @@ import pandas as pd
 
 from reorderlab import _worker
 from reorderlab.runner import _count, engine_version
-from reorderlab.scenario import FieldError, Scenario, ScenarioError
-from reorderlab.store import Store, StoreRow, default_store_path
+from reorderlab.scenario import FieldError, Scenario, ScenarioError, canonical_json
+from reorderlab.store import Store, StoreRow, default_store_path, journal_path
 
 __all__ = [
     "DEFAULT",
@@ -183,11 +183,12 @@ def jobs_for(grid: GridLike, seeds: int | Iterable[int], version: str | None = N
     seed_values = seeds_list(seeds)
     jobs: list[Job] = []
     for params, scenario in _points(grid):
-        core = scenario.to_json()
+        data = scenario.to_dict()  # once per point: the dump is the costly part
+        core = json.dumps(data, separators=(",", ":"))  # Scenario.to_json
         for seed in seed_values:
             # Scenario.cache_key(seed, version), reusing the canonical text
             # the store keeps (the tests check both agree)
-            canonical = scenario.canonical_json(seed)
+            canonical = canonical_json({**data, "seed": seed})
             text = f"{canonical}\n{seed}\n{version}"
             key = hashlib.sha256(text.encode("utf-8")).hexdigest()
             jobs.append(Job(len(jobs), params, scenario, seed, key, core, canonical))
@@ -282,10 +283,14 @@ class _Progress:
 
 #: Receives runs as they complete: ``[(job, result_json, core_seconds), ...]``.
 Done = Callable[[list[tuple[Job, str, float]]], None]
-Runner = Callable[[list[Job], Done], None]
+#: Called once the first runs are handed to the workers (the driver then
+#: has time for set-up work, such as creating a new store, until one completes).
+Started = Callable[[], None]
+Runner = Callable[[list[Job], Done, Started], None]
 
 
-def _run_serial(jobs: list[Job], done: Done) -> None:
+def _run_serial(jobs: list[Job], done: Done, started: Started) -> None:
+    started()
     for job in jobs:
         text, wall = _worker.simulate(job.core_json(), job.seed)
         done([(job, text, wall)])
@@ -321,7 +326,9 @@ class _Batcher:
         return max(1, min(MAX_BATCH, int(TASK_SECONDS / per_run)))
 
 
-def _run_on(executor: cf.Executor, jobs: list[Job], done: Done, workers: int = 1) -> None:
+def _run_on(
+    executor: cf.Executor, jobs: list[Job], done: Done, started: Started, workers: int = 1
+) -> None:
     """Run every job, a few tasks in flight per worker; hand each batch of
     completed runs to ``done``.
 
@@ -335,10 +342,16 @@ def _run_on(executor: cf.Executor, jobs: list[Job], done: Done, workers: int = 1
     pending: dict[_Task, list[Job]] = {}
     batcher = _Batcher()
     todo = iter(jobs)
+    left = len(jobs)
     in_flight_target = 2 * max(1, workers)
 
     def submit() -> bool:
-        chunk = list(itertools.islice(todo, batcher.size()))
+        nonlocal left
+        # Guided self-scheduling: never more than a share of what is left,
+        # so the last tasks are short and the workers finish together.
+        size = min(batcher.size(), max(1, left // in_flight_target))
+        chunk = list(itertools.islice(todo, size))
+        left -= len(chunk)
         if not chunk:
             return False
         items = [(job.core_json(), job.seed) for job in chunk]
@@ -349,6 +362,7 @@ def _run_on(executor: cf.Executor, jobs: list[Job], done: Done, workers: int = 1
 
     while len(pending) < in_flight_target and submit():
         pass
+    started()
     while pending:
         futs = [finished.get()]
         with contextlib.suppress(queue.Empty):
@@ -378,12 +392,12 @@ def _run_on(executor: cf.Executor, jobs: list[Job], done: Done, workers: int = 1
 
 
 def _local_runner(workers: int) -> Runner:
-    def runner(jobs: list[Job], done: Done) -> None:
+    def runner(jobs: list[Job], done: Done, started: Started) -> None:
         from reorderlab import _pool
 
         pool = _pool.get_pool(workers)
         try:
-            _run_on(pool, jobs, done, workers)
+            _run_on(pool, jobs, done, started, workers)
         except BaseException:
             # Ctrl-C, a scenario error or a core panic: stop the workers now;
             # every run completed so far is already journaled.
@@ -401,10 +415,10 @@ def _thread_runner(workers: int) -> Runner:
     would take the driver with it, which worker processes avoid.
     """
 
-    def runner(jobs: list[Job], done: Done) -> None:
+    def runner(jobs: list[Job], done: Done, started: Started) -> None:
         pool = cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reorderlab")
         try:
-            _run_on(pool, jobs, done, workers)
+            _run_on(pool, jobs, done, started, workers)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -412,7 +426,7 @@ def _thread_runner(workers: int) -> Runner:
 
 
 def _dask_runner(address: Any, workers: int) -> Runner:
-    def runner(jobs: list[Job], done: Done) -> None:
+    def runner(jobs: list[Job], done: Done, started: Started) -> None:
         import importlib
 
         dist: Any = importlib.import_module("distributed")  # typed as Any: untyped package
@@ -442,6 +456,7 @@ def _dask_runner(address: Any, workers: int) -> Runner:
                 pure=False,
             )
             by_key = {fut.key: job for fut, job in zip(futures, jobs, strict=True)}
+            started()
             try:
                 for finished in dist.as_completed(futures).batches():
                     batch = []
@@ -497,14 +512,19 @@ def sweep(
         # Workers start while the store is opened and the cache consulted.
         _pool.prestart(n_workers)
     own_store = False
-    st: Store | None
-    if store is None:
-        st = None
-    elif isinstance(store, Store):
+    st: Store | None = None
+    create: Path | None = None  # a store file that does not exist yet
+    if isinstance(store, Store):
         st = store
-    else:
-        st = Store(default_store_path() if store is DEFAULT else store)
+    elif store is not None:
+        path = default_store_path() if store is DEFAULT else Path(store)
         own_store = True
+        if _is_new_store(path):
+            # Nothing can be cached in it: the runs start at once and the
+            # file is created while the first of them are simulated.
+            create = path
+        else:
+            st = Store(path)
 
     stats = SweepStats(total=len(jobs), workers=n_workers, backend=backend)
     results: dict[str, tuple[str, float | None]] = {}
@@ -527,6 +547,11 @@ def sweep(
             done=len(jobs) - len(todo),
             label=f"sweep ({stats.cached} cached)" if stats.cached else "sweep",
         )
+
+        def started() -> None:
+            nonlocal st
+            if create is not None and st is None:
+                st = Store(create)
 
         def done(batch: list[tuple[Job, str, float]]) -> None:
             if st is not None:
@@ -572,7 +597,7 @@ def sweep(
                 f"backend: must be 'local', 'threads', 'dask' or 'serial', got {backend!r}"
             )
         try:
-            runner(todo, done)
+            runner(todo, done, started)
         except ValueError as exc:
             raise ScenarioError.from_core(str(exc)) from None
         finally:
@@ -596,10 +621,17 @@ def sweep(
     return df
 
 
+def _is_new_store(path: Path) -> bool:
+    """No store file and no journal left by a dead process at ``path``."""
+    return not path.exists() and not journal_path(os.path.realpath(path)).exists()
+
+
 def _end_of_sweep(st: Store, own: bool) -> None:
-    """Every journaled run goes into DuckDB; a store the sweep opened is closed."""
+    """Every journaled run goes into DuckDB; a store the sweep opened is closed
+    in the background (every run is durable in the journal already; opening
+    the file again waits for it, and so does interpreter exit)."""
     if own:
-        st.close()
+        st.close_in_background()
     else:
         st.flush()
 
