@@ -258,12 +258,25 @@ pub fn scenario(name: &str) -> Option<Scenario> {
 
 /// Run and time one reference scenario.
 pub fn run_bench(name: &str) -> Result<BenchReport, String> {
-    let sc = scenario(name).ok_or_else(|| {
+    run_bench_for(name, None)
+}
+
+/// [`run_bench`], optionally cut to `seconds` of simulated time (for
+/// profilers, which run 20-50x slower; the figures to report are the full
+/// runs').
+pub fn run_bench_for(name: &str, seconds: Option<f64>) -> Result<BenchReport, String> {
+    let mut sc = scenario(name).ok_or_else(|| {
         format!(
             "unknown benchmark '{name}' (known: {})",
             bench_names().join(", ")
         )
     })?;
+    if let Some(s) = seconds {
+        if !(s > 0.0 && s.is_finite()) {
+            return Err(format!("--seconds: must be > 0, got {s}"));
+        }
+        sc.duration = s;
+    }
     let t0 = Instant::now();
     let mut sim = crate::Simulation::new(&sc, sc.seed).map_err(|e| e.to_string())?;
     sim.run();

@@ -28,7 +28,7 @@ use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 
 /// Bumped whenever a model change can alter results, so cached results of an
 /// older engine are not reused.
-pub const MODEL_REVISION: u32 = 3;
+pub const MODEL_REVISION: u32 = 4;
 
 /// One flow: its endpoints and timer slots.
 #[derive(Debug)]
@@ -383,6 +383,11 @@ impl Simulation {
             if time > limit {
                 break;
             }
+            debug_assert!(
+                time >= self.now,
+                "event at {time} ns before now {}",
+                self.now
+            );
             self.now = time;
             self.counters.events += 1;
             self.dispatch(event);
@@ -504,6 +509,8 @@ impl Simulation {
         let f = &mut self.flows[flow as usize];
         for kind in [TimerKind::Rto, TimerKind::Aux] {
             if let Some((t, gen)) = f.timers[kind as usize].sync(f.sender.deadline(kind)) {
+                // an overdue deadline fires now, never in the past
+                let t = t.max(self.now);
                 self.events.schedule(t, Event::Timer { flow, kind, gen });
             }
         }
@@ -514,6 +521,7 @@ impl Simulation {
         let f = &mut self.flows[flow as usize];
         let kind = TimerKind::DelAck;
         if let Some((t, gen)) = f.timers[kind as usize].sync(f.receiver.deadline()) {
+            let t = t.max(self.now);
             self.events.schedule(t, Event::Timer { flow, kind, gen });
         }
     }
@@ -662,6 +670,7 @@ impl Simulation {
     fn sync_element(&mut self, e: u32) {
         let deadline = self.elements[e as usize].deadline();
         if let Some((t, gen)) = self.element_timers[e as usize].sync(deadline) {
+            let t = t.max(self.now);
             self.events
                 .schedule(t, Event::ImpairRelease { element: e, gen });
         }

@@ -118,3 +118,27 @@ fn tcp_pr_and_sack_share_a_dumbbell_fairly() {
     let total: f64 = r.flows.iter().map(|f| f.throughput_bps).sum();
     assert!(total > 0.9 * 15e6, "{total}");
 }
+
+/// TCP-PR's drop deadline time(n) + mxrtt can already have passed when
+/// mxrtt shrinks; the timer must then fire at once, not at the past instant
+/// (which ran events out of time order: the simulation's debug build
+/// asserts that time never goes backwards). Seed 001's 16-flow dumbbell hit
+/// this at 3.87 s.
+#[test]
+fn an_overdue_tcp_pr_deadline_fires_now_not_in_the_past() {
+    let flows = (0..16)
+        .map(|i| {
+            let mut f = pair_flow(
+                i,
+                if i % 2 == 0 { "TCP-PR" } else { "SACK" },
+                0.3125 * i as f64,
+            );
+            f.tcp.mss = Some(1000);
+            f.tcp.max_window = Some(100_000);
+            f
+        })
+        .collect();
+    let sc = scenario(6.0, dumbbell(16, 15e6, 0.008, 250), flows);
+    let r = run_checked(&sc, 1).result();
+    assert!(r.flows.iter().all(|f| f.segments_delivered > 0));
+}

@@ -1,7 +1,10 @@
-//! `reorderlab-bench [NAME...] [--json]`: run the reference benchmarks and
-//! print wall time, events/s, packet-hops/s and peak memory (max RSS).
+//! `reorderlab-bench [NAME...] [--json] [--seconds=S]`: run the reference
+//! benchmarks and print wall time, events/s, packet-hops/s and peak memory
+//! (max RSS). `--seconds` cuts each run short, for profiling.
 
-use reorderlab::bench::{bench_names, run_bench};
+use std::io::Write;
+
+use reorderlab::bench::{bench_names, run_bench_for};
 
 fn peak_rss_mb() -> Option<f64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -13,13 +16,23 @@ fn peak_rss_mb() -> Option<f64> {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let json = args.iter().any(|a| a == "--json");
+    let seconds = match args.iter().find_map(|a| a.strip_prefix("--seconds=")) {
+        None => None,
+        Some(v) => match v.parse::<f64>() {
+            Ok(s) => Some(s),
+            Err(_) => {
+                eprintln!("error: --seconds: must be a number, got '{v}'");
+                std::process::exit(2);
+            }
+        },
+    };
     let mut names: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
     if names.is_empty() {
         names = bench_names().into_iter().map(String::from).collect();
     }
     let mut reports = Vec::new();
     for n in &names {
-        match run_bench(n) {
+        match run_bench_for(n, seconds) {
             Ok(r) => reports.push(r),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -28,6 +41,7 @@ fn main() {
         }
     }
     let rss = peak_rss_mb();
+    let mut out = std::io::stdout().lock();
     if json {
         let v: Vec<serde_json::Value> = reports
             .iter()
@@ -37,13 +51,16 @@ fn main() {
                 v
             })
             .collect();
-        println!(
+        // A closed pipe (`| head`) ends the output quietly, not in a panic.
+        let _ = writeln!(
+            out,
             "{}",
             serde_json::to_string_pretty(&v).expect("serialisable")
         );
     } else {
         for r in &reports {
-            println!(
+            let _ = writeln!(
+                out,
                 "{:<12} wall {:>7.3} s  sim {:>6.0} s  events {:>11}  {:>6.2} M ev/s  {:>6.2} M hops/s",
                 r.name,
                 r.wall_s,
@@ -54,7 +71,7 @@ fn main() {
             );
         }
         if let Some(m) = rss {
-            println!("peak RSS {m:.1} MB (whole process)");
+            let _ = writeln!(out, "peak RSS {m:.1} MB (whole process)");
         }
     }
 }

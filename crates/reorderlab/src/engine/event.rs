@@ -141,16 +141,13 @@ impl EventQueue {
             if first >= n {
                 break;
             }
-            let last = (first + ARITY).min(n);
-            let mut best = first;
-            let mut best_key = self.keys[first];
-            for c in first + 1..last {
-                let k = self.keys[c];
-                if k < best_key {
-                    best = c;
-                    best_key = k;
+            let (best, best_key) = match self.keys.get(first..first + ARITY) {
+                Some(children) => {
+                    let (k, c) = min_of_four(children);
+                    (first + c, k)
                 }
-            }
+                None => self.min_child(first, n),
+            };
             if key <= best_key {
                 break;
             }
@@ -160,6 +157,33 @@ impl EventQueue {
         }
         self.keys[i] = key;
         self.events[i] = event;
+    }
+
+    /// The smallest of the children `first..n` of a node with fewer than
+    /// ARITY children (the last internal node).
+    fn min_child(&self, first: usize, n: usize) -> (usize, u128) {
+        let mut best = first;
+        for c in first + 1..n {
+            if self.keys[c] < self.keys[best] {
+                best = c;
+            }
+        }
+        (best, self.keys[best])
+    }
+}
+
+/// The smallest of four keys and its index, as a tournament of selects
+/// rather than a loop of branches: which child is smallest is a coin toss
+/// the branch predictor gets wrong half the time. Ties go to the lower index
+/// (keys are unique anyway: each holds its insertion number).
+#[inline(always)]
+fn min_of_four(k: &[u128]) -> (u128, usize) {
+    let (a, ia) = if k[1] < k[0] { (k[1], 1) } else { (k[0], 0) };
+    let (b, ib) = if k[3] < k[2] { (k[3], 3) } else { (k[2], 2) };
+    if b < a {
+        (b, ib)
+    } else {
+        (a, ia)
     }
 }
 

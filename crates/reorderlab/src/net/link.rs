@@ -57,13 +57,6 @@ fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Transmission {
-    start: Time,
-    end: Time,
-    bytes: u32,
-}
-
 #[derive(Debug)]
 pub struct Link {
     pub name: String,
@@ -84,9 +77,11 @@ pub struct Link {
     /// packet size, so this saves a division and a rounding per packet.
     tx_cache: (u32, Time),
     busy_until: Time,
-    /// Packets not yet fully transmitted (waiting or in service).
-    txq: VecDeque<Transmission>,
-    txq_bytes: u64,
+    /// Packets not yet fully transmitted (waiting or in service): the last
+    /// `tx_pending` of `in_flight`, with `tx_bytes` bytes in all. (A packet
+    /// finishes its transmission `delay` before its arrival.)
+    tx_pending: usize,
+    tx_bytes: u64,
     /// Every accepted packet not yet delivered, and (in a parallel deque)
     /// its arrival time at the far node; arrival times are non-decreasing.
     in_flight: VecDeque<Packet>,
@@ -116,43 +111,48 @@ impl Link {
             rng,
             tx_cache: (0, 0),
             busy_until: 0,
-            txq: VecDeque::new(),
-            txq_bytes: 0,
+            tx_pending: 0,
+            tx_bytes: 0,
             in_flight: VecDeque::new(),
             arrivals: VecDeque::new(),
         }
     }
 
+    /// Index in `in_flight` of the first packet still being transmitted.
+    fn tx_head(&self) -> usize {
+        self.in_flight.len() - self.tx_pending
+    }
+
     /// Forget transmissions that finished by `now`.
     fn expire(&mut self, now: Time) {
-        while let Some(t) = self.txq.front() {
-            if t.end > now {
+        while self.tx_pending > 0 {
+            let i = self.tx_head();
+            if self.arrivals[i] - self.delay > now {
                 break;
             }
-            self.txq_bytes -= t.bytes as u64;
-            self.txq.pop_front();
+            self.tx_bytes -= self.in_flight[i].size as u64;
+            self.tx_pending -= 1;
         }
     }
 
     /// Queue occupancy at `now`, not counting the packet in transmission.
+    ///
+    /// The first unfinished transmission is always in service: it started
+    /// at max(its acceptance, the previous packet's end), both <= `now`.
     pub fn occupancy(&mut self, now: Time) -> Occupancy {
         self.expire(now);
-        match self.txq.front() {
-            None => Occupancy {
+        if self.tx_pending == 0 {
+            return Occupancy {
                 packets: 0,
                 bytes: 0,
                 idle_since: Some(self.busy_until),
-            },
-            Some(head) if head.start <= now => Occupancy {
-                packets: self.txq.len() as u32 - 1,
-                bytes: self.txq_bytes - head.bytes as u64,
-                idle_since: None,
-            },
-            Some(_) => Occupancy {
-                packets: self.txq.len() as u32,
-                bytes: self.txq_bytes,
-                idle_since: None,
-            },
+            };
+        }
+        let head = self.in_flight[self.tx_head()].size as u64;
+        Occupancy {
+            packets: self.tx_pending as u32 - 1,
+            bytes: self.tx_bytes - head,
+            idle_since: None,
         }
     }
 
@@ -174,12 +174,8 @@ impl Link {
         }
         let end = start + self.tx_cache.1;
         self.busy_until = end;
-        self.txq.push_back(Transmission {
-            start,
-            end,
-            bytes: pkt.size as u32,
-        });
-        self.txq_bytes += pkt.size as u64;
+        self.tx_pending += 1;
+        self.tx_bytes += pkt.size as u64;
         let arrival = end + self.delay;
         self.in_flight.push_back(pkt);
         self.arrivals.push_back(arrival);
@@ -198,6 +194,11 @@ impl Link {
             .pop_front()
             .expect("LinkDeliver event for an empty link");
         self.arrivals.pop_front();
+        if self.tx_pending > self.in_flight.len() {
+            // its transmission ended `delay` ago; `expire` had not run since
+            self.tx_pending -= 1;
+            self.tx_bytes -= pkt.size as u64;
+        }
         self.stats.delivered += 1;
         self.stats.bytes_delivered += pkt.size as u64;
         // The next head was queued long ago and is cold in cache; ask for it
