@@ -187,3 +187,21 @@ def test_bad_page_fields_name_the_field(change: dict[str, object], message: str)
     with pytest.raises(ScenarioError) as err:
         Scenario.from_dict(data)
     assert message in str(err.value)
+
+
+def test_docs_page_example_is_a_valid_generator() -> None:
+    import re
+
+    from .conftest import ROOT
+
+    text = (ROOT / "docs" / "traffic.md").read_text(encoding="utf-8")
+    block = re.findall(r"```toml\n(.*?)```", text, flags=re.S)[1]
+    head = (
+        'duration = 10.0\n[topology]\nkind = "chain"\n'
+        "bottleneck_rate = 1e7\nbottleneck_delay = 0.01\n"
+    )
+    sc = Scenario.from_toml(head + block)
+    gen = sc.traffic[0]
+    assert gen.kind == "page" and gen.connections == 6 and gen.object_sizes is not None
+    r = reorderlab.run(sc, seed=1)
+    assert int(r.traffic.loc["site", "pages_completed"]) >= 1

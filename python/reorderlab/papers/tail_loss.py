@@ -669,9 +669,9 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for i, (site, rtt) in enumerate(cases):
             series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
             for v in VARIANTS:
-                x = octs.get((sel_name, v, site, rtt), [])
-                if x:
-                    xs, ys = _cdf(x)
+                sample = octs.get((sel_name, v, site, rtt), [])
+                if sample:
+                    xs, ys = _cdf(sample)
                     series[v] = (xs, ys, None)
             n, mean = SITES[site]
             line_plot(
@@ -806,10 +806,12 @@ def _oct_claims(table: pd.DataFrame, selection: str) -> list[Claim]:
 
 
 def _spurious_claims(table: pd.DataFrame) -> list[Claim]:
-    sums = table.groupby("variant")[["spurious", "dsacks", "data_packets"]].sum()
-    truth = {v: float(sums.loc[v, "spurious"] / sums.loc[v, "data_packets"]) for v in VARIANTS}
-    seen = {v: float(sums.loc[v, "dsacks"] / sums.loc[v, "data_packets"]) for v in VARIANTS}
-    worst = table.loc[table["spurious_frac"].idxmax()]
+    def total(v: str, col: str) -> float:
+        return float(table.loc[table["variant"] == v, col].sum())
+
+    truth = {v: total(v, "spurious") / max(1.0, total(v, "data_packets")) for v in VARIANTS}
+    seen = {v: total(v, "dsacks") / max(1.0, total(v, "data_packets")) for v in VARIANTS}
+    worst = table.iloc[int(np.argmax(table["spurious_frac"].to_numpy()))]
     paper_frac = {BASELINE: 4.8e-5, "RTOR": 5.9e-5, "TLP": 1.8e-3, "TLPR": 2.1e-3}
     claims = [
         _claim(
