@@ -10,12 +10,17 @@ import pytest
 
 from reorderlab.papers import papers, reproduce, select
 from reorderlab.papers import tail_loss as tl
-from reorderlab.scenario import DumbbellTopology, PositionedImpairment
+from reorderlab.scenario import (
+    ChainTopology,
+    DumbbellTopology,
+    GilbertElliottImpairment,
+    PositionedImpairment,
+)
 
 
 def test_registered_figures() -> None:
     figs = papers()["tail-loss"]
-    assert {int(n) for k in figs for n in re.findall(r"\d+", k)} >= {1, 2, 3}
+    assert {int(n) for k in figs for n in re.findall(r"\d+", k)} >= {1, 2, 3, 4}
     assert {r.figure for r in select("tail-loss")} == set(tl.figures())
 
 
@@ -53,3 +58,66 @@ def test_fig1_quick_end_to_end(tmp_path: Path) -> None:
     # RFC 7765 with quickack: RTOR saves exactly one RTT at every RTT.
     saved = next(c for c in claims if c.claim.startswith("quickack: RTOR"))
     assert saved.holds, saved.measured
+
+
+@pytest.mark.parametrize("site", list(tl.SITES))
+def test_site_pages_have_the_papers_object_count_and_mean(site: str) -> None:
+    n, mean = tl.SITES[site]
+    sizes = tl.site_sizes(site)
+    assert len(sizes) == n
+    assert sum(sizes) / n == pytest.approx(mean, rel=1e-4)
+    assert min(sizes) > 0 and max(sizes) > 2 * mean  # a skewed law, not constant
+    assert tl.site_sizes(site) == sizes  # the same recorded page every time
+
+
+def test_web_scenario_is_the_papers_setting() -> None:
+    sc = tl.web("TLPR", "newspaper", 0.16, 100.0)
+    topo = sc.topology
+    assert isinstance(topo, ChainTopology) and topo.bottleneck_rate == 10e6
+    assert 2 * (topo.bottleneck_delay + 2 * topo.access_delay) == pytest.approx(0.16)
+    (imp,) = sc.impairments
+    assert isinstance(imp, GilbertElliottImpairment) and imp.link == "R1->R2"
+    # stationary loss p_gb / (p_gb + p_bg) = 1.5 %, mean burst 1 / p_bg = 2
+    assert imp.p_gb / (imp.p_gb + imp.p_bg) == pytest.approx(0.015)
+    assert 1 / imp.p_bg == pytest.approx(2.0) and imp.data_only
+    (gen,) = sc.traffic
+    assert gen.kind == "page" and gen.connections == 6 and gen.variant == "TLPR"
+    assert gen.object_sizes == tl.site_sizes("newspaper")
+    assert gen.receiver.delayed_ack == "rfc1122" and gen.receiver.delack_timeout == 0.2
+    assert gen.stop == pytest.approx(100.0 - tl.FIG4_TAIL)
+    assert sc.record.objects
+
+
+def _obj(page: int, conn: int, oct_: float | None, tail: int) -> dict[str, object]:
+    return {"page": page, "connection": conn, "oct": oct_, "tail_retransmits": tail}
+
+
+def test_selection_readings() -> None:
+    objs = [
+        _obj(0, 0, 0.1, 0),
+        _obj(0, 0, 0.9, 1),  # a tail retransmission: its connection counts
+        _obj(0, 1, 0.2, 0),
+        _obj(1, 0, 0.3, 0),  # same connection number, another download
+        _obj(0, 0, None, 0),  # not complete: never a sample
+    ]
+    assert sorted(tl.selected_octs(objs, "connections")) == [0.1, 0.9]
+    assert tl.selected_octs(objs, "objects") == [0.9]
+
+
+def test_fig4_small_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A few pages per run: the recipe's plumbing, not its numbers.
+    monkeypatch.setattr(tl, "FIG4_DURATION", {s: (45.0, 45.0) for s in tl.SITES})
+    claims = reproduce("tail-loss", "fig4", quick=True, out=tmp_path, store=None)["tail-loss"]
+    assert len(claims) == 1 + 2 * 6 + 3
+    assert all(c.figure == "fig4" and c.measured for c in claims)
+    assert {c.claim.split("[selection: ")[-1].rstrip("]") for c in claims if "[" in c.claim} == {
+        "connections",
+        "objects",
+    }
+    table = pd.read_csv(tmp_path / "tail-loss" / "fig4.csv")
+    assert len(table) == len(tl.VARIANTS) * len(tl.SITES) * len(tl.FIG4_RTTS)
+    assert (table["pages"] >= 1).all() and (table["unfinished"] == 0).all()
+    assert (table["objects.n"] <= table["connections.n"]).all()
+    for stem in ("fig4-1", "fig4-6", "fig4-obj-6"):
+        for ext in ("png", "svg", "csv"):
+            assert (tmp_path / "tail-loss" / f"{stem}.{ext}").exists()

@@ -119,3 +119,89 @@ def test_docs_traffic_example_is_a_valid_generator() -> None:
     gen = sc.traffic[0]
     assert gen.name == "web" and gen.sessions == 50 and not gen.closed_loop
     assert gen.object_size.model_dump()["shape"] == 1.2
+
+
+PAGE_TOML = """
+duration = 30.0
+
+[topology]
+kind = "chain"
+access_rate = 1e9
+bottleneck_rate = 1e7
+bottleneck_delay = 0.003
+
+[[traffic]]
+name = "site"
+kind = "page"
+server = "S1"
+client = "D"
+connections = 2
+object_sizes = [20000, 5000, 30000, 1000]
+page_interarrival = { dist = "constant", value = 1.0 }
+variant = "TLP"
+
+[record]
+objects = true
+"""
+
+
+def test_page_traffic_round_trips_through_toml() -> None:
+    sc = Scenario.from_toml(PAGE_TOML)
+    gen = sc.traffic[0]
+    assert gen.kind == "page" and gen.connections == 2
+    assert gen.object_sizes == [20000.0, 5000.0, 30000.0, 1000.0]
+    assert Scenario.from_toml(sc.to_toml()) == sc
+    # Unset page fields stay out of the JSON (and so out of the cache key of
+    # every existing http scenario).
+    http = Scenario.from_toml(TOML).to_json()
+    assert "connections" not in http and "object_sizes" not in http
+
+
+def test_page_run_lists_objects_per_page_and_connection() -> None:
+    r = reorderlab.run(Scenario.from_toml(PAGE_TOML), seed=1)
+    t = r.traffic.loc["site"]
+    assert t["kind"] == "page"
+    objs = r.objects("site")
+    assert len(objs) == int(t["objects"]) == 4 * int(t["pages"])
+    assert int(t["connections"]) == 2 * int(t["pages"])  # never more than 2
+    assert set(objs["connection"]) == {0, 1}
+    first = objs[objs["page"] == 0].set_index("index")
+    assert list(first["segments"]) == [20, 5, 30, 1]
+    html_done = first.loc[0, "start"] + first.loc[0, "oct"]
+    assert (first.loc[1:, "start"] >= html_done - 1e-12).all()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"connections": 0}, "traffic[0].connections: must be >= 1, got 0"),
+        ({"object_sizes": []}, "traffic[0].object_sizes: must list at least one object"),
+        ({"object_sizes": [1000, -2]}, "traffic[0].object_sizes[1]: must be > 0, got -2"),
+        ({"kind": "http"}, 'traffic[0].connections: is only used by kind = "page"'),
+        ({"kind": "pages"}, "traffic[0].kind"),
+    ],
+)
+def test_bad_page_fields_name_the_field(change: dict[str, object], message: str) -> None:
+    data = Scenario.from_toml(PAGE_TOML).model_dump(mode="json")
+    data["traffic"][0].update(change)
+    with pytest.raises(ScenarioError) as err:
+        Scenario.from_dict(data)
+    assert message in str(err.value)
+
+
+def test_docs_page_example_is_a_valid_generator() -> None:
+    import re
+
+    from .conftest import ROOT
+
+    text = (ROOT / "docs" / "traffic.md").read_text(encoding="utf-8")
+    block = re.findall(r"```toml\n(.*?)```", text, flags=re.S)[1]
+    head = (
+        'duration = 10.0\n[topology]\nkind = "chain"\n'
+        "bottleneck_rate = 1e7\nbottleneck_delay = 0.01\n"
+    )
+    sc = Scenario.from_toml(head + block)
+    gen = sc.traffic[0]
+    assert gen.kind == "page" and gen.connections == 6 and gen.object_sizes is not None
+    r = reorderlab.run(sc, seed=1)
+    assert int(r.traffic.loc["site", "pages_completed"]) >= 1

@@ -1023,15 +1023,19 @@ def _pareto_of_mean(mean: float, shape: float) -> ParetoVar:
 
 
 class TrafficSpec(_Transport):
-    """A traffic generator: web-like sessions opening one flow per object.
+    """A traffic generator: web-like sessions.
 
-    Defaults are seed 001's web sessions (Sec. V): page gap Exp(1 s), one
-    object per page, inter-object Exp(10 ms), object size Pareto (mean
-    40 KB, shape 1.2). See ``docs/traffic.md``.
+    ``kind="http"``: sessions opening one flow per object; the defaults are
+    seed 001's web sessions (Sec. V): page gap Exp(1 s), one object per page,
+    inter-object Exp(10 ms), object size Pareto (mean 40 KB, shape 1.2).
+    ``kind="page"``: page downloads over up to ``connections`` persistent
+    connections, the HTML first (seed 002 Sec. 3.3); ``page_interarrival`` is
+    the think time after a page, ``object_sizes`` an optional fixed page.
+    See ``docs/traffic.md``.
     """
 
     name: str | None = None
-    kind: Literal["http"] = "http"
+    kind: Literal["http", "page"] = "http"
     server: str
     client: str
     sessions: PosU32 = 1
@@ -1042,6 +1046,18 @@ class TrafficSpec(_Transport):
     objects_per_page: RandomVar = Field(default_factory=lambda: ConstantVar(value=1.0))
     inter_object: RandomVar = Field(default_factory=lambda: ExponentialVar(mean=0.01))
     object_size: RandomVar = Field(default_factory=lambda: _pareto_of_mean(40_000.0, 1.2))
+    connections: Annotated[int, Field(ge=1, le=64, strict=True)] | None = None
+    object_sizes: list[PosFloat] | None = None
+
+    @model_validator(mode="after")
+    def _page_fields(self) -> TrafficSpec:
+        if self.kind == "http":
+            for field in ("connections", "object_sizes"):
+                if getattr(self, field) is not None:
+                    raise _custom(field, 'is only used by kind = "page", got kind = "http"')
+        if self.object_sizes is not None and not self.object_sizes:
+            raise _custom("object_sizes", "must list at least one object (the HTML), got []")
+        return self
 
     @model_validator(mode="after")
     def _stop_after_start(self) -> TrafficSpec:

@@ -5,9 +5,9 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
-use crate::app::HttpSource;
+use crate::app::{AfterObject, Assign, HttpSource, PageSource};
 use crate::engine::event::TIMER_KINDS;
-use crate::engine::time::{secs, to_secs};
+use crate::engine::time::{secs, to_secs, tx_time};
 use crate::engine::timer::Fire;
 use crate::engine::{Event, EventQueue, Time, TimerKind, TimerSlot};
 use crate::impair::{Element, Verdict};
@@ -20,7 +20,9 @@ use crate::net::multipath::{epsilon_probabilities, normalise, Multipath};
 use crate::net::packet::{Packet, PacketKind};
 use crate::net::topology::build_topology;
 use crate::net::{Link, RoutingTable};
-use crate::spec::{FlowSpec, Position, ReceiverSpec, Scenario, SpecError, TrafficSpec};
+use crate::spec::{
+    FlowSpec, Position, ReceiverSpec, Scenario, SpecError, TrafficKind, TrafficSpec,
+};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::truth::RetxCause;
 use crate::tcp::variants;
@@ -46,9 +48,55 @@ struct Flow {
     data_arrivals: u64,
     /// The traffic generator and session that opened this flow; `None` for
     /// the scenario's own flows.
-    origin: Option<(u32, u32)>,
+    origin: Option<Origin>,
     /// Completion already reported to the generator.
     done: bool,
+    /// A persistent connection of a page download (`kind = "page"`).
+    web: Option<WebConn>,
+}
+
+/// Where a generated flow comes from.
+#[derive(Debug, Clone, Copy)]
+struct Origin {
+    source: u32,
+    session: u32,
+    /// `http`: the object's page and position in it.
+    page: u64,
+    index: u32,
+}
+
+/// State of a page download's persistent connection.
+#[derive(Debug, Clone, Copy)]
+struct WebConn {
+    /// The object in transfer (or the last one), an index into the page
+    /// source's objects.
+    object: u32,
+    /// Segments delivered once that object is complete.
+    end: u64,
+    busy: bool,
+    /// Segments of a request on its way to the server.
+    pending: u64,
+}
+
+/// A traffic generator's process.
+enum Source {
+    Http(HttpSource),
+    Page(PageSource),
+}
+
+impl Source {
+    fn kind(&self) -> &'static str {
+        match self {
+            Source::Http(_) => "http",
+            Source::Page(_) => "page",
+        }
+    }
+    fn sessions(&self) -> usize {
+        match self {
+            Source::Http(h) => h.sessions(),
+            Source::Page(p) => p.sessions(),
+        }
+    }
 }
 
 /// A traffic generator and the transport its objects use.
@@ -56,7 +104,9 @@ struct Traffic {
     name: String,
     server: u32,
     client: u32,
-    source: HttpSource,
+    source: Source,
+    /// `page`: one-way latency of a request from client to server.
+    request_delay: Time,
     /// Sender configuration of every object (its `segments` set per object).
     sender: SenderConfig,
     cc: CongestionControl,
@@ -142,12 +192,32 @@ fn new_traffic(
         name: ts.name.clone().unwrap_or_else(|| format!("traffic{k}")),
         server: nodes[&ts.server],
         client: nodes[&ts.client],
-        source: HttpSource::new(ts, k as u64, sender.mss, seed, end),
+        source: match ts.kind {
+            TrafficKind::Http => Source::Http(HttpSource::new(ts, k as u64, sender.mss, seed, end)),
+            TrafficKind::Page => Source::Page(PageSource::new(ts, k as u64, sender.mss, seed, end)),
+        },
+        request_delay: 0,
         cc: CongestionControl::by_name(&ts.cc).expect("validated cc"),
         cc_name: ts.cc.to_ascii_lowercase(),
         sender,
         receiver,
     }
+}
+
+/// Unloaded one-way latency of a `bytes`-byte packet from `from` to `to`
+/// along the routing table: propagation plus serialisation on every hop.
+fn one_way_latency(links: &[Link], routing: &RoutingTable, from: u32, to: u32, bytes: u32) -> Time {
+    let mut node = from;
+    let mut t = 0;
+    while node != to {
+        let Some(li) = routing.next_link(node, to) else {
+            break;
+        };
+        let l = &links[li as usize];
+        t += l.delay + tx_time(bytes, l.rate);
+        node = l.to;
+    }
+    t
 }
 
 impl Flow {
@@ -160,7 +230,7 @@ impl Flow {
         (cfg, cc, mut rcfg): (SenderConfig, CongestionControl, ReceiverConfig),
         start: Time,
         warmup: Time,
-        origin: Option<(u32, u32)>,
+        origin: Option<Origin>,
     ) -> Flow {
         let measure_from = start.max(warmup);
         rcfg.measure_from = measure_from;
@@ -177,6 +247,7 @@ impl Flow {
             data_arrivals: 0,
             origin,
             done: false,
+            web: None,
         }
     }
 }
@@ -275,8 +346,14 @@ impl Simulation {
         let mut traffic = Vec::new();
         for (k, ts) in scenario.traffic.iter().enumerate() {
             let mut t = new_traffic(k, ts, &topo.node_index, seed, end);
+            let ack = t.receiver.ack_size;
+            t.request_delay = one_way_latency(&links, &routing, t.client, t.server, ack);
             for session in 0..t.source.sessions() {
-                if let Some(at) = t.source.first_event(session) {
+                let first = match &mut t.source {
+                    Source::Http(h) => h.first_event(session),
+                    Source::Page(p) => p.first_event(),
+                };
+                if let Some(at) = first {
                     let (source, session) = (k as u32, session as u32);
                     events.schedule(at, Event::Traffic { source, session });
                 }
@@ -410,6 +487,7 @@ impl Simulation {
             Event::ImpairRelease { element, gen } => self.fire_element(element, gen),
             Event::Sample => self.sample(),
             Event::Traffic { source, session } => self.on_traffic(source, session),
+            Event::Request { flow } => self.on_request(flow),
         }
     }
 
@@ -426,7 +504,15 @@ impl Simulation {
     /// schedule the session's following event.
     fn on_traffic(&mut self, source: u32, session: u32) {
         let t = &mut self.traffic[source as usize];
-        let object = t.source.on_event(session as usize, self.now);
+        let src = match &mut t.source {
+            Source::Http(h) => h,
+            Source::Page(p) => {
+                let html = p.begin_page(session as usize, self.now);
+                self.open_connection(source, session, html);
+                return;
+            }
+        };
+        let object = src.on_event(session as usize, self.now);
         let mut cfg = t.sender.clone();
         cfg.segments = Some(object.segments);
         let mut rcfg = t.receiver.clone();
@@ -440,7 +526,12 @@ impl Simulation {
             (cfg, t.cc.clone(), rcfg),
             self.now,
             self.warmup,
-            Some((source, session)),
+            Some(Origin {
+                source,
+                session,
+                page: object.page,
+                index: object.index,
+            }),
         );
         self.flows.push(flow);
         if let Some(next) = object.next {
@@ -448,6 +539,103 @@ impl Simulation {
                 .schedule(next, Event::Traffic { source, session });
         }
         self.start_flow(i);
+    }
+
+    /// A page download opens a persistent connection for `first`: the
+    /// server's side starts (SYN) one request delay later (see
+    /// [`crate::app::web`] for why this matches a client-opened connection).
+    fn open_connection(&mut self, source: u32, session: u32, first: Assign) {
+        let t = &mut self.traffic[source as usize];
+        let mut cfg = t.sender.clone();
+        cfg.segments = Some(first.segments);
+        cfg.syn = true;
+        let mut rcfg = t.receiver.clone();
+        rcfg.expected_segments = None;
+        let i = self.flows.len() as u32;
+        let start = self.now + t.request_delay;
+        let mut flow = Flow::new(
+            i,
+            String::new(),
+            String::new(),
+            (t.server, t.client),
+            (cfg, t.cc.clone(), rcfg),
+            start,
+            self.warmup,
+            Some(Origin {
+                source,
+                session,
+                page: 0,
+                index: 0,
+            }),
+        );
+        flow.web = Some(WebConn {
+            object: first.object,
+            end: first.segments,
+            busy: true,
+            pending: 0,
+        });
+        if let Source::Page(p) = &mut t.source {
+            let o = &mut p.objects[first.object as usize];
+            o.flow = i;
+            o.first_segment = 0;
+        }
+        self.flows.push(flow);
+        self.events.schedule(start, Event::FlowStart { flow: i });
+    }
+
+    /// The last segment of the object on page connection `fi` arrived:
+    /// the connection takes its next object (the request carries the ACK
+    /// the client was delaying), new connections open after the HTML, and
+    /// a complete page schedules the session's next one.
+    fn web_object_done(&mut self, fi: usize, out: &mut Vec<Packet>) {
+        let f = &mut self.flows[fi];
+        let (Some(mut w), Some(origin)) = (f.web, f.origin) else {
+            return;
+        };
+        w.busy = false;
+        let t = &mut self.traffic[origin.source as usize];
+        let Source::Page(p) = &mut t.source else {
+            return;
+        };
+        let after: AfterObject = p.on_object_done(w.object, self.now);
+        p.objects[w.object as usize].timeouts_after = Some(f.sender.stats.timeouts);
+        if let Some(next) = after.next_on_connection {
+            let o = &mut p.objects[next.object as usize];
+            o.flow = fi as u32;
+            o.first_segment = w.end;
+            o.timeouts_before = f.sender.stats.timeouts;
+            w.object = next.object;
+            w.end += next.segments;
+            w.busy = true;
+            w.pending += next.segments;
+            f.receiver.flush_delayed_ack(self.now, out);
+            let at = self.now + t.request_delay;
+            self.events.schedule(at, Event::Request { flow: fi as u32 });
+        }
+        self.flows[fi].web = Some(w);
+        for a in after.open {
+            self.open_connection(origin.source, origin.session, a);
+        }
+        if let Some(at) = after.next_page {
+            let (source, session) = (origin.source, origin.session);
+            self.events.schedule(at, Event::Traffic { source, session });
+        }
+    }
+
+    /// A request reached the server of a persistent connection: its sender
+    /// gets the object's segments.
+    fn on_request(&mut self, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        let Some(w) = f.web.as_mut() else {
+            return;
+        };
+        let n = std::mem::take(&mut w.pending);
+        let mut out = std::mem::take(&mut self.out);
+        f.sender.write(n, self.now, &mut out);
+        let src = f.src;
+        self.send_all(&mut out, src);
+        self.out = out;
+        self.sync_timers(flow);
     }
 
     /// Deliver the head packet of `link`, whose event is at the top of the
@@ -543,12 +731,23 @@ impl Simulation {
                 if f.origin.is_some() && !f.done && f.receiver.stats.completed_at.is_some() {
                     f.done = true;
                     self.object_done(fi);
+                } else if f
+                    .web
+                    .is_some_and(|w| w.busy && f.receiver.stats.segments_delivered >= w.end)
+                {
+                    self.web_object_done(fi, &mut out);
                 }
                 self.flows[fi].dst
             }
             PacketKind::Syn => {
                 f.receiver.on_syn(self.now, &mut out);
-                f.dst
+                if let (Some(w), Some(o)) = (f.web, f.origin) {
+                    // The browser's request goes out with the handshake.
+                    if let Source::Page(p) = &mut self.traffic[o.source as usize].source {
+                        p.on_handshake(w.object, self.now);
+                    }
+                }
+                self.flows[fi].dst
             }
             PacketKind::Ack | PacketKind::SynAck => {
                 if let Some(t) = self.tracer.as_mut() {
@@ -569,10 +768,15 @@ impl Simulation {
 
     /// A generated flow delivered its whole object: tell its session.
     fn object_done(&mut self, flow: usize) {
-        let Some((source, session)) = self.flows[flow].origin else {
+        let Some(Origin {
+            source, session, ..
+        }) = self.flows[flow].origin
+        else {
             return;
         };
-        let src = &mut self.traffic[source as usize].source;
+        let Source::Http(src) = &mut self.traffic[source as usize].source else {
+            return;
+        };
         if let Some(next) = src.on_object_done(session as usize, self.now) {
             self.events
                 .schedule(next, Event::Traffic { source, session });
@@ -873,16 +1077,20 @@ impl Simulation {
     /// Totals over the flows generator `k` opened.
     fn traffic_result(&self, k: usize) -> TrafficResult {
         let t = &self.traffic[k];
+        let (pages, pages_completed, objects) = match &t.source {
+            Source::Http(h) => (h.pages, 0, h.objects),
+            Source::Page(p) => (p.pages, p.pages_completed, p.objects.len() as u64),
+        };
         let mut r = TrafficResult {
             name: t.name.clone(),
-            kind: "http".to_string(),
+            kind: t.source.kind().to_string(),
             server: self.node_names[t.server as usize].clone(),
             client: self.node_names[t.client as usize].clone(),
             variant: t.sender.variant.clone(),
             cc: t.cc_name.clone(),
             sessions: t.source.sessions() as u32,
-            pages: t.source.pages,
-            objects: t.source.objects,
+            pages,
+            objects,
             objects_completed: 0,
             active_at_end: 0,
             segments_delivered: 0,
@@ -894,26 +1102,23 @@ impl Simulation {
             fast_retransmits: 0,
             timeouts: 0,
             spurious_retransmits: 0,
+            dsacks_received: 0,
             data_drops: 0,
+            connections: 0,
+            pages_completed,
             oct_mean: None,
             oct_median: None,
             oct_p95: None,
             object_list: Vec::new(),
         };
         let mut octs = Vec::new();
-        let mine = self.flows[self.scenario_flows..]
+        let first = self.scenario_flows;
+        let mine = self.flows[first..]
             .iter()
-            .filter(|f| f.origin.is_some_and(|o| o.0 == k as u32));
+            .filter(|f| f.origin.is_some_and(|o| o.source == k as u32));
         for f in mine {
             let (s, rs) = (&f.sender.stats, &f.receiver.stats);
-            let oct = rs.completed_at.map(|c| to_secs(c - f.start));
-            match oct {
-                Some(o) => {
-                    r.objects_completed += 1;
-                    octs.push(o);
-                }
-                None => r.active_at_end += 1,
-            }
+            r.connections += 1;
             r.segments_delivered += rs.segments_delivered;
             r.bytes_delivered += rs.bytes_delivered;
             r.bytes_delivered_measured += rs.bytes_delivered_measured;
@@ -922,20 +1127,70 @@ impl Simulation {
             r.fast_retransmits += s.fast_retransmits;
             r.timeouts += s.timeouts;
             r.spurious_retransmits += f.sender.truth.spurious_total();
+            r.dsacks_received += s.dsacks_received;
             r.data_drops += f.sender.truth.dropped_copies();
+            let Source::Http(_) = t.source else {
+                continue;
+            };
+            let oct = rs.completed_at.map(|c| to_secs(c - f.start));
+            match oct {
+                Some(o) => {
+                    r.objects_completed += 1;
+                    octs.push(o);
+                }
+                None => r.active_at_end += 1,
+            }
             if self.record_objects {
                 let segments = f.sender.cfg.segments.unwrap_or(0);
                 let last = segments.min(u32::MAX as u64) as u32;
+                let tail = last.saturating_sub(4)..last;
+                let origin = f.origin.expect("a generated flow");
                 r.object_list.push(ObjectRecord {
                     start: to_secs(f.start),
                     segments,
                     oct,
                     retransmits: s.retransmits,
                     timeouts: s.timeouts,
-                    tail_drops: f
-                        .sender
-                        .truth
-                        .segments_dropped_in(last.saturating_sub(4)..last),
+                    tail_drops: f.sender.truth.segments_dropped_in(tail.clone()),
+                    tail_retransmits: f.sender.truth.retransmitted_in(tail).0,
+                    session: origin.session,
+                    page: origin.page,
+                    index: origin.index,
+                    connection: origin.index,
+                });
+            }
+        }
+        if let Source::Page(p) = &t.source {
+            for o in &p.objects {
+                let oct = o.oct().map(to_secs);
+                match oct {
+                    Some(x) => {
+                        r.objects_completed += 1;
+                        octs.push(x);
+                    }
+                    None => r.active_at_end += 1,
+                }
+                if !self.record_objects {
+                    continue;
+                }
+                let f = &self.flows[o.flow as usize];
+                let seg = |x: u64| x.min(u32::MAX as u64) as u32;
+                let (from, to) = (seg(o.first_segment), seg(o.first_segment + o.segments));
+                let tail = to.saturating_sub(4).max(from)..to;
+                let truth = &f.sender.truth;
+                let now_timeouts = f.sender.stats.timeouts;
+                r.object_list.push(ObjectRecord {
+                    start: to_secs(o.requested.unwrap_or(o.assigned)),
+                    segments: o.segments,
+                    oct,
+                    retransmits: truth.retransmitted_in(from..to).1,
+                    timeouts: o.timeouts_after.unwrap_or(now_timeouts) - o.timeouts_before,
+                    tail_drops: truth.segments_dropped_in(tail.clone()),
+                    tail_retransmits: truth.retransmitted_in(tail).0,
+                    session: o.session,
+                    page: o.page,
+                    index: o.index,
+                    connection: o.connection,
                 });
             }
         }

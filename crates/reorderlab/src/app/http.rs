@@ -30,6 +30,10 @@ struct Session {
     next_page: Time,
     /// Objects started and not yet complete.
     in_progress: u32,
+    /// Generator-wide number of the current page, and the position in it
+    /// of the next object.
+    page: u64,
+    index: u32,
 }
 
 /// An object to start now.
@@ -39,6 +43,9 @@ pub struct ObjectStart {
     pub segments: u64,
     /// When this session needs its next event, if before the stop time.
     pub next: Option<Time>,
+    /// Generator-wide page number and the object's position in its page.
+    pub page: u64,
+    pub index: u32,
 }
 
 /// A running HTTP traffic generator.
@@ -100,6 +107,8 @@ impl HttpSource {
             let s = &mut self.sessions[session];
             s.objects_left = n.min(u32::MAX as f64) as u32;
             s.next_page = now + gap;
+            s.page = self.pages;
+            s.index = 0;
             self.pages += 1;
         }
         let bytes = self.object_size.sample(&mut self.rng).max(1.0);
@@ -109,6 +118,8 @@ impl HttpSource {
         let s = &mut self.sessions[session];
         s.objects_left -= 1;
         s.in_progress += 1;
+        let (page, index) = (s.page, s.index);
+        s.index += 1;
         let next = if s.objects_left > 0 {
             Some(now + inter)
         } else if self.closed_loop {
@@ -119,6 +130,8 @@ impl HttpSource {
         ObjectStart {
             segments,
             next: next.filter(|&t| t < self.stop),
+            page,
+            index,
         }
     }
 

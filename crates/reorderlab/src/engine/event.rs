@@ -38,6 +38,9 @@ pub enum Event {
     Sample,
     /// A traffic generator's session has its next object (or page) due.
     Traffic { source: u32, session: u32 },
+    /// A web client's request for its next object reaches the server of a
+    /// persistent connection ([`crate::app::web`]).
+    Request { flow: u32 },
 }
 
 /// A 4-ary min-heap keyed by `(time << 64) | insertion counter`. Keys and

@@ -38,9 +38,17 @@ pub struct TrafficResult {
     pub fast_retransmits: u64,
     pub timeouts: u64,
     pub spurious_retransmits: u64,
+    /// DSACKs the senders received: spurious retransmissions as a sender
+    /// sees them (a duplicate reported by the receiver).
+    pub dsacks_received: u64,
     pub data_drops: u64,
-    /// Object completion time (start of the object's connection to the
-    /// arrival of its last segment) over completed objects, s.
+    /// Connections opened (`http`: one per object).
+    pub connections: u64,
+    /// Pages all of whose objects arrived.
+    pub pages_completed: u64,
+    /// Object completion time (`http`: start of the object's connection,
+    /// `page`: its request, to the arrival of its last segment) over
+    /// completed objects, s.
     pub oct_mean: Option<f64>,
     pub oct_median: Option<f64>,
     pub oct_p95: Option<f64>,
@@ -51,14 +59,31 @@ pub struct TrafficResult {
 /// One object of a traffic generator.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq)]
 pub struct ObjectRecord {
+    /// Start of its completion time: the object's connection start (`http`)
+    /// or its request (`page`), s.
     pub start: f64,
     pub segments: u64,
     /// Completion time, s; `None` if not completed by the end of the run.
     pub oct: Option<f64>,
+    /// `http`: retransmissions of the object's connection; `page`:
+    /// retransmissions of the object's segments.
     pub retransmits: u64,
+    /// Timeouts of its connection while the object was in transfer.
     pub timeouts: u64,
     /// Segments among the object's last four with a dropped copy.
     pub tail_drops: u32,
+    /// Segments among the object's last four sent more than once (seed 002
+    /// Sec. 3.3 keeps objects "where at least one object experienced a
+    /// segment retransmission in one of the four last segments").
+    pub tail_retransmits: u32,
+    /// Session and page (generator-wide page number) it belongs to.
+    pub session: u32,
+    pub page: u64,
+    /// Position in its page (`page`: 0 is the HTML).
+    pub index: u32,
+    /// Connection carrying it: `http` one per object (equal to `index`);
+    /// `page` 0 .. connections - 1 within the page.
+    pub connection: u32,
 }
 
 /// Per-flow results (documented in `docs/scenario-format.md`).

@@ -489,6 +489,15 @@ pub struct TrafficSpec {
     /// Object size, bytes (sent as ceil(size / mss) segments, at least 1).
     #[serde(default = "default_object_size")]
     pub object_size: RandomVar,
+    /// `kind = "page"` only: parallel persistent connections per page
+    /// (default 6, seed 002 Sec. 3.3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connections: Option<u32>,
+    /// `kind = "page"` only: the page as a fixed list of object sizes in
+    /// bytes, the HTML first (a recorded site); without it every page draws
+    /// `objects_per_page` objects of `object_size`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object_sizes: Option<Vec<f64>>,
     #[serde(default = "default_variant")]
     pub variant: String,
     #[serde(default = "default_cc")]
@@ -516,6 +525,8 @@ impl TrafficSpec {
             objects_per_page: default_objects_per_page(),
             inter_object: default_inter_object(),
             object_size: default_object_size(),
+            connections: None,
+            object_sizes: None,
             variant: default_variant(),
             cc: default_cc(),
             tcp: TcpSpec::default(),
@@ -532,6 +543,10 @@ pub enum TrafficKind {
     /// traffic model seed 001 uses).
     #[default]
     Http,
+    /// Web page downloads: the HTML, then the other objects over up to
+    /// `connections` persistent connections (seed 002 Sec. 3.3;
+    /// [`crate::app::web`]).
+    Page,
 }
 
 fn default_sessions() -> u32 {

@@ -6,7 +6,7 @@ use std::fmt;
 
 use super::{
     FlowSpec, ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, ReceiverSpec, Scenario, TcpSpec,
-    Topology, TrafficSpec, SERIES_NAMES,
+    Topology, TrafficKind, TrafficSpec, SERIES_NAMES,
 };
 use crate::net::routing::RoutingTable;
 use crate::net::topology::expand;
@@ -500,6 +500,42 @@ fn check_traffic(i: usize, t: &TrafficSpec, nodes: &HashSet<&str>, duration: f64
             format!("{p}.page_interarrival"),
             "must have a mean > 0, got 0",
         ));
+    }
+    match t.kind {
+        TrafficKind::Http => {
+            for (field, set) in [
+                ("connections", t.connections.is_some()),
+                ("object_sizes", t.object_sizes.is_some()),
+            ] {
+                if set {
+                    return Err(SpecError::new(
+                        format!("{p}.{field}"),
+                        "is only used by kind = \"page\", got kind = \"http\"",
+                    ));
+                }
+            }
+        }
+        TrafficKind::Page => {
+            if let Some(c) = t.connections {
+                if !(1..=64).contains(&c) {
+                    return Err(SpecError::new(
+                        format!("{p}.connections"),
+                        format!("must be in 1..=64, got {c}"),
+                    ));
+                }
+            }
+            if let Some(sizes) = &t.object_sizes {
+                if sizes.is_empty() {
+                    return Err(SpecError::new(
+                        format!("{p}.object_sizes"),
+                        "must list at least one object (the HTML), got []",
+                    ));
+                }
+                for (j, &b) in sizes.iter().enumerate() {
+                    positive(&format!("{p}.object_sizes[{j}]"), b)?;
+                }
+            }
+        }
     }
     Ok(())
 }

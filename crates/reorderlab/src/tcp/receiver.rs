@@ -159,6 +159,15 @@ impl Receiver {
         }
     }
 
+    /// Send the ACK being delayed, if any, at once: the client is sending a
+    /// data-carrying segment (a web request), which carries the current
+    /// ACK (RFC 1122 Sec. 4.2.3.2: delaying an ACK is to piggyback it).
+    pub fn flush_delayed_ack(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.unacked > 0 {
+            self.send_ack(now, None, out);
+        }
+    }
+
     fn wants_immediate_ack(&mut self) -> bool {
         match self.cfg.delayed_ack {
             DelayedAck::None => true,

@@ -107,6 +107,15 @@ impl TruthLedger {
         self.dropped_copies
     }
 
+    /// Segments in `range` sent more than once, and the retransmissions of
+    /// the segments in `range`.
+    pub fn retransmitted_in(&self, range: std::ops::Range<u32>) -> (u32, u64) {
+        self.entries
+            .iter()
+            .filter(|(seq, e)| range.contains(seq) && e.copies > 1)
+            .fold((0, 0), |(n, r), (_, e)| (n + 1, r + e.copies as u64 - 1))
+    }
+
     /// Segments in `range` of which at least one copy was dropped (seed 002
     /// selects flows "with at least one loss in the four last segments").
     pub fn segments_dropped_in(&self, range: std::ops::Range<u32>) -> u32 {
@@ -131,6 +140,12 @@ mod tests {
         assert_eq!(t.segments_dropped_in(6..10), 2);
         assert_eq!(t.segments_dropped_in(7..10), 1);
         assert_eq!(t.segments_dropped_in(0..6), 0);
+        // 8 once retransmitted, 9 dropped twice (so sent at least twice);
+        // 6 dropped once and never resent yet.
+        assert_eq!(t.retransmitted_in(6..10), (2, 2));
+        t.on_retransmit(9, 2, RetxCause::Timeout);
+        assert_eq!(t.retransmitted_in(6..10), (2, 3));
+        assert_eq!(t.retransmitted_in(0..8), (0, 0));
     }
 
     #[test]
