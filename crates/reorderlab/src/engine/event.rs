@@ -43,71 +43,101 @@ pub enum Event {
     Request { flow: u32 },
 }
 
-/// A 4-ary min-heap keyed by `(time << 64) | insertion counter`. Keys and
-/// events live in separate arrays so the sift loops touch only the keys;
-/// a 4-ary heap halves the depth of a binary one, and with the combined key
-/// every comparison is one integer compare.
+/// The event queue: events ordered by `(time, insertion counter)`.
+///
+/// Two heaps share one insertion counter: link heads (most events: one per
+/// packet per hop, but only a handful of busy links at a time) and
+/// everything else (timers, mostly: hundreds when many flows are open, each
+/// due far ahead). A link head then sifts through a heap of a few entries
+/// instead of through every pending timer; the earliest event is the
+/// smaller of the two tops, so the order is exactly that of one heap.
 #[derive(Debug, Default)]
 pub struct EventQueue {
-    keys: Vec<u128>,
-    events: Vec<Event>,
+    links: Heap,
+    others: Heap,
     next_seq: u64,
 }
-
-const ARITY: usize = 4;
 
 impl EventQueue {
     pub fn new() -> EventQueue {
         EventQueue::default()
     }
 
-    pub fn schedule(&mut self, time: Time, event: Event) {
+    #[inline]
+    fn key(&mut self, time: Time) -> u128 {
         let key = ((time as u128) << 64) | self.next_seq as u128;
         self.next_seq += 1;
-        self.keys.push(key);
-        self.events.push(event);
-        self.sift_up(self.keys.len() - 1);
+        key
+    }
+
+    #[inline]
+    fn heap(&mut self, links: bool) -> &mut Heap {
+        if links {
+            &mut self.links
+        } else {
+            &mut self.others
+        }
+    }
+
+    /// Whether the earliest event is a link head (`None`: queue empty).
+    #[inline]
+    fn earliest_is_link(&self) -> Option<bool> {
+        let (l, o) = (self.links.top_key(), self.others.top_key());
+        if l == EMPTY && o == EMPTY {
+            return None;
+        }
+        Some(l < o)
+    }
+
+    pub fn schedule(&mut self, time: Time, event: Event) {
+        let key = self.key(time);
+        let links = matches!(event, Event::LinkDeliver { .. });
+        self.heap(links).push(key, event);
     }
 
     /// Remove and return the earliest event.
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        let n = self.keys.len();
-        if n == 0 {
-            return None;
-        }
-        let key = self.keys.swap_remove(0);
-        let event = self.events.swap_remove(0);
-        if n > 1 {
-            self.sift_down(0);
-        }
+        let links = self.earliest_is_link()?;
+        let (key, event) = self.heap(links).pop();
         Some(((key >> 64) as Time, event))
     }
 
     pub fn peek_time(&self) -> Option<Time> {
-        self.keys.first().map(|k| (k >> 64) as Time)
+        self.peek().map(|(t, _)| t)
     }
 
     /// The earliest event, left in the queue.
+    #[inline]
     pub fn peek(&self) -> Option<(Time, Event)> {
-        self.keys
-            .first()
-            .map(|k| ((k >> 64) as Time, self.events[0]))
+        let h = if self.earliest_is_link()? {
+            &self.links
+        } else {
+            &self.others
+        };
+        Some(((h.keys[0] >> 64) as Time, h.events[0]))
     }
 
     /// Replace the earliest event by `event` at `time` (>= the earliest
-    /// time): one sift instead of a pop and a push. It takes the next
-    /// insertion number, exactly as if it had been scheduled now.
+    /// time): one sift instead of a pop and a push when both are of the
+    /// same heap. It takes the next insertion number, exactly as if it had
+    /// been scheduled now.
+    #[inline]
     pub fn replace_top(&mut self, time: Time, event: Event) {
-        debug_assert!(!self.keys.is_empty());
-        let key = ((time as u128) << 64) | self.next_seq as u128;
-        self.next_seq += 1;
-        self.keys[0] = key;
-        self.events[0] = event;
-        self.sift_down(0);
+        let top_links = self
+            .earliest_is_link()
+            .expect("replace_top on an empty queue");
+        let key = self.key(time);
+        let links = matches!(event, Event::LinkDeliver { .. });
+        if links == top_links {
+            self.heap(links).replace_top(key, event);
+        } else {
+            self.heap(top_links).pop();
+            self.heap(links).push(key, event);
+        }
     }
 
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.links.keys.len() + self.others.keys.len()
     }
 
     /// Events scheduled so far.
@@ -116,7 +146,55 @@ impl EventQueue {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.len() == 0
+    }
+}
+
+/// A 4-ary min-heap keyed by `(time << 64) | insertion counter`. Keys and
+/// events live in separate arrays so the sift loops touch only the keys;
+/// a 4-ary heap halves the depth of a binary one, and with the combined key
+/// every comparison is one integer compare.
+#[derive(Debug, Default)]
+struct Heap {
+    keys: Vec<u128>,
+    events: Vec<Event>,
+}
+
+const ARITY: usize = 4;
+
+/// `top_key` of an empty heap: above every real key (times are below
+/// 2^64 - 1 ns, so no event has it).
+const EMPTY: u128 = u128::MAX;
+
+impl Heap {
+    /// The smallest key, or [`EMPTY`].
+    #[inline]
+    fn top_key(&self) -> u128 {
+        self.keys.first().copied().unwrap_or(EMPTY)
+    }
+
+    fn push(&mut self, key: u128, event: Event) {
+        self.keys.push(key);
+        self.events.push(event);
+        self.sift_up(self.keys.len() - 1);
+    }
+
+    /// Remove the top (the heap must not be empty).
+    fn pop(&mut self) -> (u128, Event) {
+        let n = self.keys.len();
+        let key = self.keys.swap_remove(0);
+        let event = self.events.swap_remove(0);
+        if n > 2 {
+            self.sift_down(0);
+        }
+        (key, event)
+    }
+
+    #[inline]
+    fn replace_top(&mut self, key: u128, event: Event) {
+        self.keys[0] = key;
+        self.events[0] = event;
+        self.sift_down(0);
     }
 
     fn sift_up(&mut self, mut i: usize) {
@@ -251,5 +329,61 @@ mod tests {
                 (5, Event::LinkDeliver { link: 2 }),
             ]
         );
+    }
+
+    /// Link heads and other events live in two heaps; schedules, pops and
+    /// replacements of either kind by either kind come out exactly in
+    /// (time, insertion) order, as from one sorted list.
+    #[test]
+    fn two_heaps_order_like_one_sorted_list() {
+        let mut q = EventQueue::new();
+        let mut reference: Vec<(Time, u64, Event)> = Vec::new();
+        let mut seq = 0u64;
+        let mut rng = crate::engine::Rng::from_seed(7);
+        let mut now: Time = 0;
+        for i in 0..5000u32 {
+            let r = rng.next_u64();
+            let t = now + r % 300;
+            let event = if r % 3 == 0 {
+                Event::Sample
+            } else if r % 3 == 1 {
+                Event::LinkDeliver { link: i }
+            } else {
+                Event::Timer {
+                    flow: i,
+                    kind: TimerKind::Rto,
+                    gen: 0,
+                }
+            };
+            match (r >> 32) % 4 {
+                0 | 1 => {
+                    q.schedule(t, event);
+                    reference.push((t, seq, event));
+                    seq += 1;
+                }
+                2 if !reference.is_empty() => {
+                    reference.sort_by_key(|&(t, s, _)| (t, s));
+                    let (rt, _, re) = reference.remove(0);
+                    assert_eq!(q.pop(), Some((rt, re)));
+                    now = rt;
+                }
+                _ if !reference.is_empty() => {
+                    reference.sort_by_key(|&(t, s, _)| (t, s));
+                    let (rt, _, re) = reference.remove(0);
+                    assert_eq!(q.peek(), Some((rt, re)));
+                    let t = t.max(rt);
+                    q.replace_top(t, event);
+                    reference.push((t, seq, event));
+                    seq += 1;
+                    now = rt;
+                }
+                _ => {}
+            }
+            assert_eq!(q.len(), reference.len());
+        }
+        reference.sort_by_key(|&(t, s, _)| (t, s));
+        let rest: Vec<(Time, Event)> = std::iter::from_fn(|| q.pop()).collect();
+        let want: Vec<(Time, Event)> = reference.iter().map(|&(t, _, e)| (t, e)).collect();
+        assert_eq!(rest, want);
     }
 }
