@@ -344,7 +344,7 @@ mod tests {
         for i in 0..5000u32 {
             let r = rng.next_u64();
             let t = now + r % 300;
-            let event = if r % 3 == 0 {
+            let event = if r.is_multiple_of(3) {
                 Event::Sample
             } else if r % 3 == 1 {
                 Event::LinkDeliver { link: i }
