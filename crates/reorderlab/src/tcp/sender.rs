@@ -305,6 +305,10 @@ impl Sender {
         };
         let aix = (cfg.response == CongestionResponse::AtNewAck).then(Aix::new);
         let cwv = (cfg.cwv == Cwv::Rfc2861).then(|| Rfc2861::new(0));
+        let mut sb = Scoreboard::new();
+        if rack.is_some() {
+            sb.track_send_order();
+        }
         Sender {
             ncr,
             aix,
@@ -314,7 +318,7 @@ impl Sender {
             peer,
             cc,
             w,
-            sb: Scoreboard::new(),
+            sb,
             rtt,
             phase: Phase::NotStarted,
             ca: CaState::Open,
