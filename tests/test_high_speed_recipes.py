@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from reorderlab.papers import high_speed as hs
@@ -51,3 +53,55 @@ def test_gigabit_dumbbell_and_generator_placement() -> None:
 
 def test_zero_delay_means_no_reordering() -> None:
     assert hs.scenario("SACK", "highspeed", 30.0, delay=0.0).impairments == []
+
+
+def test_rack_tlp_is_drawn_in_every_figure_but_not_judged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BIC over RACK-TLP is an extra curve of Figs. 9-14; the claims use the
+    paper's variants only (a RACK-TLP far above the rest changes none)."""
+    curves_by_fig: list[set[str]] = []
+    level = {
+        "BIC-SACK": 5.0,
+        "HSTCP-SACK": 1.0,
+        "CUBIC-SACK": 1.0,
+        "BIC-RACK-TLP": 5000.0,
+        "BIC-NCR": 900.0,
+        "BIC-AVG-DEV": 800.0,
+        "BIC-TCP-RR": 700.0,
+    }
+
+    def fake_sweep(
+        param: str,
+        xs: Sequence[float],
+        curves: Sequence[tuple[str, str, str]],
+        quick: bool,
+        store: object,
+    ) -> pd.DataFrame:
+        curves_by_fig.append({label for label, _, _ in curves})
+        rows = [
+            {
+                "curve": label,
+                "x": float(x),
+                "mbps": level[label] * (1 + x if param == "interval" else 1),
+                "fast_retransmits": 0.0,
+                "spurious": 0.0,
+            }
+            for label, _, _ in curves
+            for x in xs
+        ]
+        return pd.DataFrame(rows)
+
+    monkeypatch.setattr(hs, "sweep_parameter", fake_sweep)
+    monkeypatch.setattr(hs, "_plot", lambda *a, **k: None)
+    claims = [
+        c
+        for fig in (hs.fig9, hs.fig10, hs.fig11, hs.fig12_13_14)
+        for c in fig(True, tmp_path, None)
+    ]
+    drawn = [c for c in curves_by_fig if len(c) > 2]
+    assert len(drawn) == 6  # figs 9, 10, 11 and the three sweeps of 12-14
+    assert all("BIC-RACK-TLP" in c for c in drawn)
+    assert not any("RACK" in c.claim or "RACK" in c.measured for c in claims)
+    best = next(c for c in claims if c.claim == "TCP-NCR performs best of the three")
+    assert best.holds, best.measured

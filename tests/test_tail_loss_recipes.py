@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from reorderlab import run
 from reorderlab.papers import papers, reproduce, select
 from reorderlab.papers import tail_loss as tl
 from reorderlab.scenario import (
@@ -46,6 +47,24 @@ def test_congested_scenario_has_fixed_size_foreground_objects() -> None:
     # the foreground's one-way delay: its two access links plus the bottleneck
     assert 2 * topo.access_delays[0] + topo.bottleneck_delay == pytest.approx(0.04)
     assert sc.record.objects
+
+
+def test_probe_and_rack_counters_reach_python() -> None:
+    # Last segment lost (RTT 80 ms, quickack): one tail loss probe, a
+    # retransmission; RACK marks nothing. Second-to-last lost: the reorder
+    # timer marks it (RFC 8985 Sec. 6.3), no probe.
+    last = run(tl.controlled("RACK-TLP", 0.08, "quickack", 1)).flow(0)
+    assert (last["tlp_probes"], last["probe_retransmits"]) == (1, 1)
+    assert (last["rack_marked_lost"], last["rack_reorder_timeouts"]) == (0, 0)
+    sc = tl.controlled("RACK-TLP", 0.08, "quickack", 1)
+    (imp,) = sc.impairments
+    assert isinstance(imp, PositionedImpairment)
+    imp.segments = [8]
+    second = run(sc).flow(0)
+    assert second["tlp_probes"] == 0
+    assert (second["rack_marked_lost"], second["rack_reorder_timeouts"]) == (1, 1)
+    base = run(tl.controlled("Linux-ER", 0.08, "quickack", 1)).flow(0)
+    assert base["tlp_probes"] == base["rack_reorder_timeouts"] == 0
 
 
 def test_fig1_quick_end_to_end(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ pub fn bench_names() -> Vec<&'static str> {
         "ref-gigabit",
         "ref-tcppr-http",
         "ref-highspeed",
+        "ref-highspeed-rack",
     ]
 }
 
@@ -230,6 +231,31 @@ pub fn ref_highspeed() -> Scenario {
     }
 }
 
+/// [`ref_highspeed`] with the studied flow BIC over RACK-TLP behind the
+/// seed-003 reordering generator on its access link S0 -> R1 (the
+/// `high-speed` recipes' defaults: exponential interval of mean 0.02 s,
+/// exponential delay time of mean 20 us, block of 1 packet), 30 s. RACK's
+/// loss detection runs on every ACK of an ~8000-segment window.
+pub fn ref_highspeed_rack() -> Scenario {
+    let mut sc = ref_highspeed();
+    sc.name = "ref-highspeed-rack".into();
+    sc.duration = 30.0;
+    sc.flows[0].variant = "RACK-TLP".into();
+    sc.impairments.push(ImpairmentSpec {
+        link: "S0->R1".into(),
+        position: None,
+        model: ImpairmentModel::Reorder {
+            interval: RandomVar::Exponential { mean: 0.02 },
+            delay: Some(RandomVar::Exponential { mean: 20e-6 }),
+            delay_packets: None,
+            block: RandomVar::Constant { value: 1.0 },
+            max_hold: 0.01,
+            data_only: true,
+        },
+    });
+    sc
+}
+
 /// One benchmark measurement.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
@@ -252,6 +278,7 @@ pub fn scenario(name: &str) -> Option<Scenario> {
         "ref-gigabit" => Some(ref_gigabit()),
         "ref-tcppr-http" => Some(ref_tcppr_http()),
         "ref-highspeed" => Some(ref_highspeed()),
+        "ref-highspeed-rack" => Some(ref_highspeed_rack()),
         _ => None,
     }
 }

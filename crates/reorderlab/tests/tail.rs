@@ -48,6 +48,24 @@ fn fct(variant: &str, rtt_ms: f64, delayed_ack: DelayedAck, lost: &[u32]) -> f64
     f.fct.unwrap() * 1e3
 }
 
+/// The flow's result with `lost` dropped once (RTT 80 ms, quickack).
+fn tail_result(variant: &str, lost: &[u32]) -> reorderlab::metrics::FlowResult {
+    let mut sc = scenario(
+        30.0,
+        chain(1e9, bottleneck_delay(80.0), 1e9, 1000),
+        vec![tail_flow(variant, DelayedAck::Quickack)],
+    );
+    sc.impairments.push(on(
+        "R1->R2",
+        ImpairmentModel::Positioned {
+            flow: 0,
+            segments: lost.to_vec(),
+            copies: Default::default(),
+        },
+    ));
+    run_checked(&sc, 1).result().flows[0].clone()
+}
+
 fn close(got_ms: f64, want_ms: f64) -> bool {
     (got_ms - want_ms).abs() < 0.3
 }
@@ -168,4 +186,57 @@ fn rack_tlp_and_linux_complete_under_random_loss() {
         assert!(fr.fast_recoveries > 0);
         assert!(fr.timeouts * 4 < fr.fast_recoveries, "{variant}");
     }
+}
+
+/// Probe and reorder-timer counters on two hand-derived timelines (RTT 80
+/// ms, quickack, the 10 segments leave at 80 ms, ACKs of 0..7 return at
+/// 160 ms; SRTT 80 ms, RTO 280 ms).
+///
+/// * Segment 9 lost: after the ACK of 8 one segment is out, nothing is
+///   SACKed and no reorder timer runs, so the PTO is armed: 2 SRTT + 200
+///   ms (one segment out) capped at the RTO, 160 + 280 = 440 ms. The probe
+///   resends 9 (nothing new to send); it arrives at 480 ms and the episode
+///   ends. Exactly one probe, a retransmission; RACK never marks anything.
+/// * Segment 8 lost: the ACK of 7 with a SACK of 9 arrives at 160 ms.
+///   RACK.rtt = 80 ms (segment 9); segment 8 was sent 12 us before it. No
+///   reordering seen, Open, one segment SACKed (< DupThresh 3): reo_wnd =
+///   min_RTT / 4 = 20 ms, so 8 is lost at 80 + 80 + 20 = 180 ms: the
+///   reorder timer is armed (and the PTO is not: something is SACKed,
+///   RFC 8985 Sec. 7.2). It fires at 180 ms, marks 8 lost, recovery
+///   retransmits it, and it arrives at 220 ms.
+#[test]
+fn tlp_probe_and_reorder_timeout_counters_match_the_timeline() {
+    for variant in ["RACK-TLP", "Linux"] {
+        let last = tail_result(variant, &[9]);
+        assert!(last.completed, "{variant}");
+        assert!(
+            close(last.fct.unwrap() * 1e3, 480.0),
+            "{variant} {:?}",
+            last.fct
+        );
+        assert_eq!(last.tlp_probes, 1, "{variant}");
+        assert_eq!(last.probe_retransmits, 1, "{variant}");
+        assert_eq!((last.rack_marked_lost, last.rack_reorder_timeouts), (0, 0));
+        assert_eq!(last.timeouts, 0, "{variant}");
+
+        let second = tail_result(variant, &[8]);
+        assert!(second.completed, "{variant}");
+        assert!(
+            close(second.fct.unwrap() * 1e3, 220.0),
+            "{variant} {:?}",
+            second.fct
+        );
+        assert_eq!(second.tlp_probes, 0, "{variant}");
+        assert_eq!(second.rack_reorder_timeouts, 1, "{variant}");
+        assert_eq!(second.rack_marked_lost, 1, "{variant}");
+        assert_eq!(
+            (second.fast_retransmits, second.timeouts),
+            (1, 0),
+            "{variant}"
+        );
+    }
+    // Linux-ER has neither probes nor RACK.
+    let base = tail_result("Linux-ER", &[9]);
+    assert_eq!((base.tlp_probes, base.rack_reorder_timeouts), (0, 0));
+    assert_eq!(base.timeouts, 1);
 }

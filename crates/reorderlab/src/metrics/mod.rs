@@ -102,9 +102,19 @@ pub struct FlowResult {
     pub retransmits: u64,
     pub fast_retransmits: u64,
     pub timeout_retransmits: u64,
+    /// Tail loss probes that retransmitted (the highest segment sent).
     pub probe_retransmits: u64,
+    /// Every tail loss probe sent: new data or retransmission (draft-01
+    /// Sec. 2.1, RFC 8985 Sec. 7.3).
+    pub tlp_probes: u64,
     pub timeouts: u64,
     pub fast_recoveries: u64,
+    /// Segments (or their retransmissions) RACK deemed lost (RFC 8985 Sec.
+    /// 6.2 step 5), on ACKs or on the reorder timer.
+    pub rack_marked_lost: u64,
+    /// Reorder-timer expiries that marked a segment lost (RFC 8985 Sec.
+    /// 6.3).
+    pub rack_reorder_timeouts: u64,
     pub spurious_retransmits: u64,
     pub spurious_fast_retransmits: u64,
     pub spurious_timeout_retransmits: u64,

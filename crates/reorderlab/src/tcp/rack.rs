@@ -171,6 +171,14 @@ impl Rack {
 
     /// Step 5: mark lost segments; returns how many were newly marked and
     /// arms (or clears) the reorder timer.
+    ///
+    /// The segments examined are those awaiting delivery (not SACKed, and
+    /// not marked lost unless a retransmission is out), walked in the order
+    /// they were last sent, as Linux's `tcp_rack_detect_loss` walks
+    /// `tsorted_sent_queue`: the walk stops at the first one sent after
+    /// RACK.xmit_ts, so its cost is the number of segments sent before the
+    /// RACK segment and still undelivered (the holes), not the window.
+    /// Needs [`Scoreboard::track_send_order`].
     pub fn detect_loss(&mut self, sb: &mut Scoreboard, now: Time) -> u32 {
         self.deadline = None;
         let Some(xmit_ts) = self.xmit_ts else {
@@ -186,14 +194,18 @@ impl Rack {
         };
         let mut marked = 0;
         let mut timeout: Time = 0;
-        for seq in sb.una()..top {
+        let mut cursor = sb.first_sent();
+        while let Some(seq) = cursor {
             let Some(&s) = sb.seg(seq) else {
                 break;
             };
-            if s.sacked || (s.lost && !s.retrans) {
-                continue;
+            // Read the successor first: marking unlinks `seq`.
+            cursor = sb.next_sent(seq);
+            if s.sent_at > xmit_ts {
+                // This one and every later one were sent after RACK.xmit_ts.
+                break;
             }
-            if !sent_after(xmit_ts, self.end_seq, s.sent_at, seq + 1) {
+            if seq >= top || !sent_after(xmit_ts, self.end_seq, s.sent_at, seq + 1) {
                 continue;
             }
             let expiry = s.sent_at + self.rtt + self.reo_wnd;
@@ -222,6 +234,7 @@ mod tests {
 
     fn board(n: u32, gap: Time) -> Scoreboard {
         let mut sb = Scoreboard::new();
+        sb.track_send_order();
         for i in 0..n {
             sb.send_new(i as Time * gap, 10.0);
         }
@@ -315,6 +328,164 @@ mod tests {
             r.update_reo_wnd(0, 10, false, true, 0, Some(ms(40))),
             ms(10)
         );
+    }
+
+    /// The straightforward step-5 scan: every segment from SND.UNA up to
+    /// the RACK segment (the implementation before the send-order list).
+    fn reference_detect_loss(r: &mut Rack, sb: &mut Scoreboard, now: Time) -> u32 {
+        r.deadline = None;
+        let Some(xmit_ts) = r.xmit_ts else {
+            return 0;
+        };
+        let top = if r.xmit_retrans {
+            sb.nxt()
+        } else {
+            r.end_seq.min(sb.nxt())
+        };
+        let (mut marked, mut timeout) = (0, 0);
+        for seq in sb.una()..top {
+            let s = *sb.seg(seq).unwrap();
+            if s.sacked || (s.lost && !s.retrans) {
+                continue;
+            }
+            if !sent_after(xmit_ts, r.end_seq, s.sent_at, seq + 1) {
+                continue;
+            }
+            let expiry = s.sent_at + r.rtt + r.reo_wnd;
+            if expiry <= now {
+                if s.retrans {
+                    sb.mark_retransmission_lost(seq);
+                } else {
+                    sb.mark_lost(seq);
+                }
+                marked += 1;
+            } else {
+                timeout = timeout.max(expiry - now);
+            }
+        }
+        if timeout > 0 {
+            r.deadline = Some(now + timeout);
+        }
+        marked
+    }
+
+    /// (sent_at, copies, sacked, lost, retrans) of one segment.
+    type Flags = (Time, u16, bool, bool, bool);
+
+    /// Per-segment flags and counters of a scoreboard, for comparison.
+    fn snapshot(sb: &Scoreboard) -> (Vec<Flags>, [u32; 5]) {
+        let segs = (sb.una()..sb.nxt())
+            .map(|q| {
+                let s = sb.seg(q).unwrap();
+                (s.sent_at, s.copies, s.sacked, s.lost, s.retrans)
+            })
+            .collect();
+        let counters = [
+            sb.una(),
+            sb.nxt(),
+            sb.sacked_out(),
+            sb.lost_out(),
+            sb.retrans_out(),
+        ];
+        (segs, counters)
+    }
+
+    #[test]
+    fn send_order_scan_matches_the_full_scan_on_random_histories() {
+        use crate::engine::rng::Rng;
+        for seed in 0..40 {
+            let mut rng = Rng::from_seed(seed);
+            let pick = |rng: &mut Rng, n: u32| (rng.uniform() * n as f64) as u32;
+            // The same history on a scoreboard with the send-order list
+            // (scanned by `detect_loss`) and one without (full scan).
+            let (mut fast, mut full) = (Scoreboard::new(), Scoreboard::new());
+            fast.track_send_order();
+            let (mut rf, mut rs) = (Rack::new(seed % 2 == 0), Rack::new(seed % 2 == 0));
+            let mut now: Time = 0;
+            for step in 0..3000 {
+                now += pick(&mut rng, 3) as Time * ms(1);
+                let out = full.nxt() - full.una();
+                match pick(&mut rng, 20) {
+                    0..=4 => {
+                        for _ in 0..=pick(&mut rng, 4) {
+                            fast.send_new(now, 10.0);
+                            full.send_new(now, 10.0);
+                        }
+                    }
+                    5..=7 if out > 0 => {
+                        // A SACK block somewhere in the window.
+                        let a = full.una() + pick(&mut rng, out);
+                        let b = (a + 1 + pick(&mut rng, 6)).min(full.nxt());
+                        fast.sack(a, b, |q, st| rf.on_delivered(q, st, now));
+                        full.sack(a, b, |q, st| rs.on_delivered(q, st, now));
+                        rf.finish_ack(now);
+                        rs.finish_ack(now);
+                    }
+                    8 if out > 0 => {
+                        let ack = full.una() + 1 + pick(&mut rng, out.min(8));
+                        fast.cum_ack_with(ack, |q, st| {
+                            if !st.sacked {
+                                rf.on_delivered(q, st, now)
+                            }
+                        });
+                        full.cum_ack_with(ack, |q, st| {
+                            if !st.sacked {
+                                rs.on_delivered(q, st, now)
+                            }
+                        });
+                        rf.finish_ack(now);
+                        rs.finish_ack(now);
+                    }
+                    9..=10 => {
+                        // Retransmit what is lost (RFC 6675 NextSeg rule 1).
+                        for _ in 0..=pick(&mut rng, 3) {
+                            let (Some(a), Some(b)) = (fast.next_lost(), full.next_lost()) else {
+                                break;
+                            };
+                            assert_eq!(a, b);
+                            fast.retransmit(a, now, 1.0);
+                            full.retransmit(b, now, 1.0);
+                        }
+                    }
+                    11 if out > 0 => {
+                        // A probe: the highest segment sent again.
+                        let q = full.nxt() - 1;
+                        if !full.seg(q).unwrap().sacked {
+                            fast.retransmit(q, now, 1.0);
+                            full.retransmit(q, now, 1.0);
+                        }
+                    }
+                    12 if out > 0 => {
+                        let q = full.una() + pick(&mut rng, out);
+                        fast.mark_lost(q);
+                        full.mark_lost(q);
+                    }
+                    13 if step % 7 == 0 => {
+                        fast.mark_all_lost();
+                        full.mark_all_lost();
+                    }
+                    14 if step % 5 == 0 => {
+                        fast.clear_lost_marks();
+                        full.clear_lost_marks();
+                    }
+                    _ => {
+                        let (una, nxt, sacked) = (full.una(), full.nxt(), full.sacked_out());
+                        let in_recovery = pick(&mut rng, 2) == 0;
+                        let srtt = Some(ms(20 + pick(&mut rng, 40) as u64));
+                        rf.min_rtt = rf.min_rtt.or(Some(ms(10)));
+                        rs.min_rtt = rf.min_rtt;
+                        rf.update_reo_wnd(una, nxt, false, in_recovery, sacked, srtt);
+                        rs.update_reo_wnd(una, nxt, false, in_recovery, sacked, srtt);
+                        let a = rf.detect_loss(&mut fast, now);
+                        let b = reference_detect_loss(&mut rs, &mut full, now);
+                        assert_eq!(a, b, "seed {seed} step {step}: marked");
+                        assert_eq!(rf.deadline, rs.deadline, "seed {seed} step {step}");
+                    }
+                }
+                assert_eq!(snapshot(&fast), snapshot(&full), "seed {seed} step {step}");
+                fast.checked_send_order();
+            }
+        }
     }
 
     #[test]

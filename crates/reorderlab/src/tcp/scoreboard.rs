@@ -7,6 +7,14 @@
 //! of segments it acknowledges, a SACK block the number of segments it newly
 //! covers, loss marking the number of segments newly marked, and the
 //! retransmission cursor only moves forward within an episode.
+//!
+//! For RACK (RFC 8985 Sec. 6.2 step 5) the scoreboard can also keep the
+//! outstanding segments that are neither SACKed nor marked lost (or whose
+//! retransmission is outstanding) in the order they were last sent, as
+//! Linux's `tp->tsorted_sent_queue`: a segment leaves the list when it is
+//! acknowledged, SACKed or marked lost, and re-enters at the tail when it is
+//! retransmitted. The links live in the segments themselves (no allocation
+//! per packet); see [`Scoreboard::track_send_order`].
 
 use std::collections::VecDeque;
 
@@ -30,6 +38,23 @@ pub struct SegState {
     pub retrans: bool,
     /// Congestion window when last sent (TCP-PR halves from it).
     pub cwnd_at_send: f32,
+    /// Neighbours in the send-time-ordered list ([`NIL`] = none); valid
+    /// only while the segment is in it.
+    prev_sent: u32,
+    next_sent: u32,
+}
+
+/// No segment (end of the send-time-ordered list).
+const NIL: u32 = u32::MAX;
+
+impl SegState {
+    /// Member of the send-time-ordered list: not SACKed, and either not
+    /// marked lost or with a retransmission outstanding (the segments RFC
+    /// 8985 Sec. 6.2 step 5 examines).
+    #[inline]
+    pub fn awaiting_delivery(&self) -> bool {
+        !self.sacked && (!self.lost || self.retrans)
+    }
 }
 
 /// Summary of a cumulative ACK.
@@ -49,7 +74,7 @@ pub struct CumAck {
     pub were_sacked: u32,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Scoreboard {
     /// SND.UNA: lowest unacknowledged segment.
     una: u32,
@@ -66,11 +91,112 @@ pub struct Scoreboard {
     lost_max: u32,
     /// Lowest segment that may be lost and not yet retransmitted.
     retx_hint: u32,
+    /// The send-time-ordered list is kept ([`Self::track_send_order`]).
+    send_order: bool,
+    /// Its first (earliest sent) and last segments, [`NIL`] when empty.
+    sent_head: u32,
+    sent_tail: u32,
+    /// Scratch for [`Self::rebuild_send_order`].
+    sort_buf: Vec<(Time, u32)>,
+}
+
+impl Default for Scoreboard {
+    fn default() -> Scoreboard {
+        Scoreboard::new()
+    }
 }
 
 impl Scoreboard {
     pub fn new() -> Scoreboard {
-        Scoreboard::default()
+        Scoreboard {
+            una: 0,
+            nxt: 0,
+            segs: VecDeque::new(),
+            sacked: IntervalSet::new(),
+            sacked_out: 0,
+            lost_out: 0,
+            retrans_out: 0,
+            lost_hi: 0,
+            lost_max: 0,
+            retx_hint: 0,
+            send_order: false,
+            sent_head: NIL,
+            sent_tail: NIL,
+            sort_buf: Vec::new(),
+        }
+    }
+
+    /// Keep the send-time-ordered list of the segments awaiting delivery
+    /// ([`SegState::awaiting_delivery`]) from now on. Call before anything
+    /// is sent.
+    pub fn track_send_order(&mut self) {
+        debug_assert!(self.segs.is_empty());
+        self.send_order = true;
+    }
+
+    /// The earliest-sent segment awaiting delivery (needs
+    /// [`Self::track_send_order`]).
+    pub fn first_sent(&self) -> Option<u32> {
+        (self.sent_head != NIL).then_some(self.sent_head)
+    }
+
+    /// The segment awaiting delivery sent next after `seq` (which must be in
+    /// the list).
+    pub fn next_sent(&self, seq: u32) -> Option<u32> {
+        let n = self.segs[(seq - self.una) as usize].next_sent;
+        (n != NIL).then_some(n)
+    }
+
+    /// Append `seq` (just sent) at the tail of the send-time-ordered list.
+    fn link_last(&mut self, seq: u32) {
+        let tail = self.sent_tail;
+        let una = self.una;
+        debug_assert!(
+            tail == NIL
+                || self.segs[(tail - una) as usize].sent_at
+                    <= self.segs[(seq - una) as usize].sent_at
+        );
+        let s = &mut self.segs[(seq - una) as usize];
+        s.prev_sent = tail;
+        s.next_sent = NIL;
+        if tail == NIL {
+            self.sent_head = seq;
+        } else {
+            self.segs[(tail - una) as usize].next_sent = seq;
+        }
+        self.sent_tail = seq;
+    }
+
+    /// Remove `seq` from the send-time-ordered list.
+    fn unlink(&mut self, seq: u32) {
+        unlink_in(
+            &mut self.segs,
+            self.una,
+            &mut self.sent_head,
+            &mut self.sent_tail,
+            seq,
+        );
+    }
+
+    /// Relink every segment awaiting delivery by (send time, sequence)
+    /// after lost marks were cleared wholesale (rare: an undone timeout).
+    fn rebuild_send_order(&mut self) {
+        let mut buf = std::mem::take(&mut self.sort_buf);
+        buf.clear();
+        buf.extend(
+            self.segs
+                .iter()
+                .zip(self.una..)
+                .filter(|(s, _)| s.awaiting_delivery())
+                .map(|(s, seq)| (s.sent_at, seq)),
+        );
+        buf.sort_unstable();
+        self.sent_head = NIL;
+        self.sent_tail = NIL;
+        for &(_, seq) in &buf {
+            self.link_last(seq);
+        }
+        self.sort_buf = buf;
     }
 
     pub fn una(&self) -> u32 {
@@ -124,11 +250,17 @@ impl Scoreboard {
             ..SegState::default()
         });
         self.nxt += 1;
+        if self.send_order {
+            self.link_last(seq);
+        }
         seq
     }
 
     /// Record a retransmission of `seq`; returns its copy index.
     pub fn retransmit(&mut self, seq: u32, now: Time, cwnd: f64) -> u16 {
+        if self.send_order && self.seg_mut(seq).awaiting_delivery() {
+            self.unlink(seq);
+        }
         let s = self.seg_mut(seq);
         let copy = s.copies;
         s.copies = s.copies.saturating_add(1);
@@ -136,8 +268,12 @@ impl Scoreboard {
         s.cwnd_at_send = cwnd as f32;
         let newly = !s.retrans;
         s.retrans = true;
+        let queued = s.awaiting_delivery();
         if newly {
             self.retrans_out += 1;
+        }
+        if self.send_order && queued {
+            self.link_last(seq);
         }
         copy
     }
@@ -151,6 +287,9 @@ impl Scoreboard {
     pub fn cum_ack_with(&mut self, ack: u32, mut on_acked: impl FnMut(u32, &SegState)) -> CumAck {
         let mut info = CumAck::default();
         while self.una < ack {
+            if self.send_order && self.segs.front().is_some_and(SegState::awaiting_delivery) {
+                self.unlink(self.una);
+            }
             let s = self.segs.pop_front().expect("ack beyond snd_nxt");
             on_acked(self.una, &s);
             info.acked += 1;
@@ -192,10 +331,16 @@ impl Scoreboard {
             sacked_out,
             lost_out,
             retrans_out,
+            send_order,
+            sent_head,
+            sent_tail,
             ..
         } = self;
         sacked.insert_with(start, end, |a, b| {
             for seq in a..b {
+                if *send_order && segs[(seq - una) as usize].awaiting_delivery() {
+                    unlink_in(segs, una, sent_head, sent_tail, seq);
+                }
                 let s = &mut segs[(seq - una) as usize];
                 s.sacked = true;
                 if s.lost {
@@ -244,6 +389,10 @@ impl Scoreboard {
             return false;
         }
         s.lost = true;
+        let left = !s.retrans;
+        if self.send_order && left {
+            self.unlink(seq);
+        }
         self.lost_out += 1;
         self.retx_hint = self.retx_hint.min(seq);
         self.lost_max = self.lost_max.max(seq + 1);
@@ -260,6 +409,11 @@ impl Scoreboard {
         if s.sacked || !s.retrans {
             return;
         }
+        // Not SACKed with a retransmission out: in the send-order list.
+        if self.send_order {
+            self.unlink(seq);
+        }
+        let s = self.seg_mut(seq);
         s.retrans = false;
         let was_lost = std::mem::replace(&mut s.lost, true);
         self.retrans_out -= 1;
@@ -280,6 +434,9 @@ impl Scoreboard {
             }
         }
         self.lost_hi = self.una;
+        if self.send_order {
+            self.rebuild_send_order();
+        }
     }
 
     /// On a retransmission timeout: every un-SACKed outstanding segment is
@@ -296,6 +453,9 @@ impl Scoreboard {
             }
         }
         self.retrans_out = 0;
+        // Nothing awaits delivery any more.
+        self.sent_head = NIL;
+        self.sent_tail = NIL;
         self.lost_hi = self.nxt;
         self.lost_max = self.nxt;
         self.retx_hint = self.una;
@@ -316,6 +476,59 @@ impl Scoreboard {
         }
         self.retx_hint = seq;
         None
+    }
+}
+
+#[cfg(test)]
+impl Scoreboard {
+    /// The send-time-ordered list, head to tail, after checking that it
+    /// holds exactly the segments awaiting delivery, in nondecreasing send
+    /// time, with consistent back links.
+    pub(crate) fn checked_send_order(&self) -> Vec<u32> {
+        let mut order = Vec::new();
+        let mut prev = NIL;
+        let mut cur = self.sent_head;
+        while cur != NIL {
+            let s = self.seg(cur).expect("listed segment is outstanding");
+            assert_eq!(s.prev_sent, prev, "back link of {cur}");
+            assert!(
+                s.awaiting_delivery(),
+                "{cur} listed but not awaiting delivery"
+            );
+            if prev != NIL {
+                assert!(
+                    self.seg(prev).unwrap().sent_at <= s.sent_at,
+                    "{prev} sent after {cur}"
+                );
+            }
+            order.push(cur);
+            prev = cur;
+            cur = s.next_sent;
+        }
+        assert_eq!(self.sent_tail, prev);
+        let members = (self.una..self.nxt)
+            .filter(|&q| self.seg(q).unwrap().awaiting_delivery())
+            .count();
+        assert_eq!(order.len(), members, "list {order:?}");
+        order
+    }
+}
+
+/// Remove `seq` from the send-time-ordered list whose head and tail are
+/// `head` and `tail` (a free function so that [`Scoreboard::sack`] can use
+/// it while it borrows the ranges).
+fn unlink_in(segs: &mut VecDeque<SegState>, una: u32, head: &mut u32, tail: &mut u32, seq: u32) {
+    let s = &segs[(seq - una) as usize];
+    let (p, n) = (s.prev_sent, s.next_sent);
+    if p == NIL {
+        *head = n;
+    } else {
+        segs[(p - una) as usize].next_sent = n;
+    }
+    if n == NIL {
+        *tail = p;
+    } else {
+        segs[(n - una) as usize].prev_sent = p;
     }
 }
 
@@ -374,6 +587,38 @@ mod tests {
         sb.sack(0, 1, |s, st| seen.push((s, st.copies)));
         assert_eq!(seen, vec![(0, 2)]);
         assert_eq!((sb.lost_out(), sb.retrans_out(), sb.pipe()), (0, 0, 0));
+    }
+
+    #[test]
+    fn send_order_follows_sacks_losses_and_retransmissions() {
+        let mut sb = Scoreboard::new();
+        sb.track_send_order();
+        for t in 0..6 {
+            sb.send_new(t, 10.0);
+        }
+        assert_eq!(sb.checked_send_order(), vec![0, 1, 2, 3, 4, 5]);
+        sb.sack(2, 4, |_, _| {});
+        sb.mark_lost(0);
+        assert_eq!(sb.checked_send_order(), vec![1, 4, 5]);
+        // The retransmission of 0 goes to the tail; so does 5's (a probe:
+        // not marked lost).
+        sb.retransmit(0, 10, 1.0);
+        sb.retransmit(5, 11, 1.0);
+        assert_eq!(sb.checked_send_order(), vec![1, 4, 0, 5]);
+        // A lost retransmission leaves; so does a cumulatively ACKed head.
+        sb.mark_retransmission_lost(0);
+        sb.cum_ack(2);
+        assert_eq!(sb.checked_send_order(), vec![4, 5]);
+        // A timeout empties the list; undoing it brings back, by send time,
+        // every segment not retransmitted since.
+        sb.mark_all_lost();
+        assert!(sb.checked_send_order().is_empty());
+        sb.retransmit(4, 20, 1.0);
+        sb.clear_lost_marks();
+        assert_eq!(sb.checked_send_order(), vec![5, 4]);
+        assert_eq!(sb.first_sent(), Some(5));
+        assert_eq!(sb.next_sent(5), Some(4));
+        assert_eq!(sb.next_sent(4), None);
     }
 
     #[test]

@@ -150,6 +150,12 @@ pub struct SenderStats {
     /// Early retransmits (RFC 5827) and RACK reorder-timer expiries.
     pub early_retransmits: u64,
     pub rack_timer_expiries: u64,
+    /// Reorder-timer expiries that marked a segment lost (RFC 8985 Sec.
+    /// 6.3).
+    pub rack_reorder_timeouts: u64,
+    /// Segments (or retransmissions) RACK marked lost (RFC 8985 Sec. 6.2
+    /// step 5), on ACKs and on the reorder timer.
+    pub rack_marked_lost: u64,
     pub timeouts: u64,
     pub fast_recoveries: u64,
     pub dsacks_received: u64,
@@ -305,6 +311,10 @@ impl Sender {
         };
         let aix = (cfg.response == CongestionResponse::AtNewAck).then(Aix::new);
         let cwv = (cfg.cwv == Cwv::Rfc2861).then(|| Rfc2861::new(0));
+        let mut sb = Scoreboard::new();
+        if rack.is_some() {
+            sb.track_send_order();
+        }
         Sender {
             ncr,
             aix,
@@ -314,7 +324,7 @@ impl Sender {
             peer,
             cc,
             w,
-            sb: Scoreboard::new(),
+            sb,
             rtt,
             phase: Phase::NotStarted,
             ca: CaState::Open,
@@ -696,7 +706,8 @@ impl Sender {
             return false;
         };
         r.update_reo_wnd(una, nxt, dsack, in_recovery, sacked, srtt);
-        r.detect_loss(&mut self.sb, now);
+        let marked = r.detect_loss(&mut self.sb, now);
+        self.stats.rack_marked_lost += marked as u64;
         self.rack_maybe_recover(now, out)
     }
 
@@ -717,7 +728,11 @@ impl Sender {
         let Some(r) = self.rack.as_mut() else {
             return;
         };
-        r.detect_loss(&mut self.sb, now);
+        let marked = r.detect_loss(&mut self.sb, now);
+        self.stats.rack_marked_lost += marked as u64;
+        if marked > 0 {
+            self.stats.rack_reorder_timeouts += 1;
+        }
         // Linux `tcp_rack_reo_timeout`: entering recovery here counts as one
         // segment delivered for PRR.
         if self.rack_maybe_recover(now, out) {
