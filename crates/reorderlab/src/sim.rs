@@ -28,7 +28,7 @@ use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 
 /// Bumped whenever a model change can alter results, so cached results of an
 /// older engine are not reused.
-pub const MODEL_REVISION: u32 = 3;
+pub const MODEL_REVISION: u32 = 4;
 
 /// One flow: its endpoints and timer slots.
 #[derive(Debug)]
