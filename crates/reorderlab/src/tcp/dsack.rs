@@ -90,6 +90,12 @@ impl RetxLog {
         e.first_ack = None;
     }
 
+    /// Forget the retransmissions of `episode` (its spurious timeout was
+    /// already detected by F-RTO; a later DSACK must not count it again).
+    pub fn forget_episode(&mut self, episode: u32) {
+        self.entries.retain(|_, e| e.episode != episode);
+    }
+
     /// The first ACK covering retransmitted `seq` arrived.
     pub fn on_first_ack(&mut self, seq: u32, now: Time, highest_before: Option<u32>, echo: u16) {
         if let Some(e) = self.entries.get_mut(&seq) {

@@ -6,6 +6,7 @@ pub mod cwv;
 pub mod dsack;
 pub mod dupthresh;
 pub mod er;
+pub mod frto;
 pub mod intervals;
 pub mod ncr;
 pub mod policy;

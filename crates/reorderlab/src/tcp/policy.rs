@@ -110,6 +110,18 @@ pub enum RtoRestart {
     Rfc7765 { rrthresh: u32 },
 }
 
+/// What follows a retransmission timeout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RtoRecovery {
+    /// RFC 5681 Sec. 3.1 / RFC 6298 Sec. 5: slow start from one segment,
+    /// retransmitting everything outstanding.
+    Conventional,
+    /// F-RTO, SACK-enhanced (RFC 5682 Sec. 3, [`super::frto`]): new data
+    /// after the first retransmission, and an undo if the timeout proves
+    /// spurious.
+    Frto,
+}
+
 /// Tail loss probe ([`super::tlp`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TailLossProbe {

@@ -18,10 +18,11 @@ use crate::tcp::cwv::Rfc2861;
 use crate::tcp::dsack::{Pairing, RetxEntry, RetxLog, SpuriousRetransmission};
 use crate::tcp::dupthresh::{td_fr_deadline, DupthreshPolicy, MIN_DUPTHRESH};
 use crate::tcp::er::{er_delay, er_thresh, ER_MAX_OUTSTANDING};
+use crate::tcp::frto::{self, FrtoAck, FrtoStep, FrtoVerdict};
 use crate::tcp::ncr::{EltEnd, Ncr};
 use crate::tcp::policy::{
     CongestionResponse, Cwv, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit,
-    LossDetection, Recovery, RtoRestart, RttSampling, RttTiming, TailLossProbe,
+    LossDetection, Recovery, RtoRecovery, RtoRestart, RttSampling, RttTiming, TailLossProbe,
 };
 use crate::tcp::prr::Prr;
 use crate::tcp::rack::Rack;
@@ -65,6 +66,8 @@ pub struct SenderConfig {
     pub early_retransmit: EarlyRetransmit,
     /// RTO restart (RFC 7765).
     pub rto_restart: RtoRestart,
+    /// What follows a timeout: conventional recovery or F-RTO (RFC 5682).
+    pub rto_recovery: RtoRecovery,
     /// Tail loss probe (draft-01, TLPR, RFC 8985).
     pub tlp: TailLossProbe,
     /// RFC 6675 NextSeg rule 3 during recovery (Linux "forward
@@ -250,6 +253,9 @@ pub struct Sender {
     rack: Option<Box<Rack>>,
     /// PRR state of the current recovery (RFC 6937).
     prr: Option<Prr>,
+    /// F-RTO after a timeout (RFC 5682 Sec. 3): the step, and the undo
+    /// episode of the timeout.
+    frto: Option<(FrtoStep, u32)>,
     /// Forward retransmission cursor (no segment below it qualifies).
     fwd_hint: u32,
     syn_sent_at: Time,
@@ -350,6 +356,7 @@ impl Sender {
             tlp,
             rack,
             prr: None,
+            frto: None,
             fwd_hint: 0,
             syn_sent_at: 0,
             syn_retransmitted: false,
@@ -577,7 +584,7 @@ impl Sender {
             if self.cfg.use_sack {
                 let m = self.highest_acked;
                 let mut scan = HoleScan::default();
-                let newly = self.process_sack(pkt, ack, m, &mut scan, now);
+                let newly = self.process_sack(pkt, ack, m, &mut scan, now).newly;
                 if self.ncr.as_ref().is_some_and(Ncr::active) {
                     self.ncr_on_sacked(newly);
                 }
@@ -611,13 +618,16 @@ impl Sender {
         let una_before = self.sb.una();
         let m_before = self.highest_acked;
         let mut scan = HoleScan::default();
-        let newly_sacked = if self.cfg.use_sack {
+        let sacked = if self.cfg.use_sack {
             self.process_sack(pkt, ack, m_before, &mut scan, now)
         } else {
-            0
+            SackOutcome::default()
         };
+        let newly_sacked = sacked.newly;
+        let mut original_acked = sacked.original_acked;
         let mut delivered = newly_sacked;
         if ack > una_before {
+            let frto_point = self.frto_recovery_point();
             let log = &mut self.retx_log;
             let mut rack = self.rack.as_deref_mut();
             let echo = pkt.copy;
@@ -630,6 +640,7 @@ impl Sender {
                     if let Some(r) = rack.as_deref_mut() {
                         r.on_delivered(seq, seg, now);
                     }
+                    original_acked |= seg.copies == 1 && frto_point.is_some_and(|p| seq < p);
                 }
             });
             delivered += info.acked - info.were_sacked;
@@ -667,6 +678,11 @@ impl Sender {
                 self.on_dupack(newly_sacked, now, out);
             }
         }
+        self.frto_on_ack(FrtoAck {
+            advanced: ack > una_before,
+            newly_sacked,
+            original_acked,
+        });
         self.measure_reordering(&scan, m_before, now);
         let highest_in_ack = ack.checked_sub(1).into_iter().chain(
             pkt.sack
@@ -692,6 +708,74 @@ impl Sender {
             }
         }
         self.check_done(now);
+    }
+
+    // ----- F-RTO -----------------------------------------------------------
+
+    /// RecoveryPoint while F-RTO runs: segments below it were sent before
+    /// the timeout (or before step 2b's new data).
+    fn frto_recovery_point(&self) -> Option<u32> {
+        self.frto.and(self.recover)
+    }
+
+    /// RFC 5682 Sec. 3 steps 2-3 for an ACK of the Loss state
+    /// ([`crate::tcp::frto`]).
+    fn frto_on_ack(&mut self, ack: FrtoAck) {
+        let Some((step, episode)) = self.frto else {
+            return;
+        };
+        if self.ca != CaState::Loss {
+            // Step 2a (the ACK covered RecoveryPoint), or a DSACK undo.
+            self.frto = None;
+            return;
+        }
+        match frto::on_ack(step, ack) {
+            FrtoVerdict::Wait => {}
+            FrtoVerdict::SendNewData => {
+                // Step 2b: RecoveryPoint = SND.NXT, then new data instead
+                // of retransmissions (sent by `transmit`), if there is any.
+                let can_send = self.has_new_data() && self.sb.packets_out() < self.cfg.max_window;
+                if can_send {
+                    self.recover = Some(self.sb.nxt());
+                    self.frto = Some((FrtoStep::NewDataSent, episode));
+                } else {
+                    self.frto = None;
+                }
+            }
+            FrtoVerdict::Conventional => {
+                // Step 3a: cwnd <= 3 segments, retransmissions resume.
+                self.frto = None;
+                self.w.cwnd = self.w.cwnd.min(3.0);
+                self.note_cwnd();
+            }
+            FrtoVerdict::Spurious => self.frto_undo(episode),
+        }
+    }
+
+    /// Step 3b: the timeout was spurious. Undo as Linux's
+    /// `tcp_try_undo_loss`: lost marks cleared (nothing more is
+    /// retransmitted), cwnd = max(cwnd, cwnd before the timeout), ssthresh
+    /// = max(ssthresh, ssthresh before), back to Open. The timeout's
+    /// retransmission is forgotten so that its DSACK does not count the
+    /// same spurious timeout again.
+    fn frto_undo(&mut self, episode: u32) {
+        self.frto = None;
+        self.stats.false_timeouts_detected += 1;
+        self.stats.undos += 1;
+        if let Some(i) = self.episodes.iter().position(|u| u.episode == episode) {
+            if let Some(u) = self.episodes.remove(i) {
+                self.w.cwnd = self.w.cwnd.max(u.prior_cwnd);
+                self.w.ssthresh = self.w.ssthresh.max(u.prior_ssthresh);
+            }
+        }
+        self.w.cwnd = self.w.cwnd.min(self.cfg.max_window as f64);
+        self.retx_log.forget_episode(episode);
+        self.cc.on_undo();
+        self.sb.clear_lost_marks();
+        self.ca = CaState::Open;
+        self.recover = None;
+        self.prr = None;
+        self.note_cwnd();
     }
 
     // ----- RACK, TLP, PRR, early retransmit ------------------------------
@@ -983,7 +1067,7 @@ impl Sender {
         m_before: Option<u32>,
         scan: &mut HoleScan,
         now: Time,
-    ) -> u32 {
+    ) -> SackOutcome {
         let blocks = pkt.sack.as_slice();
         let mut first = 0;
         if let Some(&(l, r)) = blocks.first() {
@@ -997,6 +1081,8 @@ impl Sender {
             }
         }
         let mut newly = 0;
+        let mut original_acked = false;
+        let frto_point = self.frto_recovery_point();
         let echo = pkt.copy;
         for &(l, r) in &blocks[first..] {
             let log = &mut self.retx_log;
@@ -1009,9 +1095,13 @@ impl Sender {
                 if let Some(r) = rack.as_deref_mut() {
                     r.on_delivered(seq, seg, now);
                 }
+                original_acked |= seg.copies == 1 && frto_point.is_some_and(|p| seq < p);
             });
         }
-        newly
+        SackOutcome {
+            newly,
+            original_acked,
+        }
     }
 
     /// A DSACK reported a duplicate of `seq`: if we retransmitted it, the
@@ -1505,6 +1595,11 @@ impl Sender {
         }
         self.stats.timeouts += 1;
         let first_timeout = !(self.ca == CaState::Loss && self.rtt.backoff() > 0);
+        // RFC 5682 Sec. 3 step 1: F-RTO only when no loss recovery is
+        // under way (RecoveryPoint below SND.UNA); a repeated timeout, or
+        // one inside a recovery, is handled conventionally.
+        let frto = self.cfg.rto_recovery == RtoRecovery::Frto && self.ca == CaState::Open;
+        self.frto = None;
         let (prior_cwnd, srtt) = (self.w.cwnd, self.rtt.srtt());
         match &mut self.dupthresh_policy {
             DupthreshPolicy::RrTcp(rr) => {
@@ -1560,6 +1655,10 @@ impl Sender {
         self.dupacks = 0;
         self.rtt.back_off();
         self.transmit(now, out);
+        if frto {
+            let episode = self.episodes.back().map_or(0, |u| u.episode);
+            self.frto = Some((FrtoStep::AwaitingAck, episode));
+        }
         self.arm_rto(now);
     }
 
@@ -1671,7 +1770,9 @@ impl Sender {
         self.cwv_before_send(now);
         let mut sent_new = false;
         loop {
-            if self.retransmitting() && self.window_allows(true) {
+            // F-RTO (RFC 5682 Sec. 3 steps 2-3) holds retransmissions back
+            // until the timeout is judged.
+            if self.retransmitting() && self.frto.is_none() && self.window_allows(true) {
                 if let Some(seq) = self.sb.next_lost() {
                     let cause = if self.ca == CaState::Loss {
                         RetxCause::Timeout
@@ -1920,6 +2021,16 @@ impl Sender {
             }
         }
     }
+}
+
+/// Result of applying an ACK's SACK blocks.
+#[derive(Debug, Clone, Copy, Default)]
+struct SackOutcome {
+    /// Segments newly SACKed.
+    newly: u32,
+    /// One of them was never retransmitted and lies below F-RTO's
+    /// RecoveryPoint (RFC 5682 Sec. 3 step 3b).
+    original_acked: bool,
 }
 
 /// The DSACK block of an ACK, if it carries one (RFC 2883 Sec. 4: a first

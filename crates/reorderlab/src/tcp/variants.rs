@@ -10,7 +10,7 @@ use crate::tcp::dupthresh::{AvgDev, BlScheme, BlantonAllman, DupthreshPolicy};
 use crate::tcp::ncr::NcrMode;
 use crate::tcp::policy::{
     CongestionResponse, Cwv, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit,
-    LossDetection, Recovery, RtoRestart, RttSampling, RttTiming, TailLossProbe,
+    LossDetection, Recovery, RtoRecovery, RtoRestart, RttSampling, RttTiming, TailLossProbe,
 };
 use crate::tcp::rto::RtoConfig;
 use crate::tcp::rtor::RRTHRESH;
@@ -251,13 +251,14 @@ fn rack_tlp(c: &mut SenderConfig) {
 }
 
 /// A current Linux kernel's defaults: RACK-TLP, PRR, DSACK undo, adaptive
-/// `tp->reordering` in [3, 300]; any congestion control (`cc`). F-RTO is
-/// not modelled.
+/// `tp->reordering` in [3, 300], F-RTO (`tcp_frto = 2`, RFC 5682 Sec. 3);
+/// any congestion control (`cc`).
 fn linux(c: &mut SenderConfig) {
     rack_tlp(c);
     c.detection = LossDetection::Rack {
         adaptive_reordering: true,
     };
+    c.rto_recovery = RtoRecovery::Frto;
 }
 
 pub const VARIANTS: &[VariantInfo] = &[
@@ -461,8 +462,8 @@ pub const VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "Linux",
-        description: "A current Linux kernel's default loss recovery: RACK-TLP + PRR + DSACK undo with adaptive tp->reordering (3..300) as RACK's DupThresh; compose with cc = \"cubic\" (Linux's default); no F-RTO",
-        source: "RFC 8985, RFC 6937; Linux net/ipv4/tcp_recovery.c, tcp_input.c (behaviour, not code)",
+        description: "A current Linux kernel's default loss recovery: RACK-TLP + PRR + DSACK undo with adaptive tp->reordering (3..300) as RACK's DupThresh, F-RTO (SACK-enhanced: new data after the timeout retransmission, undo when never-retransmitted data is acknowledged); compose with cc = \"cubic\" (Linux's default)",
+        source: "RFC 8985, RFC 6937, RFC 5682 Sec. 3; Linux net/ipv4/tcp_recovery.c, tcp_input.c (behaviour, not code)",
         configure: linux,
     },
 ];
@@ -500,6 +501,7 @@ pub fn base_config() -> SenderConfig {
         linux_rto: false,
         early_retransmit: EarlyRetransmit::Off,
         rto_restart: RtoRestart::Off,
+        rto_recovery: RtoRecovery::Conventional,
         tlp: TailLossProbe::Off,
         forward_retransmit: false,
         fack: false,
