@@ -30,7 +30,7 @@ use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 
 /// Bumped whenever a model change can alter results, so cached results of an
 /// older engine are not reused.
-pub const MODEL_REVISION: u32 = 4;
+pub const MODEL_REVISION: u32 = 5;
 
 /// One flow: its endpoints and timer slots.
 #[derive(Debug)]
