@@ -501,16 +501,16 @@ def sweep(
     holds ``total``, ``executed`` (simulated now) and ``cached`` (from the store).
     """
     t0 = time.perf_counter()
-    jobs = jobs_for(grid, seeds)
     n_workers = workers or os.cpu_count() or 1
     if n_workers < 1:
         raise ValueError(f"workers: must be >= 1, got {workers}")
-
-    if backend == "local" and jobs:
+    if backend == "local":
         from reorderlab import _pool
 
-        # Workers start while the store is opened and the cache consulted.
+        # Workers start while the grid is expanded, the store opened and
+        # the cache consulted (a pool is kept for the process's later sweeps).
         _pool.prestart(n_workers)
+    jobs = jobs_for(grid, seeds)
     own_store = False
     st: Store | None = None
     create: Path | None = None  # a store file that does not exist yet
