@@ -417,3 +417,49 @@ def test_close_in_background_then_reopen_sees_every_run(tmp_path: Path) -> None:
         assert len(again) == 50
         assert again.pending() == 0
     assert not journal_path(path).exists()
+
+
+def test_layout_1_store_is_rewritten_and_keeps_every_run(tmp_path: Path) -> None:
+    """A store written before the JSON columns were stored uncompressed
+    (no ``reorderlab_meta`` table) is rewritten on its first writable open."""
+    path = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE runs (key VARCHAR NOT NULL, scenario_name VARCHAR NOT NULL, "
+        "seed UBIGINT NOT NULL, engine_version VARCHAR NOT NULL, scenario_json VARCHAR NOT NULL, "
+        "result_json VARCHAR NOT NULL, wall_s DOUBLE, created_at DOUBLE NOT NULL)"
+    )
+    for i in range(3):
+        run = fake_run(i)
+        con.execute(
+            "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                f"k{i}",
+                run["scenario_name"],
+                run["seed"],
+                run["engine_version"],
+                run["scenario_json"],
+                run["result_json"],
+                run["wall_s"],
+                1.0 + i,
+            ],
+        )
+    con.close()
+    with Store(path, read_only=True) as ro:  # read-only: served as it is
+        assert ro.get("k1") is not None
+    with Store(path) as st:
+        assert sorted(st.keys()) == ["k0", "k1", "k2"]
+        got = st.get("k2")
+        assert got is not None and got.result_json == fake_run(2)["result_json"]
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(2,)]
+        compression = con.execute(
+            "SELECT DISTINCT compression FROM pragma_storage_info('runs') "
+            "WHERE column_name = 'result_json' AND segment_type = 'VARCHAR'"
+        ).fetchall()
+        assert compression == [("Uncompressed",)]
+    finally:
+        con.close()
+    with Store(path) as again:  # a second open rewrites nothing
+        assert len(again) == 3

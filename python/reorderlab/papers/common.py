@@ -66,10 +66,11 @@ def full_results(
     (``--no-cache``), simulated again from ``rebuild(row)``."""
     from reorderlab.runner import run
 
-    stored = store.get_results([str(k) for k in df["key"]]) if store is not None else {}
     for rec in df.to_dict(orient="records"):
         row = {str(k): v for k, v in rec.items()}
-        hit = stored.get(str(row["key"]))
+        # one run at a time: a run's object list can be tens of MB of JSON
+        key = str(row["key"])
+        hit = store.get_results([key]).get(key) if store is not None else None
         if hit is not None:
             yield row, json.loads(hit[0])
         else:
