@@ -393,7 +393,7 @@ impl Simulation {
         };
         // Elements with a deadline from the start (swap timers).
         for (i, e) in elements.iter().enumerate() {
-            if let Some((t, gen)) = element_timers[i].sync(e.deadline()) {
+            if let Some((t, gen)) = element_timers[i].sync(e.deadline(), 0) {
                 events.schedule(
                     t,
                     Event::ImpairRelease {
@@ -696,9 +696,8 @@ impl Simulation {
     fn sync_sender_timers(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
         for kind in [TimerKind::Rto, TimerKind::Aux] {
-            if let Some((t, gen)) = f.timers[kind as usize].sync(f.sender.deadline(kind)) {
-                // an overdue deadline fires now, never in the past
-                let t = t.max(self.now);
+            if let Some((t, gen)) = f.timers[kind as usize].sync(f.sender.deadline(kind), self.now)
+            {
                 self.events.schedule(t, Event::Timer { flow, kind, gen });
             }
         }
@@ -708,8 +707,7 @@ impl Simulation {
     fn sync_receiver_timer(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
         let kind = TimerKind::DelAck;
-        if let Some((t, gen)) = f.timers[kind as usize].sync(f.receiver.deadline()) {
-            let t = t.max(self.now);
+        if let Some((t, gen)) = f.timers[kind as usize].sync(f.receiver.deadline(), self.now) {
             self.events.schedule(t, Event::Timer { flow, kind, gen });
         }
     }
@@ -873,8 +871,7 @@ impl Simulation {
 
     fn sync_element(&mut self, e: u32) {
         let deadline = self.elements[e as usize].deadline();
-        if let Some((t, gen)) = self.element_timers[e as usize].sync(deadline) {
-            let t = t.max(self.now);
+        if let Some((t, gen)) = self.element_timers[e as usize].sync(deadline, self.now) {
             self.events
                 .schedule(t, Event::ImpairRelease { element: e, gen });
         }

@@ -102,10 +102,6 @@ impl EventQueue {
         Some(((key >> 64) as Time, event))
     }
 
-    pub fn peek_time(&self) -> Option<Time> {
-        self.peek().map(|(t, _)| t)
-    }
-
     /// The earliest event, left in the queue.
     #[inline]
     pub fn peek(&self) -> Option<(Time, Event)> {

@@ -38,10 +38,12 @@ pub struct TimerSlot {
 }
 
 impl TimerSlot {
-    /// Reconcile the slot with the owner's wanted deadline. Returns
-    /// `Some((time, gen))` when a new event must be queued.
-    pub fn sync(&mut self, deadline: Option<Time>) -> Option<(Time, u32)> {
-        let d = deadline?;
+    /// Reconcile the slot with the owner's wanted deadline at `now`.
+    /// Returns `Some((time, gen))` when a new event must be queued. An
+    /// overdue deadline (TCP-PR's time(n) + mxrtt once mxrtt shrank) is
+    /// queued at `now`: an event in the past would run the clock backwards.
+    pub fn sync(&mut self, deadline: Option<Time>, now: Time) -> Option<(Time, u32)> {
+        let d = deadline?.max(now);
         match self.queued_at {
             Some(q) if q <= d => None,
             _ => {
@@ -82,15 +84,15 @@ mod tests {
     #[test]
     fn later_deadline_requeues_once_earlier_deadline_supersedes() {
         let mut s = TimerSlot::default();
-        let (t, g1) = s.sync(Some(100)).unwrap();
+        let (t, g1) = s.sync(Some(100), 0).unwrap();
         assert_eq!(t, 100);
         // Moving later: no new event.
-        assert_eq!(s.sync(Some(150)), None);
+        assert_eq!(s.sync(Some(150), 0), None);
         // The event at 100 fires, deadline is 150: requeue.
         assert_eq!(s.on_fire(g1, 100, Some(150)), Fire::Requeue(150));
         let g2 = s.generation();
         // Moving earlier: a new event, the one at 150 becomes stale.
-        let (t3, g3) = s.sync(Some(120)).unwrap();
+        let (t3, g3) = s.sync(Some(120), 0).unwrap();
         assert_eq!(t3, 120);
         assert_eq!(s.on_fire(g3, 120, Some(120)), Fire::Expire);
         assert_eq!(s.on_fire(g2, 150, Some(120)), Fire::Ignore);
@@ -99,8 +101,16 @@ mod tests {
     #[test]
     fn cancelled_timer_is_ignored() {
         let mut s = TimerSlot::default();
-        let (_, g) = s.sync(Some(10)).unwrap();
+        let (_, g) = s.sync(Some(10), 0).unwrap();
         assert_eq!(s.on_fire(g, 10, None), Fire::Ignore);
-        assert_eq!(s.sync(None), None);
+        assert_eq!(s.sync(None, 0), None);
+    }
+
+    #[test]
+    fn overdue_deadline_is_queued_now_not_in_the_past() {
+        let mut s = TimerSlot::default();
+        let (t, g) = s.sync(Some(70), 100).unwrap();
+        assert_eq!(t, 100);
+        assert_eq!(s.on_fire(g, 100, Some(70)), Fire::Expire);
     }
 }

@@ -208,22 +208,31 @@ impl Rack {
             if seq >= top || !sent_after(xmit_ts, self.end_seq, s.sent_at, seq + 1) {
                 continue;
             }
-            let expiry = s.sent_at + self.rtt + self.reo_wnd;
-            if expiry <= now {
-                if s.retrans {
-                    sb.mark_retransmission_lost(seq);
-                } else {
-                    sb.mark_lost(seq);
-                }
-                marked += 1;
-            } else {
-                timeout = timeout.max(expiry - now);
+            match self.mark_if_expired(sb, seq, &s, now) {
+                0 => marked += 1,
+                left => timeout = timeout.max(left),
             }
         }
         if timeout > 0 {
             self.deadline = Some(now + timeout);
         }
         marked
+    }
+
+    /// Step 5 for one segment sent before the RACK segment: lost once
+    /// xmit_ts + RACK.rtt + reo_wnd has passed (then 0 is returned), else
+    /// the time left until then.
+    fn mark_if_expired(&self, sb: &mut Scoreboard, seq: u32, s: &SegState, now: Time) -> Time {
+        let expiry = s.sent_at + self.rtt + self.reo_wnd;
+        if expiry > now {
+            return expiry - now;
+        }
+        if s.retrans {
+            sb.mark_retransmission_lost(seq);
+        } else {
+            sb.mark_lost(seq);
+        }
+        0
     }
 }
 
@@ -351,16 +360,9 @@ mod tests {
             if !sent_after(xmit_ts, r.end_seq, s.sent_at, seq + 1) {
                 continue;
             }
-            let expiry = s.sent_at + r.rtt + r.reo_wnd;
-            if expiry <= now {
-                if s.retrans {
-                    sb.mark_retransmission_lost(seq);
-                } else {
-                    sb.mark_lost(seq);
-                }
-                marked += 1;
-            } else {
-                timeout = timeout.max(expiry - now);
+            match r.mark_if_expired(sb, seq, &s, now) {
+                0 => marked += 1,
+                left => timeout = timeout.max(left),
             }
         }
         if timeout > 0 {
