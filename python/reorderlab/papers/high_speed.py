@@ -253,9 +253,10 @@ def fig9(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         _claim(
             "fig9",
             "BIC's throughput drops sharply when the interval is below 0.02 s",
-            f"BIC at {lo:g} s <= 0.6 x BIC at {mid:g} s",
+            f"BIC at {mid:g} s >= {FLOOR_MBPS:g} Mb/s (so a drop means something) and "
+            f"at {lo:g} s <= 0.6 x that",
             f"BIC {bic[lo]:.0f} Mb/s at {lo:g} s vs {bic[mid]:.0f} Mb/s at {mid:g} s",
-            bic[lo] <= 0.6 * bic[mid],
+            bic[mid] >= FLOOR_MBPS and bic[lo] <= 0.6 * bic[mid],
         )
     )
     top = max(bic)
