@@ -335,7 +335,7 @@ impl Simulation {
         let mut element_timers = vec![TimerSlot::default(); elements.len()];
         let end = secs(scenario.duration);
         let warmup = secs(scenario.warmup);
-        let mut events = EventQueue::new();
+        let mut events = EventQueue::with_links(links.len());
         let mut flows = Vec::new();
         for (i, fs) in scenario.flows.iter().enumerate() {
             let i = i as u32;

@@ -1,8 +1,9 @@
-//! The event queue: a binary heap of plain-data events ordered by
-//! (time, insertion counter), so equal-time events run in the order they were
-//! scheduled and a run is bit-for-bit repeatable.
+//! The event queue: plain-data events ordered by (time, insertion counter),
+//! so equal-time events run in the order they were scheduled and a run is
+//! bit-for-bit repeatable.
 
 use super::time::Time;
+use super::tournament::{Tournament, EMPTY};
 
 /// Timers a flow can arm. Each has one [`super::TimerSlot`] per flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,15 +46,16 @@ pub enum Event {
 
 /// The event queue: events ordered by `(time, insertion counter)`.
 ///
-/// Two heaps share one insertion counter: link heads (most events: one per
-/// packet per hop, but only a handful of busy links at a time) and
-/// everything else (timers, mostly: hundreds when many flows are open, each
-/// due far ahead). A link head then sifts through a heap of a few entries
-/// instead of through every pending timer; the earliest event is the
-/// smaller of the two tops, so the order is exactly that of one heap.
+/// Link heads (most events: one per packet per hop) and everything else
+/// (timers, mostly: hundreds when many flows are open, each due far ahead)
+/// are kept apart, sharing one insertion counter. A link has at most one
+/// pending event, the arrival of its FIFO's head, so link heads sit in a
+/// winner tree with one fixed slot per link; the rest is a 4-ary heap. The
+/// earliest event is the smaller of the two tops, so the order is exactly
+/// that of one queue.
 #[derive(Debug, Default)]
 pub struct EventQueue {
-    links: Heap,
+    links: Tournament,
     others: Heap,
     next_seq: u64,
 }
@@ -63,6 +65,15 @@ impl EventQueue {
         EventQueue::default()
     }
 
+    /// A queue with room for link heads of links `0..links` (it grows if
+    /// needed).
+    pub fn with_links(links: usize) -> EventQueue {
+        EventQueue {
+            links: Tournament::with_slots(links),
+            ..EventQueue::default()
+        }
+    }
+
     #[inline]
     fn key(&mut self, time: Time) -> u128 {
         let key = ((time as u128) << 64) | self.next_seq as u128;
@@ -70,70 +81,84 @@ impl EventQueue {
         key
     }
 
-    #[inline]
-    fn heap(&mut self, links: bool) -> &mut Heap {
-        if links {
-            &mut self.links
-        } else {
-            &mut self.others
-        }
-    }
-
     /// Whether the earliest event is a link head (`None`: queue empty).
     #[inline]
     fn earliest_is_link(&self) -> Option<bool> {
-        let (l, o) = (self.links.top_key(), self.others.top_key());
+        let (l, o) = (self.links.top().0, self.others.top_key());
         if l == EMPTY && o == EMPTY {
             return None;
         }
         Some(l < o)
     }
 
+    /// Schedule `event` at `time`. A link may have only one pending
+    /// [`Event::LinkDeliver`] (its FIFO's head).
     pub fn schedule(&mut self, time: Time, event: Event) {
         let key = self.key(time);
-        let links = matches!(event, Event::LinkDeliver { .. });
-        self.heap(links).push(key, event);
+        match event {
+            Event::LinkDeliver { link } => {
+                debug_assert_eq!(
+                    self.links.key(link),
+                    EMPTY,
+                    "link {link} already has a head event"
+                );
+                self.links.set(link, key);
+            }
+            _ => self.others.push(key, event),
+        }
     }
 
     /// Remove and return the earliest event.
     pub fn pop(&mut self) -> Option<(Time, Event)> {
-        let links = self.earliest_is_link()?;
-        let (key, event) = self.heap(links).pop();
-        Some(((key >> 64) as Time, event))
+        if self.earliest_is_link()? {
+            let (key, link) = self.links.top();
+            self.links.set(link, EMPTY);
+            Some(((key >> 64) as Time, Event::LinkDeliver { link }))
+        } else {
+            let (key, event) = self.others.pop();
+            Some(((key >> 64) as Time, event))
+        }
     }
 
     /// The earliest event, left in the queue.
     #[inline]
     pub fn peek(&self) -> Option<(Time, Event)> {
-        let h = if self.earliest_is_link()? {
-            &self.links
+        if self.earliest_is_link()? {
+            let (key, link) = self.links.top();
+            Some(((key >> 64) as Time, Event::LinkDeliver { link }))
         } else {
-            &self.others
-        };
-        Some(((h.keys[0] >> 64) as Time, h.events[0]))
+            let h = &self.others;
+            Some(((h.keys[0] >> 64) as Time, h.events[0]))
+        }
     }
 
     /// Replace the earliest event by `event` at `time` (>= the earliest
-    /// time): one sift instead of a pop and a push when both are of the
-    /// same heap. It takes the next insertion number, exactly as if it had
-    /// been scheduled now.
+    /// time): a link head replacing itself replays one path of the winner
+    /// tree. It takes the next insertion number, exactly as if it had been
+    /// scheduled now.
     #[inline]
     pub fn replace_top(&mut self, time: Time, event: Event) {
-        let top_links = self
+        let top_is_link = self
             .earliest_is_link()
             .expect("replace_top on an empty queue");
-        let key = self.key(time);
-        let links = matches!(event, Event::LinkDeliver { .. });
-        if links == top_links {
-            self.heap(links).replace_top(key, event);
-        } else {
-            self.heap(top_links).pop();
-            self.heap(links).push(key, event);
+        match (top_is_link, event) {
+            (true, Event::LinkDeliver { link }) if link == self.links.top().1 => {
+                let key = self.key(time);
+                self.links.set(link, key);
+            }
+            (false, e) if !matches!(e, Event::LinkDeliver { .. }) => {
+                let key = self.key(time);
+                self.others.replace_top(key, event);
+            }
+            _ => {
+                self.pop();
+                self.schedule(time, event);
+            }
         }
     }
 
     pub fn len(&self) -> usize {
-        self.links.keys.len() + self.others.keys.len()
+        self.links.len() + self.others.keys.len()
     }
 
     /// Events scheduled so far.
@@ -157,10 +182,6 @@ struct Heap {
 }
 
 const ARITY: usize = 4;
-
-/// `top_key` of an empty heap: above every real key (times are below
-/// 2^64 - 1 ns, so no event has it).
-const EMPTY: u128 = u128::MAX;
 
 impl Heap {
     /// The smallest key, or [`EMPTY`].

@@ -5,6 +5,7 @@ pub mod event;
 pub mod rng;
 pub mod time;
 pub mod timer;
+pub mod tournament;
 
 pub use event::{Event, EventQueue, TimerKind};
 pub use rng::Rng;

@@ -8,10 +8,9 @@
 //! arrive in that order: they wait in the link's own FIFO and only the head is
 //! in the global event queue (DESIGN.md, "The engine").
 
-use std::collections::VecDeque;
-
 use serde::Serialize;
 
+use super::fifo::Fifo;
 use super::packet::Packet;
 use super::queue::{Occupancy, QueueDisc};
 use crate::engine::time::tx_time;
@@ -82,10 +81,12 @@ pub struct Link {
     /// finishes its transmission `delay` before its arrival.)
     tx_pending: usize,
     tx_bytes: u64,
-    /// Every accepted packet not yet delivered, and (in a parallel deque)
-    /// its arrival time at the far node; arrival times are non-decreasing.
-    in_flight: VecDeque<Packet>,
-    arrivals: VecDeque<Time>,
+    /// When the first of them finishes its transmission (`Time::MAX` if
+    /// none): until then the occupancy cannot change but by admissions.
+    tx_next_end: Time,
+    /// Every accepted packet not yet delivered, with its arrival time at the
+    /// far node; arrival times are non-decreasing.
+    in_flight: Fifo,
 }
 
 impl Link {
@@ -113,8 +114,8 @@ impl Link {
             busy_until: 0,
             tx_pending: 0,
             tx_bytes: 0,
-            in_flight: VecDeque::new(),
-            arrivals: VecDeque::new(),
+            tx_next_end: Time::MAX,
+            in_flight: Fifo::new(),
         }
     }
 
@@ -124,21 +125,33 @@ impl Link {
     }
 
     /// Forget transmissions that finished by `now`.
+    #[inline]
     fn expire(&mut self, now: Time) {
+        if now < self.tx_next_end {
+            return;
+        }
+        self.expire_from_head(now);
+    }
+
+    fn expire_from_head(&mut self, now: Time) {
         while self.tx_pending > 0 {
             let i = self.tx_head();
-            if self.arrivals[i] - self.delay > now {
-                break;
+            let end = self.in_flight.time(i) - self.delay;
+            if end > now {
+                self.tx_next_end = end;
+                return;
             }
-            self.tx_bytes -= self.in_flight[i].size as u64;
+            self.tx_bytes -= self.in_flight.size(i) as u64;
             self.tx_pending -= 1;
         }
+        self.tx_next_end = Time::MAX;
     }
 
     /// Queue occupancy at `now`, not counting the packet in transmission.
     ///
     /// The first unfinished transmission is always in service: it started
     /// at max(its acceptance, the previous packet's end), both <= `now`.
+    #[inline(always)]
     pub fn occupancy(&mut self, now: Time) -> Occupancy {
         self.expire(now);
         if self.tx_pending == 0 {
@@ -148,7 +161,7 @@ impl Link {
                 idle_since: Some(self.busy_until),
             };
         }
-        let head = self.in_flight[self.tx_head()].size as u64;
+        let head = self.in_flight.size(self.tx_head()) as u64;
         Occupancy {
             packets: self.tx_pending as u32 - 1,
             bytes: self.tx_bytes - head,
@@ -157,6 +170,7 @@ impl Link {
     }
 
     /// Offer a packet that passed the impairments to the queue.
+    #[inline]
     pub fn admit(&mut self, pkt: Packet, now: Time) -> Admit {
         let occ = self.occupancy(now);
         if self
@@ -174,11 +188,13 @@ impl Link {
         }
         let end = start + self.tx_cache.1;
         self.busy_until = end;
+        if self.tx_pending == 0 {
+            self.tx_next_end = end;
+        }
         self.tx_pending += 1;
         self.tx_bytes += pkt.size as u64;
         let arrival = end + self.delay;
-        self.in_flight.push_back(pkt);
-        self.arrivals.push_back(arrival);
+        self.in_flight.push_back(pkt, arrival);
         if self.in_flight.len() == 1 {
             Admit::Accepted(Some(arrival))
         } else {
@@ -188,16 +204,20 @@ impl Link {
 
     /// Remove the head packet (its arrival time is now). Returns it and the
     /// arrival time of the new head, if any.
+    #[inline]
     pub fn pop_arrival(&mut self) -> (Packet, Option<Time>) {
         let pkt = self
             .in_flight
             .pop_front()
             .expect("LinkDeliver event for an empty link");
-        self.arrivals.pop_front();
         if self.tx_pending > self.in_flight.len() {
             // its transmission ended `delay` ago; `expire` had not run since
             self.tx_pending -= 1;
             self.tx_bytes -= pkt.size as u64;
+            self.tx_next_end = match self.tx_pending {
+                0 => Time::MAX,
+                _ => self.in_flight.time(self.tx_head()) - self.delay,
+            };
         }
         self.stats.delivered += 1;
         self.stats.bytes_delivered += pkt.size as u64;
@@ -206,7 +226,7 @@ impl Link {
         if let Some(next) = self.in_flight.front() {
             prefetch(next);
         }
-        (pkt, self.arrivals.front().copied())
+        (pkt, self.in_flight.front_time())
     }
 
     /// Exchange two packets waiting in the queue (not in transmission),
@@ -224,10 +244,10 @@ impl Link {
         if j >= i {
             j += 1;
         }
-        if self.in_flight[i].size != self.in_flight[j].size {
+        if self.in_flight.size(i) != self.in_flight.size(j) {
             return false;
         }
-        self.in_flight.swap(i, j);
+        self.in_flight.swap_packets(i, j);
         true
     }
 

@@ -1,5 +1,6 @@
 //! Network elements: packets, links with queues, routing and topology builders.
 
+pub mod fifo;
 pub mod link;
 pub mod multipath;
 pub mod packet;
