@@ -463,3 +463,62 @@ def test_layout_1_store_is_rewritten_and_keeps_every_run(tmp_path: Path) -> None
         con.close()
     with Store(path) as again:  # a second open rewrites nothing
         assert len(again) == 3
+
+
+# -- a new store created on a background thread (the sweep driver's) ---------
+
+
+def test_runs_put_while_a_store_opens_reach_duckdb(tmp_path: Path) -> None:
+    path = tmp_path / "opening.duckdb"
+    opening = store_mod.OpeningStore(path)
+    opening.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(5))  # type: ignore[arg-type]
+    # durable before the store is open: in the journal file already
+    rows, _ = read_journal(journal_path(path))
+    assert {r[0] for r in rows} == {f"k{i}" for i in range(5)}
+    st = opening.store()
+    assert st.pending() == 5  # the store shares the journal: nothing replayed twice
+    st.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(3, 8))  # type: ignore[arg-type]
+    assert len(st) == 8
+    st.close()
+    assert sorted(db_keys(path)) == sorted(f"k{i}" for i in range(8))
+    assert not journal_path(path).exists()
+    with pytest.raises(ValueError, match="handed over"):
+        opening.put_many([])
+
+
+def test_kill_9_while_a_store_opens_keeps_the_journaled_runs(tmp_path: Path) -> None:
+    path = tmp_path / "killed.duckdb"
+    proc = run_child(
+        f"""
+        import os, signal
+        from reorderlab.store import OpeningStore, StoreRow
+        from tests.test_store_journal import fake_run
+        opening = OpeningStore({str(path)!r})
+        opening.put_many(StoreRow(key=f"k{{i}}", **fake_run(i)) for i in range(4))
+        os.kill(os.getpid(), signal.SIGKILL)
+        """
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    with Store(path) as st:  # replays the journal
+        assert sorted(st.keys()) == ["k0", "k1", "k2", "k3"]
+    assert sorted(db_keys(path)) == ["k0", "k1", "k2", "k3"]
+
+
+def test_a_store_that_fails_to_open_leaves_its_runs_in_the_journal(tmp_path: Path) -> None:
+    path = tmp_path / "garbage.duckdb"
+    path.write_bytes(b"not a database" * 100)
+    opening = store_mod.OpeningStore(path)
+    opening.put_many([StoreRow(key="k1", **fake_run(1))])  # type: ignore[arg-type]
+    with pytest.raises(store_mod.StoreBusyError, match="cannot be opened"):
+        opening.store()
+    rows, _ = read_journal(journal_path(path))
+    assert [r[0] for r in rows] == ["k1"]
+    assert os.path.realpath(path) not in store_mod._JOURNALS  # released
+
+
+def test_opening_store_refuses_a_leftover_journal(store_path: Path) -> None:
+    crash_after_puts(store_path, 2)
+    with pytest.raises(ValueError, match="journal to replay"):
+        store_mod.OpeningStore(store_path)
+    with Store(store_path) as st:
+        assert len(st) == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -14,6 +15,7 @@ import pandas as pd
 import pytest
 
 import reorderlab
+from reorderlab import _core
 from reorderlab.scenario import ScenarioError
 from reorderlab.store import Store
 from reorderlab.sweeper import Grid, SweepStats, jobs_for
@@ -49,7 +51,12 @@ def test_grid_is_a_cartesian_product() -> None:
     for job in jobs:
         assert job.key == job.scenario.cache_key(job.seed, version)
         assert job.stored_json() == job.scenario.canonical_json(job.seed)
-        assert job.core_json() == job.scenario.to_json()
+        # the core gets the canonical text: the same scenario, with the seed
+        core = json.loads(job.core_json())
+        assert core == {**json.loads(job.scenario.to_json()), "seed": job.seed}
+    # ... and simulates exactly what the scenario's own JSON gives
+    job = jobs[3]
+    assert _core.run(job.core_json(), job.seed) == _core.run(job.scenario.to_json(), job.seed)
 
 
 def test_bad_grid_value_names_field_and_point() -> None:

@@ -55,6 +55,7 @@ import duckdb
 
 __all__ = [
     "DEFAULT_STORE",
+    "OpeningStore",
     "Store",
     "StoreBusyError",
     "StoreRow",
@@ -716,23 +717,8 @@ class Store:
         one process can write to the file); :meth:`put` checks instead.
         """
         journal = self._writable()
-        now = time.time()
         with journal.lock:
-            new = {
-                r.key: (
-                    r.key,
-                    r.scenario_name,
-                    r.seed,
-                    r.engine_version,
-                    r.scenario_json,
-                    r.result_json,
-                    r.wall_s,
-                    now,
-                )
-                for r in rows
-                if r.key not in journal.pending
-            }
-            journal.append(list(new.values()))
+            journal.append(_new_rows(journal, rows))
             self._maybe_flush()
 
     def delete(self, keys: Iterable[str]) -> None:
@@ -744,6 +730,92 @@ class Store:
             self._con.execute(
                 "DELETE FROM runs WHERE key IN (SELECT unnest(?::VARCHAR[]))", [wanted]
             )
+
+
+def _new_rows(journal: _Journal, rows: Iterable[StoreRow]) -> list[_Row]:
+    """Journal lines for the runs of ``rows`` not pending in ``journal`` yet."""
+    now = time.time()
+    new = {
+        r.key: (
+            r.key,
+            r.scenario_name,
+            r.seed,
+            r.engine_version,
+            r.scenario_json,
+            r.result_json,
+            r.wall_s,
+            now,
+        )
+        for r in rows
+        if r.key not in journal.pending
+    }
+    return list(new.values())
+
+
+class OpeningStore:
+    """A new store file being created on a background thread, for a sweep's
+    driver that has runs to simulate meanwhile (creating a DuckDB file takes
+    40-115 ms, several short runs).
+
+    Runs put before the store is open go to its journal at once (durable as
+    with :meth:`Store.put_many`; the store's journal is shared within the
+    process, so they move into DuckDB with its first flush). If creating
+    the file fails, :meth:`store` raises the error and the runs stay in the
+    journal, replayed by the next open.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._real = os.path.realpath(self.path)
+        with _JOURNALS_LOCK:
+            journal = _JOURNALS.get(self._real)
+            if journal is None:
+                if journal_path(self._real).exists():
+                    # left by a dead process: Store replays it, this would not
+                    raise ValueError(f"results store {self.path}: has a journal to replay")
+                journal = _Journal(journal_path(self._real))
+                _JOURNALS[self._real] = journal
+            journal.refs += 1
+        self._journal: _Journal | None = journal
+        self._store: Store | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._open, name="reorderlab-store-open")
+        self._thread.start()
+
+    def _open(self) -> None:
+        try:
+            self._store = Store(self.path)
+        except BaseException as exc:
+            self._error = exc
+
+    def put_many(self, rows: Iterable[StoreRow]) -> None:
+        """Journal the runs of ``rows`` (durable on return)."""
+        if self._journal is None:
+            raise ValueError(f"results store {self.path}: already handed over")
+        journal = self._journal
+        with journal.lock:
+            journal.append(_new_rows(journal, rows))
+
+    def is_open(self) -> bool:
+        """True once the store is created (or failed to be): :meth:`store`
+        then returns at once."""
+        return not self._thread.is_alive()
+
+    def store(self) -> Store:
+        """Wait for the store and return it (or raise why it could not open)."""
+        self._thread.join()
+        journal, self._journal = self._journal, None
+        if journal is not None:
+            with _JOURNALS_LOCK:
+                journal.refs -= 1
+                if journal.refs <= 0:  # the store did not open
+                    _JOURNALS.pop(self._real, None)
+                    journal.release()
+        if self._error is not None:
+            raise self._error
+        assert self._store is not None
+        return self._store
 
 
 def _row(row: tuple[Any, ...]) -> StoredRun:

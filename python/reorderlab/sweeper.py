@@ -42,7 +42,7 @@ import pandas as pd
 from reorderlab import _worker
 from reorderlab.runner import _count, engine_version
 from reorderlab.scenario import FieldError, Scenario, ScenarioError, canonical_json
-from reorderlab.store import Store, StoreRow, default_store_path, journal_path
+from reorderlab.store import OpeningStore, Store, StoreRow, default_store_path, journal_path
 
 __all__ = [
     "DEFAULT",
@@ -108,9 +108,9 @@ GridLike = Grid | Scenario | Sequence[Scenario] | Sequence[tuple[Mapping[str, An
 class Job:
     """One run of a sweep.
 
-    ``scenario_json`` (the scenario for the core, shared by a grid point's
-    seeds) and ``canonical_json`` (what the store keeps) are computed once by
-    :func:`jobs_for`; empty means "derive from ``scenario``".
+    ``scenario_json`` (the scenario for the core) and ``canonical_json``
+    (what the store keeps) are computed once by :func:`jobs_for`, which
+    gives both the same text; empty means "derive from ``scenario``".
     """
 
     index: int
@@ -184,14 +184,15 @@ def jobs_for(grid: GridLike, seeds: int | Iterable[int], version: str | None = N
     jobs: list[Job] = []
     for params, scenario in _points(grid):
         data = scenario.to_dict()  # once per point: the dump is the costly part
-        core = json.dumps(data, separators=(",", ":"))  # Scenario.to_json
         for seed in seed_values:
             # Scenario.cache_key(seed, version), reusing the canonical text
-            # the store keeps (the tests check both agree)
+            # the store keeps (the tests check both agree). The core takes
+            # the same text: key order does not matter to it, and its
+            # "seed" is the job's seed, which the core is also given.
             canonical = canonical_json({**data, "seed": seed})
             text = f"{canonical}\n{seed}\n{version}"
             key = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            jobs.append(Job(len(jobs), params, scenario, seed, key, core, canonical))
+            jobs.append(Job(len(jobs), params, scenario, seed, key, canonical, canonical))
     return jobs
 
 
@@ -299,7 +300,7 @@ def _run_serial(jobs: list[Job], done: Done, started: Started) -> None:
 #: Core time a task should take once run lengths are known: long enough that
 #: the round trip to the driver is a small share, short enough to balance
 #: the workers at the end of the sweep.
-TASK_SECONDS = 0.05
+TASK_SECONDS = 0.2
 MAX_BATCH = 64
 
 
@@ -514,6 +515,7 @@ def sweep(
     own_store = False
     st: Store | None = None
     create: Path | None = None  # a store file that does not exist yet
+    opening: OpeningStore | None = None  # ... being created
     if isinstance(store, Store):
         st = store
     elif store is not None:
@@ -549,13 +551,23 @@ def sweep(
         )
 
         def started() -> None:
+            nonlocal opening
+            if create is not None and st is None and opening is None:
+                # created on a thread: this one keeps the workers fed
+                opening = OpeningStore(create)
+
+        def sink() -> Store | OpeningStore | None:
+            """Where completed runs go: the store, or its journal while the
+            store file is being created."""
             nonlocal st
-            if create is not None and st is None:
-                st = Store(create)
+            if st is None and opening is not None and opening.is_open():
+                st = opening.store()
+            return st if st is not None else opening
 
         def done(batch: list[tuple[Job, str, float]]) -> None:
-            if st is not None:
-                st.put_many(
+            target = sink()
+            if target is not None:
+                target.put_many(
                     StoreRow(
                         key=job.key,
                         scenario_name=job.scenario.name,
@@ -567,9 +579,12 @@ def sweep(
                     )
                     for job, text, wall in batch
                 )
-                if 0 < len(todo) - stats.executed - len(batch) < stats.workers:
+                last_out = 0 < len(todo) - stats.executed - len(batch) < stats.workers
+                if last_out and st is not None and not own_store:
                     # the last runs are out and a worker is idle: move the
-                    # journal into DuckDB now rather than after the last one
+                    # journal into the caller's store now rather than after
+                    # the last one (a store the sweep opened itself is
+                    # flushed as it closes, in the background)
                     st.flush()
             for job, text, wall in batch:
                 results[job.key] = (text, wall)
@@ -605,10 +620,15 @@ def sweep(
     except BaseException:
         # Interrupted or failed: the completed runs are in the journal already;
         # moving them into DuckDB is a courtesy that must not mask the error.
+        with contextlib.suppress(Exception):
+            if st is None and opening is not None:
+                st = opening.store()
         if st is not None:
             with contextlib.suppress(Exception):
                 _end_of_sweep(st, own_store)
         raise
+    if st is None and opening is not None:
+        st = opening.store()
     if st is not None:
         _end_of_sweep(st, own_store)
 
