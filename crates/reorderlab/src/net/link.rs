@@ -43,19 +43,6 @@ pub enum Admit {
     Dropped,
 }
 
-/// Hint the CPU to load `value` into cache (no effect on results).
-#[inline(always)]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; it never faults, even on bad addresses.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
-
 #[derive(Debug)]
 pub struct Link {
     pub name: String,
@@ -221,11 +208,6 @@ impl Link {
         }
         self.stats.delivered += 1;
         self.stats.bytes_delivered += pkt.size as u64;
-        // The next head was queued long ago and is cold in cache; ask for it
-        // now, it is needed when this link's next event comes up.
-        if let Some(next) = self.in_flight.front() {
-            prefetch(next);
-        }
         (pkt, self.in_flight.front_time())
     }
 
