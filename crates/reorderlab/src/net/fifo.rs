@@ -66,12 +66,12 @@ impl Fifo {
 
     /// Append a packet arriving at the far node at `time`.
     #[inline]
-    pub fn push_back(&mut self, pkt: Packet, time: Time) {
+    pub fn push_back(&mut self, pkt: &Packet, time: Time) {
         if self.len == self.packets.len() {
             self.grow();
         }
         let s = self.slot(self.len);
-        self.packets[s] = Slot(pkt);
+        self.packets[s] = Slot(*pkt);
         self.times[s] = time;
         self.sizes[s] = pkt.size;
         self.len += 1;
@@ -199,7 +199,7 @@ mod tests {
             };
             if push {
                 let size = 40 + (r % 1460) as u32;
-                f.push_back(pkt(step, size), step as Time * 10);
+                f.push_back(&pkt(step, size), step as Time * 10);
                 model.push_back((step, size as u16, step as Time * 10));
             } else {
                 assert_eq!(f.front_time(), model.front().map(|m| m.2));
@@ -222,7 +222,7 @@ mod tests {
     fn swap_exchanges_packets_but_not_times() {
         let mut f = Fifo::new();
         for s in 0..3 {
-            f.push_back(pkt(s, 1000), s as Time);
+            f.push_back(&pkt(s, 1000), s as Time);
         }
         f.swap_packets(0, 2);
         assert_eq!((f.get(0).seq, f.time(0)), (2, 0));

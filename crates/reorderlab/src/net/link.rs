@@ -158,7 +158,7 @@ impl Link {
 
     /// Offer a packet that passed the impairments to the queue.
     #[inline]
-    pub fn admit(&mut self, pkt: Packet, now: Time) -> Admit {
+    pub fn admit(&mut self, pkt: &Packet, now: Time) -> Admit {
         let occ = self.occupancy(now);
         if self
             .queue
@@ -275,21 +275,24 @@ mod tests {
     #[test]
     fn departures_are_back_to_back_and_arrivals_add_delay() {
         let mut l = link(10);
-        assert_eq!(l.admit(pkt(0, 1000), 0), Admit::Accepted(Some(ms(11))));
-        assert_eq!(l.admit(pkt(1, 1000), 0), Admit::Accepted(None));
+        assert_eq!(l.admit(&pkt(0, 1000), 0), Admit::Accepted(Some(ms(11))));
+        assert_eq!(l.admit(&pkt(1, 1000), 0), Admit::Accepted(None));
         let (p0, next) = l.pop_arrival();
         assert_eq!(p0.seq, 0);
         assert_eq!(next, Some(ms(12)));
         // After the link drained, a new packet starts at once.
         let _ = l.pop_arrival();
-        assert_eq!(l.admit(pkt(2, 1000), ms(50)), Admit::Accepted(Some(ms(61))));
+        assert_eq!(
+            l.admit(&pkt(2, 1000), ms(50)),
+            Admit::Accepted(Some(ms(61)))
+        );
     }
 
     #[test]
     fn swaps_exchange_waiting_packets_without_loss_or_duplication() {
         let mut l = link(100);
         for s in 0..20 {
-            l.admit(pkt(s, 1000), 0);
+            l.admit(&pkt(s, 1000), 0);
         }
         let mut rng = Rng::from_seed(3);
         let mut swapped = 0;
@@ -310,11 +313,11 @@ mod tests {
         let mut l = link(2);
         // First goes into service, two wait, the fourth is dropped.
         for s in 0..3 {
-            assert!(matches!(l.admit(pkt(s, 1000), 0), Admit::Accepted(_)));
+            assert!(matches!(l.admit(&pkt(s, 1000), 0), Admit::Accepted(_)));
         }
-        assert_eq!(l.admit(pkt(3, 1000), 0), Admit::Dropped);
+        assert_eq!(l.admit(&pkt(3, 1000), 0), Admit::Dropped);
         // After one transmission time, one slot has freed.
-        assert!(matches!(l.admit(pkt(4, 1000), ms(1)), Admit::Accepted(_)));
+        assert!(matches!(l.admit(&pkt(4, 1000), ms(1)), Admit::Accepted(_)));
         assert_eq!(l.stats.queue_drops, 1);
         assert_eq!(l.stats.enqueued, 4);
         assert_eq!(l.in_system(), 4);
