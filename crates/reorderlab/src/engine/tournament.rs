@@ -96,11 +96,7 @@ impl Tournament {
             // SAFETY: j < keys.len() = slots.len() (asserted above, j only
             // shrinks), and j ^ 1 < keys.len() as that is a power of two.
             let (ks, ws) = unsafe { (*keys.get_unchecked(j ^ 1), *slots.get_unchecked(j ^ 1)) };
-            let sibling_wins = ks < k;
-            let hi = select(sibling_wins, (ks >> 64) as u64, (k >> 64) as u64);
-            let lo = select(sibling_wins, ks as u64, k as u64);
-            w = select(sibling_wins, ws as u64, w as u64) as u32;
-            k = ((hi as u128) << 64) | lo as u128;
+            (k, w) = play(k, w, ks, ws);
             j >>= 1;
             // SAFETY: as above.
             unsafe {
@@ -132,31 +128,41 @@ impl Tournament {
     }
 }
 
-/// `if cond { a } else { b }` as a conditional move. Who wins a match is a
-/// coin toss the branch predictor gets wrong half the time, and LLVM turns
-/// selects inside loops back into branches (even `select_unpredictable`),
-/// so on x86-64 the move is written out.
+/// One match: the smaller of keys `k` and `ks` with its slot (`k` on a
+/// tie; keys are unique anyway). Who wins is a coin toss the branch
+/// predictor gets wrong half the time, and LLVM turns selects inside loops
+/// back into branches (even `select_unpredictable`), so on x86-64 the
+/// compare and the conditional moves are written out.
 #[inline(always)]
-fn select(cond: bool, a: u64, b: u64) -> u64 {
+fn play(k: u128, w: u32, ks: u128, ws: u32) -> (u128, u32) {
     #[cfg(target_arch = "x86_64")]
     {
-        let mut r = b;
+        let (mut lo, mut hi, mut w) = (k as u64, (k >> 64) as u64, w);
         // SAFETY: register-only instructions, no memory or stack access.
         unsafe {
             std::arch::asm!(
-                "test {c}, {c}",
-                "cmovnz {r}, {a}",
-                c = in(reg_byte) cond as u8,
-                a = in(reg) a,
-                r = inout(reg) r,
+                // carry = ks < k, as 128-bit integers
+                "cmp {slo}, {lo}",
+                "mov {t}, {shi}",
+                "sbb {t}, {hi}",
+                "cmovb {lo}, {slo}",
+                "cmovb {hi}, {shi}",
+                "cmovb {w:e}, {sw:e}",
+                slo = in(reg) ks as u64,
+                shi = in(reg) (ks >> 64) as u64,
+                sw = in(reg) ws,
+                t = out(reg) _,
+                lo = inout(reg) lo,
+                hi = inout(reg) hi,
+                w = inout(reg) w,
                 options(pure, nomem, nostack),
             );
         }
-        r
+        (((hi as u128) << 64) | lo as u128, w)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        std::hint::select_unpredictable(cond, a, b)
+        std::hint::select_unpredictable(ks < k, (ks, ws), (k, w))
     }
 }
 
@@ -192,6 +198,20 @@ mod tests {
             assert_eq!(t.len(), model.iter().filter(|&&k| k != EMPTY).count());
             assert_eq!(t.key(slot), key);
         }
+    }
+
+    #[test]
+    fn a_match_keeps_the_smaller_128_bit_key() {
+        let big = (1u128 << 64) | 5; // high word decides
+        assert_eq!(play(big, 1, 7, 2), (7, 2));
+        assert_eq!(play(7, 2, big, 1), (7, 2));
+        // equal high words: the low word decides
+        assert_eq!(play((3 << 64) | 9, 1, (3 << 64) | 8, 2), ((3 << 64) | 8, 2));
+        assert_eq!(play((3 << 64) | 8, 1, (3 << 64) | 9, 2), ((3 << 64) | 8, 1));
+        // a tie keeps the current winner
+        assert_eq!(play(4, 1, 4, 2), (4, 1));
+        assert_eq!(play(EMPTY, 1, EMPTY, 2), (EMPTY, 1));
+        assert_eq!(play(EMPTY, 1, 0, 2), (0, 2));
     }
 
     #[test]
