@@ -238,3 +238,32 @@ def test_unguarded_script_is_not_rerun_in_workers(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("script body ran") == 1
     assert "rows 8" in proc.stdout
+
+
+def test_no_worker_start_reruns_an_unguarded_script(tmp_path: Path) -> None:
+    """Whichever call starts a worker (the executor spawns them on demand in
+    ``submit``, so a sweep's own submissions can start one), ``__main__`` is
+    hidden: the pool's context guards every process start, not only the
+    pool's warm-up."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import sys
+            sys.path.insert(0, {str(ROOT)!r})
+            import concurrent.futures as cf
+            from reorderlab import _pool, _worker
+            print("script body ran", flush=True)
+            with cf.ProcessPoolExecutor(2, mp_context=_pool._context()) as ex:
+                replies = [ex.submit(_worker.ping) for _ in range(6)]
+                print("replies", sum(1 for f in replies if f.result() == 0), flush=True)
+            """
+        ),
+        encoding="utf-8",
+    )
+    proc = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("script body ran") == 1
+    assert "replies 6" in proc.stdout

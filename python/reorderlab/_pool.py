@@ -23,6 +23,7 @@ import multiprocessing
 import sys
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 from reorderlab import _worker
 
@@ -35,33 +36,76 @@ _LOCK = threading.Lock()
 
 def _context() -> multiprocessing.context.BaseContext:
     if "forkserver" in multiprocessing.get_all_start_methods():
-        ctx = multiprocessing.get_context("forkserver")
+        ctx: multiprocessing.context.BaseContext = _NoMainForkServerContext()
         # What every worker needs, imported once in the forkserver rather
         # than in each child: the core, and the executor's worker loop
         # (about 5 ms of imports per worker otherwise).
         ctx.set_forkserver_preload(["reorderlab._worker", "concurrent.futures.process"])
         return ctx
-    return multiprocessing.get_context("spawn")
+    return _NoMainSpawnContext()
+
+
+_MAIN_LOCK = threading.Lock()
+_MAIN_HIDDEN = 0  # threads inside _main_not_reimported
+_MAIN_SAVED: tuple[bool, Any, Any] = (False, None, None)
 
 
 @contextlib.contextmanager
 def _main_not_reimported() -> Iterator[None]:
-    """Hide ``__main__``'s file and spec while worker processes are started."""
+    """Hide ``__main__``'s file and spec while a worker process is started.
+
+    Threads may start workers at the same time (a pool starting in the
+    background, a sweep submitting work): the first to enter hides, the last
+    to leave restores.
+    """
+    global _MAIN_HIDDEN, _MAIN_SAVED
     main = sys.modules.get("__main__")
     if main is None:
         yield
         return
-    had_file = "__file__" in main.__dict__
-    saved_file = main.__dict__.get("__file__")
-    saved_spec = main.__dict__.get("__spec__")
-    main.__dict__.pop("__file__", None)
-    main.__dict__["__spec__"] = None
+    with _MAIN_LOCK:
+        if _MAIN_HIDDEN == 0:
+            d = main.__dict__
+            _MAIN_SAVED = ("__file__" in d, d.get("__file__"), d.get("__spec__"))
+            d.pop("__file__", None)
+            d["__spec__"] = None
+        _MAIN_HIDDEN += 1
     try:
         yield
     finally:
-        if had_file:
-            main.__dict__["__file__"] = saved_file
-        main.__dict__["__spec__"] = saved_spec
+        with _MAIN_LOCK:
+            _MAIN_HIDDEN -= 1
+            if _MAIN_HIDDEN == 0:
+                had_file, saved_file, saved_spec = _MAIN_SAVED
+                if had_file:
+                    main.__dict__["__file__"] = saved_file
+                main.__dict__["__spec__"] = saved_spec
+
+
+# Every worker start hides __main__, whichever thread starts it: the executor
+# spawns workers on demand inside ``submit`` (while none is idle), so which
+# call starts the last one is a race between the pool's start and the
+# sweep's first submissions.
+class _NoMainForkServerProcess(multiprocessing.context.ForkServerProcess):
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:  # noqa: N802 (the name multiprocessing calls)
+        with _main_not_reimported():
+            return multiprocessing.context.ForkServerProcess._Popen(process_obj)
+
+
+class _NoMainSpawnProcess(multiprocessing.context.SpawnProcess):
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:  # noqa: N802 (the name multiprocessing calls)
+        with _main_not_reimported():
+            return multiprocessing.context.SpawnProcess._Popen(process_obj)
+
+
+class _NoMainForkServerContext(multiprocessing.context.ForkServerContext):
+    Process = _NoMainForkServerProcess
+
+
+class _NoMainSpawnContext(multiprocessing.context.SpawnContext):
+    Process = _NoMainSpawnProcess
 
 
 def prestart(workers: int) -> None:
@@ -94,14 +138,12 @@ def get_pool(workers: int) -> cf.ProcessPoolExecutor:
     pool = cf.ProcessPoolExecutor(
         max_workers=workers, mp_context=_context(), initializer=_worker.ignore_sigint
     )
-    # Start every worker now, inside the guard: one no-op task per worker
-    # (processes are spawned, in ``submit``, while none is idle). Their
-    # replies are not awaited: the first jobs queue behind them while the
-    # workers come up (a worker that fails to start breaks the pool, and
-    # the first job then raises).
-    with _main_not_reimported():
-        for _ in range(workers):
-            pool.submit(_worker.ping)
+    # Start the workers now: one no-op task per worker (processes are
+    # spawned, in ``submit``, while none is idle). Their replies are not
+    # awaited: the first jobs queue behind them while the workers come up
+    # (a worker that fails to start breaks the pool; the first job raises).
+    for _ in range(workers):
+        pool.submit(_worker.ping)
     with _LOCK:
         _POOLS[workers] = pool
         _STARTING.pop(workers, None)

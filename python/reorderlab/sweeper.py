@@ -11,7 +11,8 @@ run's metrics, and ``key`` (the store key, to fetch the full result with
   sweep), so an interrupted sweep (Ctrl-C or ``kill -9``) resumes where it
   stopped.
 * ``backend="local"``: worker processes (default: all cores), started from a
-  forkserver that has imported only the compiled core.
+  forkserver that has imported only the compiled core and the executor's
+  worker loop.
 * ``backend="dask"``: the scheduler at ``address``, or a ``LocalCluster``
   started for the sweep (``workers`` processes, one thread each).
 * A rich progress bar (runs done / total, ETA) when stdout is a terminal.
@@ -523,7 +524,7 @@ def sweep(
         own_store = True
         if _is_new_store(path):
             # Nothing can be cached in it: the runs start at once and the
-            # file is created while the first of them are simulated.
+            # file is created on a thread while the first of them simulate.
             create = path
         else:
             st = Store(path)
