@@ -16,6 +16,7 @@ import pytest
 
 import reorderlab
 from reorderlab import _core
+from reorderlab import sweeper as sweeper_mod
 from reorderlab.scenario import ScenarioError
 from reorderlab.store import Store
 from reorderlab.sweeper import Grid, SweepStats, jobs_for
@@ -65,7 +66,7 @@ def test_bad_grid_value_names_field_and_point() -> None:
         grid.points()
 
 
-def test_local_sweep_table_and_cache(store_path: Path) -> None:
+def test_local_sweep_table_and_cache(store_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     df = reorderlab.sweep(loss_grid(), seeds=3, workers=2, store=store_path, progress=False)
     assert len(df) == len(P_VALUES) * 3
     assert list(df.columns[:2]) == ["impairments[0].p", "seed"]
@@ -78,6 +79,8 @@ def test_local_sweep_table_and_cache(store_path: Path) -> None:
     assert (stats.total, stats.executed, stats.cached) == (12, 12, 0)
 
     before = reorderlab.simulations_executed()
+    # cached results are read a chunk at a time (12 runs: chunks of 5, 5, 2)
+    monkeypatch.setattr(sweeper_mod, "FETCH_CHUNK", 5)
     again = reorderlab.sweep(loss_grid(), seeds=3, workers=2, store=store_path, progress=False)
     assert reorderlab.simulations_executed() == before  # all from the store
     assert (again.attrs["executed"], again.attrs["cached"]) == (0, 12)

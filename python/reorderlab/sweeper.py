@@ -530,11 +530,14 @@ def sweep(
             st = Store(path)
 
     stats = SweepStats(total=len(jobs), workers=n_workers, backend=backend)
-    results: dict[str, tuple[str, float | None]] = {}
+    # Each run's table row (flattened on arrival: a sweep of long runs with
+    # per-object records would otherwise hold gigabytes of result text) and
+    # core time.
+    results: dict[str, tuple[dict[str, Any], float | None]] = {}
     cached_keys: set[str] = set()
     try:
         if st is not None:
-            results.update(st.get_results(job.key for job in jobs))
+            _fetch_rows(st, [job.key for job in jobs], results)
             cached_keys = set(results)
         todo: list[Job] = []
         seen: set[str] = set()
@@ -588,7 +591,7 @@ def sweep(
                     # flushed as it closes, in the background)
                     st.flush()
             for job, text, wall in batch:
-                results[job.key] = (text, wall)
+                results[job.key] = (flatten_result(json.loads(text)), wall)
                 stats.executed += 1
                 stats.sim_wall_s += wall
                 _count()
@@ -657,17 +660,31 @@ def _end_of_sweep(st: Store, own: bool) -> None:
         st.flush()
 
 
+#: Stored results fetched per query: bounds the result text held at once.
+FETCH_CHUNK = 256
+
+
+def _fetch_rows(
+    st: Store, keys: list[str], into: dict[str, tuple[dict[str, Any], float | None]]
+) -> None:
+    """The table rows of the stored runs among ``keys``, a chunk at a time."""
+    wanted = list(dict.fromkeys(keys))
+    for i in range(0, len(wanted), FETCH_CHUNK):
+        found = st.get_results(wanted[i : i + FETCH_CHUNK])
+        for key, (text, wall) in found.items():
+            into[key] = (flatten_result(json.loads(text)), wall)
+
+
 def _table(
-    jobs: list[Job], results: Mapping[str, tuple[str, float | None]], cached: set[str]
+    jobs: list[Job],
+    results: Mapping[str, tuple[dict[str, Any], float | None]],
+    cached: set[str],
 ) -> pd.DataFrame:
     rows: list[dict[str, Any]] = []
-    parsed: dict[str, dict[str, Any]] = {}
     for job in jobs:
-        if job.key not in parsed:
-            parsed[job.key] = flatten_result(json.loads(results[job.key][0]))
         row: dict[str, Any] = dict(job.params)
         row["seed"] = job.seed
-        row.update(parsed[job.key])
+        row.update(results[job.key][0])
         row["key"] = job.key
         row["cached"] = job.key in cached
         row["wall_s"] = results[job.key][1]
