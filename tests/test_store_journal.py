@@ -308,7 +308,11 @@ def test_normal_exit_without_close_moves_the_journal_in(store_path: Path) -> Non
 
 SWEEP_CHILD = textwrap.dedent(
     """
-    import sys, time
+    import signal, sys, time
+    # A shell without job control starts background commands with SIGINT
+    # ignored, and Python then installs no KeyboardInterrupt handler: make
+    # the Ctrl-C test independent of how the test run was started.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     sys.path.insert(0, {root!r})
     import reorderlab
     from reorderlab.store import Store
