@@ -218,27 +218,33 @@ def test_dask_backend_starts_its_own_cluster(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(comparable(on_dask), comparable(local))
 
 
-def test_unguarded_script_is_not_rerun_in_workers(tmp_path: Path) -> None:
-    """A user script without ``if __name__ == "__main__"`` must run once, not per worker."""
-    script = tmp_path / "experiment.py"
+def run_unguarded_script(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
+    """Run ``body`` as a user's script file without a ``__main__`` guard
+    (it prints "script body ran" first); it must succeed."""
+    script = tmp_path / "unguarded.py"
+    header = f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"
     script.write_text(
-        textwrap.dedent(
-            f"""
-            import sys
-            sys.path.insert(0, {str(ROOT)!r})
-            import reorderlab
-            from tests.test_sweep import loss_grid
-            print("script body ran", flush=True)
-            df = reorderlab.sweep(loss_grid(2.0), seeds=2, workers=2, store=None)
-            print("rows", len(df), flush=True)
-            """
-        ),
+        header + 'print("script body ran", flush=True)\n' + textwrap.dedent(body),
         encoding="utf-8",
     )
     proc = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=False
     )
     assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_unguarded_script_is_not_rerun_in_workers(tmp_path: Path) -> None:
+    """A user script without ``if __name__ == "__main__"`` must run once, not per worker."""
+    proc = run_unguarded_script(
+        tmp_path,
+        """
+        import reorderlab
+        from tests.test_sweep import loss_grid
+        df = reorderlab.sweep(loss_grid(2.0), seeds=2, workers=2, store=None)
+        print("rows", len(df), flush=True)
+        """,
+    )
     assert proc.stdout.count("script body ran") == 1
     assert "rows 8" in proc.stdout
 
@@ -248,25 +254,15 @@ def test_no_worker_start_reruns_an_unguarded_script(tmp_path: Path) -> None:
     ``submit``, so a sweep's own submissions can start one), ``__main__`` is
     hidden: the pool's context guards every process start, not only the
     pool's warm-up."""
-    script = tmp_path / "unguarded.py"
-    script.write_text(
-        textwrap.dedent(
-            f"""
-            import sys
-            sys.path.insert(0, {str(ROOT)!r})
-            import concurrent.futures as cf
-            from reorderlab import _pool, _worker
-            print("script body ran", flush=True)
-            with cf.ProcessPoolExecutor(2, mp_context=_pool._context()) as ex:
-                replies = [ex.submit(_worker.ping) for _ in range(6)]
-                print("replies", sum(1 for f in replies if f.result() == 0), flush=True)
-            """
-        ),
-        encoding="utf-8",
+    proc = run_unguarded_script(
+        tmp_path,
+        """
+        import concurrent.futures as cf
+        from reorderlab import _pool, _worker
+        with cf.ProcessPoolExecutor(2, mp_context=_pool._context()) as ex:
+            replies = [ex.submit(_worker.ping) for _ in range(6)]
+            print("replies", sum(1 for f in replies if f.result() == 0), flush=True)
+        """,
     )
-    proc = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("script body ran") == 1
     assert "replies 6" in proc.stdout

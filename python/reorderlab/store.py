@@ -45,7 +45,7 @@ import os
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -280,6 +280,31 @@ class _Journal:
 
 _JOURNALS: dict[str, _Journal] = {}
 _JOURNALS_LOCK = threading.Lock()
+
+
+def _acquire_journal(real: str, on_new: Callable[[], None]) -> _Journal:
+    """This process's journal for the store file at real path ``real``, one
+    more reference to it; ``on_new`` runs first when the process has none."""
+    with _JOURNALS_LOCK:
+        journal = _JOURNALS.get(real)
+        if journal is None:
+            on_new()
+            journal = _Journal(journal_path(real))
+            _JOURNALS[real] = journal
+        journal.refs += 1
+    return journal
+
+
+def _release_journal(real: str, journal: _Journal) -> None:
+    """Drop a reference; the last one closes the journal (and removes its
+    file if it holds nothing)."""
+    with _JOURNALS_LOCK:
+        journal.refs -= 1
+        if journal.refs <= 0:
+            _JOURNALS.pop(real, None)
+            journal.release()
+
+
 #: Stores being closed in the background, by real path (see
 #: :meth:`Store.close_in_background`).
 _CLOSING: dict[str, threading.Thread] = {}
@@ -402,17 +427,9 @@ class Store:
 
     def _attach_journal(self) -> _Journal:
         """This process's journal for the file; replay a leftover one first."""
-        name = self._real
-        with _JOURNALS_LOCK:
-            journal = _JOURNALS.get(name)
-            if journal is None:
-                # No other Store of this process has the file open: a journal
-                # on disk was left by a process that died before moving it in.
-                self._replay(self.journal_path)
-                journal = _Journal(self.journal_path)
-                _JOURNALS[name] = journal
-            journal.refs += 1
-        return journal
+        # No other Store of this process has the file open: a journal on
+        # disk was left by a process that died before moving it in.
+        return _acquire_journal(self._real, lambda: self._replay(self.journal_path))
 
     def _replay(self, path: Path) -> None:
         rows, ignored = read_journal(path)
@@ -539,11 +556,7 @@ class Store:
             self._journal = None
             _OPEN_STORES.discard(self)
             if journal is not None and not self.read_only:
-                with _JOURNALS_LOCK:
-                    journal.refs -= 1
-                    if journal.refs <= 0:
-                        _JOURNALS.pop(self._real, None)
-                        journal.release()
+                _release_journal(self._real, journal)
             self._conn.close()
             self._conn = None
 
@@ -768,16 +781,13 @@ class OpeningStore:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._real = os.path.realpath(self.path)
-        with _JOURNALS_LOCK:
-            journal = _JOURNALS.get(self._real)
-            if journal is None:
-                if journal_path(self._real).exists():
-                    # left by a dead process: Store replays it, this would not
-                    raise ValueError(f"results store {self.path}: has a journal to replay")
-                journal = _Journal(journal_path(self._real))
-                _JOURNALS[self._real] = journal
-            journal.refs += 1
-        self._journal: _Journal | None = journal
+
+        def refuse_leftover() -> None:
+            if journal_path(self._real).exists():
+                # left by a dead process: Store replays it, this would not
+                raise ValueError(f"results store {self.path}: has a journal to replay")
+
+        self._journal: _Journal | None = _acquire_journal(self._real, refuse_leftover)
         self._store: Store | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._open, name="reorderlab-store-open")
@@ -807,11 +817,7 @@ class OpeningStore:
         self._thread.join()
         journal, self._journal = self._journal, None
         if journal is not None:
-            with _JOURNALS_LOCK:
-                journal.refs -= 1
-                if journal.refs <= 0:  # the store did not open
-                    _JOURNALS.pop(self._real, None)
-                    journal.release()
+            _release_journal(self._real, journal)  # the store holds its own
         if self._error is not None:
             raise self._error
         assert self._store is not None

@@ -535,6 +535,14 @@ def sweep(
     # core time.
     results: dict[str, tuple[dict[str, Any], float | None]] = {}
     cached_keys: set[str] = set()
+
+    def open_store() -> Store | None:
+        """The store, waiting for it if it is being created."""
+        nonlocal st
+        if st is None and opening is not None:
+            st = opening.store()
+        return st
+
     try:
         if st is not None:
             _fetch_rows(st, [job.key for job in jobs], results)
@@ -563,9 +571,8 @@ def sweep(
         def sink() -> Store | OpeningStore | None:
             """Where completed runs go: the store, or its journal while the
             store file is being created."""
-            nonlocal st
-            if st is None and opening is not None and opening.is_open():
-                st = opening.store()
+            if opening is not None and opening.is_open():
+                open_store()
             return st if st is not None else opening
 
         def done(batch: list[tuple[Job, str, float]]) -> None:
@@ -625,16 +632,11 @@ def sweep(
         # Interrupted or failed: the completed runs are in the journal already;
         # moving them into DuckDB is a courtesy that must not mask the error.
         with contextlib.suppress(Exception):
-            if st is None and opening is not None:
-                st = opening.store()
-        if st is not None:
-            with contextlib.suppress(Exception):
-                _end_of_sweep(st, own_store)
+            if (opened := open_store()) is not None:
+                _end_of_sweep(opened, own_store)
         raise
-    if st is None and opening is not None:
-        st = opening.store()
-    if st is not None:
-        _end_of_sweep(st, own_store)
+    if (opened := open_store()) is not None:
+        _end_of_sweep(opened, own_store)
 
     stats.wall_s = time.perf_counter() - t0
     df = _table(jobs, results, cached_keys)

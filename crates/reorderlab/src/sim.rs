@@ -639,8 +639,8 @@ impl Simulation {
     }
 
     /// Deliver the head packet of `link`, whose event is at the top of the
-    /// queue: the link's next head takes that event's place (one sift
-    /// instead of a pop and a push), then the packet moves on.
+    /// queue: the link's next head takes that event's place (one path of
+    /// the link-head tree replayed), then the packet moves on.
     fn deliver_link_head(&mut self, link: u32) {
         let (mut pkt, next) = self.links[link as usize].pop_arrival();
         match next {
@@ -712,9 +712,8 @@ impl Simulation {
         }
     }
 
-    /// A packet reached `node`.
-    /// (Packets go down the hop by reference: a copy of a 64-byte packet
-    /// per call level was a measurable share of each event.)
+    /// A packet reached `node`. (Packets go down a hop by reference: a
+    /// 64-byte copy per call level was a measurable share of each event.)
     fn arrive(&mut self, pkt: &mut Packet, node: u32) {
         if node != pkt.dst {
             self.forward(pkt, node);

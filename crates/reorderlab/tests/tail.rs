@@ -70,6 +70,18 @@ fn close(got_ms: f64, want_ms: f64) -> bool {
     (got_ms - want_ms).abs() < 0.3
 }
 
+/// [`tail_result`], which must complete with an FCT of `want_ms`.
+fn completed_in(variant: &str, lost: &[u32], want_ms: f64) -> reorderlab::metrics::FlowResult {
+    let r = tail_result(variant, lost);
+    assert!(r.completed, "{variant}");
+    assert!(
+        close(r.fct.unwrap() * 1e3, want_ms),
+        "{variant} {:?}",
+        r.fct
+    );
+    r
+}
+
 /// Last segment lost, RTT 80 ms, quickack receiver (every segment ACKed).
 ///
 /// Common timeline: SYN at 0, SYN-ACK at 80 ms: first RTT sample R = 80,
@@ -207,25 +219,13 @@ fn rack_tlp_and_linux_complete_under_random_loss() {
 #[test]
 fn tlp_probe_and_reorder_timeout_counters_match_the_timeline() {
     for variant in ["RACK-TLP", "Linux"] {
-        let last = tail_result(variant, &[9]);
-        assert!(last.completed, "{variant}");
-        assert!(
-            close(last.fct.unwrap() * 1e3, 480.0),
-            "{variant} {:?}",
-            last.fct
-        );
+        let last = completed_in(variant, &[9], 480.0);
         assert_eq!(last.tlp_probes, 1, "{variant}");
         assert_eq!(last.probe_retransmits, 1, "{variant}");
         assert_eq!((last.rack_marked_lost, last.rack_reorder_timeouts), (0, 0));
         assert_eq!(last.timeouts, 0, "{variant}");
 
-        let second = tail_result(variant, &[8]);
-        assert!(second.completed, "{variant}");
-        assert!(
-            close(second.fct.unwrap() * 1e3, 220.0),
-            "{variant} {:?}",
-            second.fct
-        );
+        let second = completed_in(variant, &[8], 220.0);
         assert_eq!(second.tlp_probes, 0, "{variant}");
         assert_eq!(second.rack_reorder_timeouts, 1, "{variant}");
         assert_eq!(second.rack_marked_lost, 1, "{variant}");

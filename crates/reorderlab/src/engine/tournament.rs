@@ -115,13 +115,12 @@ impl Tournament {
         }
         for j in (1..bigger.leaves).rev() {
             let (l, r) = (2 * j, 2 * j + 1);
-            let win = if bigger.keys[r] < bigger.keys[l] {
-                r
-            } else {
-                l
-            };
-            bigger.keys[j] = bigger.keys[win];
-            bigger.slots[j] = bigger.slots[win];
+            (bigger.keys[j], bigger.slots[j]) = play(
+                bigger.keys[l],
+                bigger.slots[l],
+                bigger.keys[r],
+                bigger.slots[r],
+            );
         }
         bigger.active = self.active;
         *self = bigger;

@@ -95,12 +95,6 @@ impl Fifo {
         Some(pkt)
     }
 
-    /// The oldest packet.
-    #[inline]
-    pub fn front(&self) -> Option<&Packet> {
-        (self.len > 0).then(|| &self.packets[self.head].0)
-    }
-
     /// Arrival time of the oldest packet.
     #[inline]
     pub fn front_time(&self) -> Option<Time> {
@@ -227,6 +221,6 @@ mod tests {
         f.swap_packets(0, 2);
         assert_eq!((f.get(0).seq, f.time(0)), (2, 0));
         assert_eq!((f.get(2).seq, f.time(2)), (0, 2));
-        assert!(f.front().is_some_and(|p| p.seq == 2));
+        assert_eq!(f.pop_front().map(|p| p.seq), Some(2));
     }
 }

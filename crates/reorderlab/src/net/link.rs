@@ -199,12 +199,10 @@ impl Link {
             .expect("LinkDeliver event for an empty link");
         if self.tx_pending > self.in_flight.len() {
             // its transmission ended `delay` ago; `expire` had not run since
+            // (the next `expire` finds the new first end)
             self.tx_pending -= 1;
             self.tx_bytes -= pkt.size as u64;
-            self.tx_next_end = match self.tx_pending {
-                0 => Time::MAX,
-                _ => self.in_flight.time(self.tx_head()) - self.delay,
-            };
+            self.tx_next_end = 0;
         }
         self.stats.delivered += 1;
         self.stats.bytes_delivered += pkt.size as u64;
