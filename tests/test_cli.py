@@ -153,3 +153,19 @@ def test_bench_json(cli_env: dict[str, str]) -> None:
     bad = run_cli(["bench", "nosuch"], cli_env)
     assert bad.returncode == 2
     assert "unknown benchmark 'nosuch'" in bad.stderr
+
+
+def test_bench_sweep_json(cli_env: dict[str, str]) -> None:
+    proc = run_cli(
+        ["bench", "--sweep", "--runs", "4", "--seconds", "0.5", "--preset", "light", "--json"],
+        cli_env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    measured = [*report["by_workers"].values(), report["cold_process"]]
+    assert len(measured) >= 2
+    for r in measured:
+        assert r["executed"] == 4
+        assert r["sim_core_cpu_s"] > 0 and r["wall_s"] > 0
+        assert 0 <= r["outside_simulation_fraction"] < 1
+    assert report["speedup"] > 0

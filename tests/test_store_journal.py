@@ -469,17 +469,18 @@ def test_layout_1_store_is_rewritten_and_keeps_every_run(tmp_path: Path) -> None
         assert len(again) == 3
 
 
-# -- a new store created on a background thread (the sweep driver's) ---------
+# -- a new store, created when first needed (the sweep driver's) ------------
 
 
-def test_runs_put_while_a_store_opens_reach_duckdb(tmp_path: Path) -> None:
-    path = tmp_path / "opening.duckdb"
-    opening = store_mod.OpeningStore(path)
-    opening.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(5))  # type: ignore[arg-type]
-    # durable before the store is open: in the journal file already
+def test_runs_put_in_a_new_store_reach_duckdb(tmp_path: Path) -> None:
+    path = tmp_path / "new.duckdb"
+    new = store_mod.NewStore(path)
+    new.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(5))  # type: ignore[arg-type]
+    # durable before the file exists: in the journal already
     rows, _ = read_journal(journal_path(path))
     assert {r[0] for r in rows} == {f"k{i}" for i in range(5)}
-    st = opening.store()
+    assert not path.exists() and not new.is_open()  # no flush due: not created yet
+    st = new.store()  # created now
     assert st.pending() == 5  # the store shares the journal: nothing replayed twice
     st.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(3, 8))  # type: ignore[arg-type]
     assert len(st) == 8
@@ -487,18 +488,50 @@ def test_runs_put_while_a_store_opens_reach_duckdb(tmp_path: Path) -> None:
     assert sorted(db_keys(path)) == sorted(f"k{i}" for i in range(8))
     assert not journal_path(path).exists()
     with pytest.raises(ValueError, match="handed over"):
-        opening.put_many([])
+        new.put_many([])
 
 
-def test_kill_9_while_a_store_opens_keeps_the_journaled_runs(tmp_path: Path) -> None:
+def test_a_new_store_is_created_when_its_first_flush_is_due(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(Store, "FLUSH_ROWS", 4)
+    path = tmp_path / "due.duckdb"
+    new = store_mod.NewStore(path)
+    new.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(3))  # type: ignore[arg-type]
+    assert new._thread is None  # 3 < 4 runs and young: nothing started
+    new.put_many([StoreRow(key="k3", **fake_run(3))])  # type: ignore[arg-type]
+    assert new._thread is not None  # created on a background thread
+    st = new.store()
+    assert path.exists() and sorted(st.keys()) == [f"k{i}" for i in range(4)]
+    st.close()
+    assert sorted(db_keys(path)) == [f"k{i}" for i in range(4)]
+
+
+@pytest.mark.parametrize("started", [False, True])
+def test_new_store_close_in_background_keeps_every_run(tmp_path: Path, started: bool) -> None:
+    path = tmp_path / "bg-new.duckdb"
+    new = store_mod.NewStore(path)
+    new.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(6))  # type: ignore[arg-type]
+    if started:
+        new.create_soon()
+    new.close_in_background()
+    with Store(path) as again:  # waits for the background creation and close
+        assert sorted(again.keys()) == [f"k{i}" for i in range(6)]
+        assert again.pending() == 0
+    assert sorted(db_keys(path)) == [f"k{i}" for i in range(6)]
+    assert not journal_path(path).exists()
+    assert os.path.realpath(path) not in store_mod._JOURNALS
+
+
+def test_kill_9_before_a_new_store_exists_keeps_the_journaled_runs(tmp_path: Path) -> None:
     path = tmp_path / "killed.duckdb"
     proc = run_child(
         f"""
         import os, signal
-        from reorderlab.store import OpeningStore, StoreRow
+        from reorderlab.store import NewStore, StoreRow
         from tests.test_store_journal import fake_run
-        opening = OpeningStore({str(path)!r})
-        opening.put_many(StoreRow(key=f"k{{i}}", **fake_run(i)) for i in range(4))
+        new = NewStore({str(path)!r})
+        new.put_many(StoreRow(key=f"k{{i}}", **fake_run(i)) for i in range(4))
         os.kill(os.getpid(), signal.SIGKILL)
         """
     )
@@ -511,18 +544,18 @@ def test_kill_9_while_a_store_opens_keeps_the_journaled_runs(tmp_path: Path) -> 
 def test_a_store_that_fails_to_open_leaves_its_runs_in_the_journal(tmp_path: Path) -> None:
     path = tmp_path / "garbage.duckdb"
     path.write_bytes(b"not a database" * 100)
-    opening = store_mod.OpeningStore(path)
-    opening.put_many([StoreRow(key="k1", **fake_run(1))])  # type: ignore[arg-type]
+    new = store_mod.NewStore(path)
+    new.put_many([StoreRow(key="k1", **fake_run(1))])  # type: ignore[arg-type]
     with pytest.raises(store_mod.StoreBusyError, match="cannot be opened"):
-        opening.store()
+        new.store()
     rows, _ = read_journal(journal_path(path))
     assert [r[0] for r in rows] == ["k1"]
     assert os.path.realpath(path) not in store_mod._JOURNALS  # released
 
 
-def test_opening_store_refuses_a_leftover_journal(store_path: Path) -> None:
+def test_new_store_refuses_a_leftover_journal(store_path: Path) -> None:
     crash_after_puts(store_path, 2)
     with pytest.raises(ValueError, match="journal to replay"):
-        store_mod.OpeningStore(store_path)
+        store_mod.NewStore(store_path)
     with Store(store_path) as st:
         assert len(st) == 2

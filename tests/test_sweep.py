@@ -92,6 +92,30 @@ def test_local_sweep_table_and_cache(store_path: Path, monkeypatch: pytest.Monke
     assert (more.attrs["executed"], more.attrs["cached"]) == (len(P_VALUES), 12)
 
 
+@pytest.mark.parametrize("store_kind", ["none", "new", "existing"])
+def test_a_run_twice_in_a_grid_is_simulated_once(tmp_path: Path, store_kind: str) -> None:
+    """Jobs are expanded as the workers take them when nothing can be cached
+    (no store, a new one) and all at once otherwise: both give one row per
+    grid point and simulate a repeated run once."""
+    sc = small_scenario(duration=2.0)
+    other = sc.with_params({"impairments[0].p": 0.02})
+    path = tmp_path / "twice.duckdb"
+    if store_kind == "existing":
+        Store(path).close()
+    store = None if store_kind == "none" else path
+    before = reorderlab.simulations_executed()
+    df = reorderlab.sweep([sc, other, sc], seeds=[1, 2], workers=2, store=store, progress=False)
+    assert reorderlab.simulations_executed() - before == 4
+    assert df.attrs["executed"] == 4 and df.attrs["total"] == 6
+    assert df["key"].tolist()[:2] == df["key"].tolist()[4:]  # rows 0,1 == rows 4,5
+    assert df["key"].nunique() == 4
+    pd.testing.assert_frame_equal(
+        comparable(df.iloc[:2]), comparable(df.iloc[4:]).set_axis([0, 1], axis=0)
+    )
+    stats = df.attrs["stats"]
+    assert stats.sim_cpu_s > 0 and 0 <= stats.outside_fraction < 1
+
+
 def test_serial_local_and_thread_backends_agree() -> None:
     a = reorderlab.sweep(loss_grid(), seeds=2, backend="serial", store=None, progress=False)
     b = reorderlab.sweep(loss_grid(), seeds=2, backend="local", workers=2, store=None)
@@ -99,6 +123,28 @@ def test_serial_local_and_thread_backends_agree() -> None:
     pd.testing.assert_frame_equal(comparable(a), comparable(b))
     pd.testing.assert_frame_equal(comparable(a), comparable(c))
     assert c.attrs["executed"] == len(P_VALUES) * 2
+
+
+def test_a_killed_worker_fails_the_sweep_and_keeps_completed_runs(store_path: Path) -> None:
+    from reorderlab import _pool
+
+    grid = loss_grid(duration=10.0)
+
+    def kill_workers(job: sweeper_mod.Job, text: str) -> None:
+        for worker in _pool.get_pool(2)._workers:
+            if worker.process.pid is not None:
+                os.kill(worker.process.pid, signal.SIGKILL)
+
+    died = r"exit code -9\) .*run\(s\) of scenario"
+    with pytest.raises(_pool.WorkerDiedError, match=died) as err:
+        reorderlab.sweep(grid, seeds=2, workers=2, store=store_path, on_run=kill_workers)
+    assert repr(grid.base.name) in str(err.value)
+    with Store(store_path) as st:
+        kept = len(st)
+    assert 1 <= kept < len(P_VALUES) * 2
+    # the dead pool was replaced: the sweep resumes with the missing runs
+    df = reorderlab.sweep(grid, seeds=2, workers=2, store=store_path, progress=False)
+    assert (df.attrs["executed"], df.attrs["cached"]) == (len(P_VALUES) * 2 - kept, kept)
 
 
 KILLED_SWEEP = textwrap.dedent(
@@ -250,19 +296,27 @@ def test_unguarded_script_is_not_rerun_in_workers(tmp_path: Path) -> None:
 
 
 def test_no_worker_start_reruns_an_unguarded_script(tmp_path: Path) -> None:
-    """Whichever call starts a worker (the executor spawns them on demand in
-    ``submit``, so a sweep's own submissions can start one), ``__main__`` is
-    hidden: the pool's context guards every process start, not only the
-    pool's warm-up."""
+    """Whichever way a worker starts (all at once on a background thread by
+    ``prestart``, or one by one as tasks are submitted), ``__main__`` is
+    hidden while it starts."""
     proc = run_unguarded_script(
         tmp_path,
         """
-        import concurrent.futures as cf
-        from reorderlab import _pool, _worker
-        with cf.ProcessPoolExecutor(2, mp_context=_pool._context()) as ex:
-            replies = [ex.submit(_worker.ping) for _ in range(6)]
-            print("replies", sum(1 for f in replies if f.result() == 0), flush=True)
+        from reorderlab import _pool
+        from tests.test_sweep import small_scenario
+        items = [(small_scenario(duration=0.5).to_json(), 1)]
+        _pool.prestart(2)  # started on a thread
+        on_demand = _pool.Pool(3)  # started by submit, while the other starts
+        replies = 0
+        for pool in (on_demand, _pool.get_pool(2)):
+            for _ in range(2):
+                while pool.has_idle():
+                    pool.submit(items, "t")
+                while pool.busy():
+                    replies += sum(len(r) for _, r in pool.wait())
+        on_demand.close()
+        print("replies", replies, flush=True)
         """,
     )
-    assert proc.stdout.count("script body ran") == 1
-    assert "replies 6" in proc.stdout
+    assert proc.stdout.count("script body ran") == 1, proc.stdout + proc.stderr
+    assert "replies 10" in proc.stdout, proc.stdout + proc.stderr

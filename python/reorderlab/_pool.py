@@ -1,48 +1,59 @@
 """Worker processes of the local sweep backend.
 
-* Started from a forkserver that has imported only ``reorderlab._worker``
-  (the compiled core) and the executor's worker loop, so a worker costs a
-  fork, not an interpreter start or imports.
+* Each worker is a process with one pipe to the driver: the driver sends it
+  a task (a list of runs), the worker sends back their results and waits
+  for the next. The driver's sweep loop waits on all the pipes at once
+  (:meth:`Pool.wait`) and hands a worker its next task as soon as its
+  results arrive, before it stores them. No helper threads: a worker's
+  round trip is a wake-up of the driver and two small pickles.
+* Workers are forked from a forkserver that has imported only what they
+  need (``reorderlab._worker``: the compiled core), so a worker costs a fork,
+  not an interpreter start or imports.
 * The caller's ``__main__`` is *not* re-imported in the workers (as
-  multiprocessing does by default): jobs only reference
-  ``reorderlab._worker.simulate``, and a user's unguarded script or notebook
-  must not run again in every worker.
-* One pool per worker count is kept for the life of the process, so that a
+  multiprocessing does by default): tasks only reference
+  ``reorderlab._worker``, and a user's unguarded script or notebook must not
+  run again in every worker.
+* A pool starts its processes on demand, one per task while it has fewer
+  than its size, so each worker starts with its first task waiting for it.
+  One pool per worker count is kept for the life of the process, so that a
   recipe running several sweeps starts its workers once. A pool that saw an
   error or an interrupt is terminated and forgotten.
-* :func:`prestart` starts a pool in a background thread, so a sweep can
-  open its store and look up cached runs while the workers start.
+* :func:`prestart` starts a pool's processes in a background thread, for a
+  driver that must first open a store and look up cached runs.
 """
 
 from __future__ import annotations
 
 import atexit
-import concurrent.futures as cf
 import contextlib
 import multiprocessing
+import multiprocessing.connection
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from reorderlab import _worker
 
-__all__ = ["discard_pool", "get_pool", "prestart", "shutdown_pools"]
+__all__ = ["Pool", "WorkerDiedError", "discard_pool", "get_pool", "prestart", "shutdown_pools"]
 
-_POOLS: dict[int, cf.ProcessPoolExecutor] = {}
-_STARTING: dict[int, threading.Thread] = {}
-_LOCK = threading.Lock()
+
+class WorkerDiedError(RuntimeError):
+    """A worker process ended while it had a task (killed, out of memory, a
+    crash of the process rather than a panic, which the core reports)."""
 
 
 def _context() -> multiprocessing.context.BaseContext:
     if "forkserver" in multiprocessing.get_all_start_methods():
-        ctx: multiprocessing.context.BaseContext = _NoMainForkServerContext()
+        ctx = multiprocessing.get_context("forkserver")
         # What every worker needs, imported once in the forkserver rather
-        # than in each child: the core, and the executor's worker loop
-        # (about 5 ms of imports per worker otherwise).
-        ctx.set_forkserver_preload(["reorderlab._worker", "concurrent.futures.process"])
+        # than in each child (several ms of imports per worker otherwise,
+        # more where no bytecode is cached): the core, and what a child
+        # imports to unpickle its process object.
+        ctx.set_forkserver_preload(["reorderlab._worker", "multiprocessing.popen_forkserver"])
         return ctx
-    return _NoMainSpawnContext()
+    return multiprocessing.get_context("spawn")
 
 
 _MAIN_LOCK = threading.Lock()
@@ -55,7 +66,7 @@ def _main_not_reimported() -> Iterator[None]:
     """Hide ``__main__``'s file and spec while a worker process is started.
 
     Threads may start workers at the same time (a pool starting in the
-    background, a sweep submitting work): the first to enter hides, the last
+    background, another thread's sweep): the first to enter hides, the last
     to leave restores.
     """
     global _MAIN_HIDDEN, _MAIN_SAVED
@@ -82,102 +93,189 @@ def _main_not_reimported() -> Iterator[None]:
                 main.__dict__["__spec__"] = saved_spec
 
 
-# Every worker start hides __main__, whichever thread starts it: the executor
-# spawns workers on demand inside ``submit`` (while none is idle), so which
-# call starts the last one is a race between the pool's start and the
-# sweep's first submissions.
-class _NoMainForkServerProcess(multiprocessing.context.ForkServerProcess):
-    @staticmethod
-    def _Popen(process_obj: Any) -> Any:  # noqa: N802 (the name multiprocessing calls)
+@dataclass(eq=False)
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    conn: multiprocessing.connection.Connection  # the driver's end of the pipe
+    task: Any = field(default=None)  # the tag of the task it runs, or None
+
+
+class Pool:
+    """``size`` worker processes, each running at most one task at a time.
+
+    Single-threaded use: one driver thread submits and waits.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._ctx = _context()
+        self._workers: list[_Worker] = []
+
+    def start_workers(self) -> None:
+        """Start every process of the pool now (they then wait for tasks)."""
+        while len(self._workers) < self.size:
+            self._start()
+
+    def _start(self) -> _Worker:
+        ours, theirs = self._ctx.Pipe(duplex=True)
+        process = self._ctx.Process(  # type: ignore[attr-defined]
+            target=_worker.serve, args=(theirs,), name="reorderlab-worker", daemon=True
+        )
         with _main_not_reimported():
-            return multiprocessing.context.ForkServerProcess._Popen(process_obj)
+            process.start()
+        theirs.close()
+        worker = _Worker(process, ours)
+        self._workers.append(worker)
+        return worker
+
+    def has_idle(self) -> bool:
+        """Can :meth:`submit` hand a task to a worker now?"""
+        return len(self._workers) < self.size or any(w.task is None for w in self._workers)
+
+    def busy(self) -> int:
+        """How many tasks are running."""
+        return sum(1 for w in self._workers if w.task is not None)
+
+    def submit(self, items: list[tuple[str, int | None]], tag: Any) -> None:
+        """Send ``items`` (runs: scenario JSON, seed) to an idle worker,
+        starting one if the pool is not full; ``tag`` comes back with the
+        results. Never blocks on a busy worker (it is reading its pipe)."""
+        worker = next((w for w in self._workers if w.task is None), None)
+        if worker is None:
+            worker = self._start()
+        try:
+            worker.conn.send(items)
+        except OSError:  # its end of the pipe is closed: the process is gone
+            worker.process.join(timeout=1)
+            raise WorkerDiedError(
+                f"a worker process ended (exit code {worker.process.exitcode}) "
+                f"before it could run {_describe(tag)}"
+            ) from None
+        worker.task = tag
+
+    def ready(self) -> bool:
+        """Has a running task ended (or its worker died)? Does not wait."""
+        conns = [w.conn for w in self._workers if w.task is not None]
+        return bool(conns) and bool(multiprocessing.connection.wait(conns, timeout=0))
+
+    def wait(self) -> list[tuple[Any, list[_worker.Output | Exception]]]:
+        """Wait for at least one running task to end; return each ended
+        task's tag and results (an exception in place of a failed run).
+
+        Raises :class:`WorkerDiedError` if a worker process ended instead.
+        """
+        running = {w.conn: w for w in self._workers if w.task is not None}
+        if not running:
+            raise RuntimeError("no task is running")
+        out = []
+        for conn in multiprocessing.connection.wait(list(running)):
+            worker = running[conn]  # type: ignore[index]
+            try:
+                results = worker.conn.recv()
+            except (EOFError, OSError):
+                worker.process.join(timeout=1)
+                raise WorkerDiedError(
+                    f"a worker process ended (exit code {worker.process.exitcode}) "
+                    f"while running {_describe(worker.task)}"
+                ) from None
+            out.append((worker.task, results))
+            worker.task = None
+        return out
+
+    def terminate(self) -> None:
+        """Stop every worker now (running tasks are abandoned)."""
+        for w in self._workers:
+            if w.process.is_alive():
+                w.process.terminate()
+        self._reap()
+
+    def close(self) -> None:
+        """Let every worker finish and exit (they end when their pipe closes)."""
+        for w in self._workers:
+            with contextlib.suppress(OSError):
+                w.conn.close()
+        for w in self._workers:
+            w.process.join(timeout=5)
+        self.terminate()
+
+    def _reap(self) -> None:
+        for w in self._workers:
+            w.process.join(timeout=5)
+            with contextlib.suppress(OSError):
+                w.conn.close()
+        self._workers = []
 
 
-class _NoMainSpawnProcess(multiprocessing.context.SpawnProcess):
-    @staticmethod
-    def _Popen(process_obj: Any) -> Any:  # noqa: N802 (the name multiprocessing calls)
-        with _main_not_reimported():
-            return multiprocessing.context.SpawnProcess._Popen(process_obj)
+def _describe(tag: Any) -> str:
+    """What a task's tag says about it (the sweep tags tasks with its jobs)."""
+    names = sorted({getattr(getattr(job, "scenario", None), "name", "?") for job in tag or []})
+    runs = len(tag or [])
+    return f"{runs} run(s) of scenario(s) {', '.join(repr(n) for n in names)}"
 
 
-class _NoMainForkServerContext(multiprocessing.context.ForkServerContext):
-    Process = _NoMainForkServerProcess
-
-
-class _NoMainSpawnContext(multiprocessing.context.SpawnContext):
-    Process = _NoMainSpawnProcess
+_POOLS: dict[int, Pool] = {}
+_STARTING: dict[int, threading.Thread] = {}
+_LOCK = threading.Lock()
 
 
 def prestart(workers: int) -> None:
     """Start the pool of ``workers`` processes in the background (no-op if it
-    runs or is starting); :func:`get_pool` then waits for it."""
+    runs or is starting), for a driver that has other work to do first
+    (open a store, look up cached runs); :func:`get_pool` then waits for it."""
     with _LOCK:
         if workers in _POOLS or workers in _STARTING:
             return
+        pool = _POOLS[workers] = Pool(workers)
         thread = threading.Thread(
-            target=_start_quietly, args=(workers,), name="reorderlab-pool", daemon=True
+            target=_start_quietly, args=(workers, pool), name="reorderlab-pool", daemon=True
         )
         _STARTING[workers] = thread
     thread.start()
 
 
-def _start_quietly(workers: int) -> None:
-    # A failure here is raised again by the get_pool that needs the pool.
-    with contextlib.suppress(Exception):
-        get_pool(workers)
+def _start_quietly(workers: int, pool: Pool) -> None:
+    try:
+        pool.start_workers()
+    except Exception:  # the sweep's first submit tries again and raises
+        pass
+    finally:
+        with _LOCK:
+            _STARTING.pop(workers, None)
 
 
-def get_pool(workers: int) -> cf.ProcessPoolExecutor:
-    """A running pool of ``workers`` processes (started on first use)."""
+def get_pool(workers: int) -> Pool:
+    """The pool of ``workers`` processes (waits for one being started by
+    :func:`prestart`). A new pool starts its processes on demand: each of
+    the first ``workers`` tasks starts one (a few ms each), so a driver with
+    its first tasks ready hands each worker its first task as it starts."""
     starting = _STARTING.get(workers)
-    if starting is not None and starting is not threading.current_thread():
+    if starting is not None:
         starting.join()
-    pool = _POOLS.get(workers)
-    if pool is not None:
-        return pool
-    pool = cf.ProcessPoolExecutor(
-        max_workers=workers, mp_context=_context(), initializer=_worker.ignore_sigint
-    )
-    # Start the workers now: one no-op task per worker (processes are
-    # spawned, in ``submit``, while none is idle). Their replies are not
-    # awaited: the first jobs queue behind them while the workers come up
-    # (a worker that fails to start breaks the pool; the first job raises).
-    for _ in range(workers):
-        pool.submit(_worker.ping)
     with _LOCK:
-        _POOLS[workers] = pool
-        _STARTING.pop(workers, None)
+        pool = _POOLS.get(workers)
+        if pool is None:
+            pool = _POOLS[workers] = Pool(workers)
     return pool
 
 
 def discard_pool(workers: int) -> None:
-    """Terminate a pool now (after an error or Ctrl-C): running jobs are abandoned."""
-    pool = _POOLS.pop(workers, None)
-    if pool is None:
-        return
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    for proc in processes:
-        proc.terminate()
-    for proc in processes:
-        proc.join(timeout=5)
-    # A worker killed while sending a result leaves half a message in the
-    # result pipe; the executor's manager thread would wait for the rest
-    # forever, and the interpreter for that thread at exit (seen in about 1
-    # of 30 interrupted sweeps under load). With every worker gone, closing
-    # this process's copy of the pipe's write end lets it read end-of-file,
-    # mark the pool broken and exit.
-    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
-    if writer is not None and not any(p.is_alive() for p in processes):
-        with contextlib.suppress(OSError):
-            writer.close()
-    pool.shutdown(wait=False, cancel_futures=True)
+    """Terminate a pool now (after an error or Ctrl-C): running tasks are abandoned."""
+    starting = _STARTING.get(workers)
+    if starting is not None:
+        starting.join()
+    with _LOCK:
+        pool = _POOLS.pop(workers, None)
+    if pool is not None:
+        pool.terminate()
 
 
 def shutdown_pools() -> None:
     """Stop every pool (at interpreter exit)."""
-    for workers in list(_POOLS):
-        pool = _POOLS.pop(workers)
-        pool.shutdown(wait=True, cancel_futures=True)
+    with _LOCK:
+        pools = list(_POOLS.values())
+        _POOLS.clear()
+    for pool in pools:
+        pool.close()
 
 
 atexit.register(shutdown_pools)

@@ -1,4 +1,5 @@
-"""What a worker process runs: one call into the core, timed.
+"""What a worker process runs: calls into the core, timed, and (local
+backend) the loop that takes them from the driver's pipe.
 
 Kept free of heavy imports (no pandas, pydantic, duckdb) so that sweep workers
 (local processes or Dask workers) start fast and ship only JSON text.
@@ -8,24 +9,30 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from multiprocessing.connection import Connection
 
 from reorderlab import _core
 
+#: What :func:`simulate` returns: (result JSON, wall seconds and CPU seconds
+#: spent in the core). The two differ when other processes take the core's
+#: CPU meanwhile (the sweep's driver, another worker).
+Output = tuple[str, float, float]
 
-def simulate(scenario_json: str, seed: int | None) -> tuple[str, float]:
-    """Run one simulation; return (result JSON, wall seconds spent in the core)."""
-    t0 = time.perf_counter()
+
+def simulate(scenario_json: str, seed: int | None) -> Output:
+    """Run one simulation in the core (it runs on this thread, without the GIL)."""
+    w0, c0 = time.perf_counter(), time.thread_time()
     out = _core.run(scenario_json, seed)
-    return out, time.perf_counter() - t0
+    return out, time.perf_counter() - w0, time.thread_time() - c0
 
 
 def simulate_batch(
     items: Sequence[tuple[str, int | None]],
-) -> list[tuple[str, float] | Exception]:
+) -> list[Output | Exception]:
     """Run several simulations in one task (short runs: one round trip to
     the driver for many). A run that fails gives its exception in its place,
     so the runs before and after it are kept; the driver re-raises it."""
-    out: list[tuple[str, float] | Exception] = []
+    out: list[Output | Exception] = []
     for scenario_json, seed in items:
         try:
             out.append(simulate(scenario_json, seed))
@@ -34,13 +41,27 @@ def simulate_batch(
     return out
 
 
+def serve(conn: Connection) -> None:
+    """A worker process's loop (see ``reorderlab._pool``): run each task
+    received on ``conn``, send back its results, until the driver closes
+    the pipe."""
+    ignore_sigint()
+    while True:
+        try:
+            items = conn.recv()
+        except EOFError:
+            return
+        results = simulate_batch(items)
+        try:
+            conn.send(results)
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the driver is gone
+        except Exception as exc:  # a result that cannot be pickled
+            conn.send([RuntimeError(f"cannot return a result: {exc!r}")] * len(items))
+
+
 def ignore_sigint() -> None:
     """Worker initializer: let the driver alone handle Ctrl-C."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def ping() -> int:
-    """No-op task used to start a worker process."""
-    return 0

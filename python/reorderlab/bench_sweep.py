@@ -6,9 +6,15 @@ and reports:
 
 * the speed-up of N workers over 1 (wall time ratio);
 * the fraction of wall time spent outside simulation:
-  ``1 - sum(core time of each run) / (wall time x workers)``, i.e. the share
-  of the workers' time lost to process start-up, pickling, the store and
-  waiting on the driver;
+  ``1 - sum(CPU time of the core in each run) / (wall time x workers)``,
+  i.e. the share of the workers' time lost to process start-up, pickling,
+  the store, the driver's own CPU and waiting on the driver (also given with
+  the runs' wall times in place of their CPU times, which hides the CPU the
+  driver takes from a worker in the middle of a run);
+* the same for the N-worker sweep as the first thing a new Python process
+  does (``cold_process``): it also waits for Python to start the fork server
+  that worker processes are forked from (the in-process measurements run
+  after the 1-worker sweep has started it);
 * the driver's CPU time (all its threads) during the sweep, in total and per
   run: what the driver takes from the cores the workers share with it, and
   less sensitive to other load on the machine than wall times.
@@ -22,6 +28,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -122,46 +130,78 @@ def measure_sweep(
     backend: Backend = "local",
 ) -> dict[str, Any]:
     """Time the sweep with 1 and with ``workers`` processes (cold: each
-    measurement includes starting its worker pool)."""
+    measurement includes starting its worker pool), and with ``workers`` in
+    a new process."""
     n = workers or os.cpu_count() or 1
-    points = bench_scenarios(runs, seconds, preset)
     report: dict[str, Any] = {
         "preset": preset,
         "backend": backend,
         "runs": runs,
         "sim_seconds_per_run": seconds,
+        "cold_process": _in_new_process(runs, seconds, n, preset, backend),
         "by_workers": {},
     }
+    points = bench_scenarios(runs, seconds, preset)
     for w in sorted({1, n}):
-        with tempfile.TemporaryDirectory(prefix="reorderlab-bench-") as tmp:
-            cpu0 = time.process_time()
-            df = sweep(
-                points,
-                seeds=[1],
-                backend=backend,
-                workers=w,
-                store=Path(tmp) / "bench.duckdb",
-                progress=False,
-            )
-            # the store's background close counts in the driver's CPU time,
-            # and must end before the directory goes
-            wait_for_background_closes()
-            driver_cpu = time.process_time() - cpu0
-        stats = df.attrs["stats"]
-        report["by_workers"][w] = {
-            "wall_s": stats.wall_s,
-            "sim_core_s": stats.sim_wall_s,
-            "mean_run_s": stats.sim_wall_s / max(1, stats.executed),
-            "outside_simulation_fraction": stats.outside_fraction,
-            "driver_cpu_s": driver_cpu,
-            "driver_cpu_per_run_ms": 1000 * driver_cpu / max(1, stats.executed),
-            "executed": stats.executed,
-        }
+        report["by_workers"][w] = _measure(points, w, backend)
     one = report["by_workers"][1]["wall_s"]
     report["workers"] = n
     report["speedup"] = one / report["by_workers"][n]["wall_s"]
     report["outside_simulation_fraction"] = report["by_workers"][n]["outside_simulation_fraction"]
     return report
+
+
+def _in_new_process(runs: int, seconds: float, workers: int, preset: str, backend: str) -> Any:
+    """:func:`_measure` as the first sweep of a new Python process."""
+    args = [
+        sys.executable,
+        "-m",
+        "reorderlab.bench_sweep",
+        "--one",
+        f"--runs={runs}",
+        f"--seconds={seconds}",
+        f"--workers={workers}",
+        f"--preset={preset}",
+        f"--backend={backend}",
+    ]
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"sweep benchmark in a new process failed:\n{proc.stderr}")
+    return json.loads(proc.stdout)
+
+
+def _measure(points: list[tuple[dict[str, Any], Scenario]], w: int, backend: Any) -> dict[str, Any]:
+    """One cold-pool sweep of ``points`` with ``w`` workers into a new store."""
+    with tempfile.TemporaryDirectory(prefix="reorderlab-bench-") as tmp:
+        cpu0 = time.process_time()
+        df = sweep(
+            points,
+            seeds=[1],
+            backend=backend,
+            workers=w,
+            store=Path(tmp) / "bench.duckdb",
+            progress=False,
+        )
+        # the store's background close counts in the driver's CPU time,
+        # and must end before the directory goes
+        wait_for_background_closes()
+        driver_cpu = time.process_time() - cpu0
+    stats = df.attrs["stats"]
+    return {
+        "wall_s": stats.wall_s,
+        "sim_core_s": stats.sim_wall_s,
+        "sim_core_cpu_s": stats.sim_cpu_s,
+        "mean_run_s": stats.sim_wall_s / max(1, stats.executed),
+        "outside_simulation_fraction": stats.outside_fraction,
+        "outside_simulation_fraction_by_run_wall": (
+            max(0.0, 1.0 - stats.sim_wall_s / (stats.wall_s * stats.workers))
+            if stats.wall_s > 0
+            else 0.0
+        ),
+        "driver_cpu_s": driver_cpu,
+        "driver_cpu_per_run_ms": 1000 * driver_cpu / max(1, stats.executed),
+        "executed": stats.executed,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -171,8 +211,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--preset", choices=PRESETS, default="medium")
     parser.add_argument("--backend", choices=["local", "threads"], default="local")
+    parser.add_argument("--one", action="store_true", help="only the --workers sweep")
     args = parser.parse_args(argv)
-    report = measure_sweep(args.runs, args.seconds, args.workers, args.preset, args.backend)
+    if args.one:
+        points = bench_scenarios(args.runs, args.seconds, args.preset)
+        report = _measure(points, args.workers or os.cpu_count() or 1, args.backend)
+    else:
+        report = measure_sweep(args.runs, args.seconds, args.workers, args.preset, args.backend)
     print(json.dumps(report, indent=2))
 
 

@@ -68,11 +68,11 @@ def as_scenario(scenario: ScenarioLike) -> Scenario:
 def simulate_json(scenario: Scenario, seed: int | None) -> tuple[str, float]:
     """One call into the core; core scenario errors become :class:`ScenarioError`."""
     try:
-        out = _worker.simulate(scenario.to_json(), seed)
+        text, wall, _cpu = _worker.simulate(scenario.to_json(), seed)
     except ValueError as exc:
         raise ScenarioError.from_core(str(exc), scenario.name) from None
     _count()
-    return out
+    return text, wall
 
 
 class Result:

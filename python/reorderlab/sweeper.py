@@ -23,27 +23,28 @@ backends give identical tables.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures as cf
 import contextlib
 import hashlib
 import itertools
-import json
 import logging
 import os
 import queue
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import orjson
 import pandas as pd
 
-from reorderlab import _worker
+from reorderlab import _pool, _worker
 from reorderlab.runner import _count, engine_version
 from reorderlab.scenario import FieldError, Scenario, ScenarioError, canonical_json
-from reorderlab.store import OpeningStore, Store, StoreRow, default_store_path, journal_path
+from reorderlab.store import NewStore, Store, StoreRow, default_store_path, journal_path
 
 __all__ = [
     "DEFAULT",
@@ -140,15 +141,21 @@ class SweepStats:
     cached: int = 0
     wall_s: float = 0.0
     sim_wall_s: float = 0.0
+    sim_cpu_s: float = 0.0
     workers: int = 0
     backend: str = ""
 
     @property
     def outside_fraction(self) -> float:
-        """Share of the workers' wall time not spent simulating (0 = perfect)."""
+        """Share of the workers' time not spent simulating (0 = perfect):
+        ``1 - (CPU time of the core in every run) / (wall time x workers)``.
+
+        CPU time, not the runs' wall time: a worker whose CPU the driver (or
+        anything else) takes in the middle of a run is not simulating then.
+        """
         if self.wall_s <= 0 or self.workers <= 0:
             return 0.0
-        return max(0.0, 1.0 - self.sim_wall_s / (self.wall_s * self.workers))
+        return max(0.0, 1.0 - self.sim_cpu_s / (self.wall_s * self.workers))
 
 
 def seeds_list(seeds: int | Iterable[int]) -> list[int]:
@@ -181,11 +188,17 @@ def _points(grid: GridLike) -> list[tuple[dict[str, Any], Scenario]]:
 def jobs_for(grid: GridLike, seeds: int | Iterable[int], version: str | None = None) -> list[Job]:
     """Expand a grid and seeds into jobs with their store keys."""
     version = engine_version() if version is None else version
-    seed_values = seeds_list(seeds)
-    jobs: list[Job] = []
-    for params, scenario in _points(grid):
+    return list(_iter_jobs(_points(grid), seeds_list(seeds), version))
+
+
+def _iter_jobs(
+    points: list[tuple[dict[str, Any], Scenario]], seeds: list[int], version: str
+) -> Iterator[Job]:
+    """The jobs of every point and seed, in order, computed as they are asked for."""
+    index = 0
+    for params, scenario in points:
         data = scenario.to_dict()  # once per point: the dump is the costly part
-        for seed in seed_values:
+        for seed in seeds:
             # Scenario.cache_key(seed, version), reusing the canonical text
             # the store keeps (the tests check both agree). The core takes
             # the same text: key order does not matter to it, and its
@@ -193,8 +206,19 @@ def jobs_for(grid: GridLike, seeds: int | Iterable[int], version: str | None = N
             canonical = canonical_json({**data, "seed": seed})
             text = f"{canonical}\n{seed}\n{version}"
             key = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            jobs.append(Job(len(jobs), params, scenario, seed, key, canonical, canonical))
-    return jobs
+            yield Job(index, params, scenario, seed, key, canonical, canonical)
+            index += 1
+
+
+def _first_of_each_key(jobs: Iterable[Job], every: list[Job]) -> Iterator[Job]:
+    """The jobs of ``jobs`` whose key was not seen before (a grid may hold
+    the same run twice); ``every`` receives all of them."""
+    seen: set[str] = set()
+    for job in jobs:
+        every.append(job)
+        if job.key not in seen:
+            seen.add(job.key)
+            yield job
 
 
 def flatten_result(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -213,15 +237,16 @@ def flatten_result(result: Mapping[str, Any]) -> dict[str, Any]:
     }
     flows = result.get("flows", [])
     if len(flows) == 1:
-        for name, value in flows[0].items():
-            if name != "flow":
-                row[name] = value
+        row.update(flows[0])
+        row.pop("flow", None)
     else:
+        # (one dict update per flow: this runs in the sweep's driver for
+        # every run as it arrives)
         total = 0.0
         for i, flow in enumerate(flows):
-            for name, value in flow.items():
-                if name != "flow":
-                    row[f"f{i}.{name}"] = value
+            prefix = f"f{i}."
+            row.update(zip([prefix + name for name in flow], flow.values(), strict=True))
+            row.pop(f"{prefix}flow", None)
             total += float(flow.get("throughput_bps") or 0.0)
         row["throughput_bps"] = total
     fairness = result.get("fairness")
@@ -283,126 +308,192 @@ class _Progress:
             self._bar = None
 
 
-#: Receives runs as they complete: ``[(job, result_json, core_seconds), ...]``.
-Done = Callable[[list[tuple[Job, str, float]]], None]
-#: Called once the first runs are handed to the workers (the driver then
-#: has time for set-up work, such as creating a new store, until one completes).
-Started = Callable[[], None]
-Runner = Callable[[list[Job], Done, Started], None]
+#: Receives runs as they complete: ``[(job, (result_json, wall_s, cpu_s)), ...]``.
+Done = Callable[[list[tuple[Job, _worker.Output]]], None]
+#: Runs the jobs it is given (``count`` of them, maybe computed as they are
+#: taken) and hands the completed ones to ``done``.
+Runner = Callable[[Iterable[Job], int, Done], None]
 
 
-def _run_serial(jobs: list[Job], done: Done, started: Started) -> None:
-    started()
+def _run_serial(jobs: Iterable[Job], count: int, done: Done) -> None:
     for job in jobs:
-        text, wall = _worker.simulate(job.core_json(), job.seed)
-        done([(job, text, wall)])
+        done([(job, _worker.simulate(job.core_json(), job.seed))])
 
 
 #: Core time a task should take once run lengths are known: long enough that
 #: the round trip to the driver is a small share, short enough to balance
 #: the workers at the end of the sweep.
-TASK_SECONDS = 0.2
+TASK_SECONDS = 0.4
 MAX_BATCH = 64
 
 
-_Task = cf.Future[list[tuple[str, float] | Exception]]
+_Task = cf.Future[list[_worker.Output | Exception]]
 
 
-class _Batcher:
-    """Sizes tasks from the core time of the runs seen so far: one run per
-    task until a run has been timed, then enough runs for ~TASK_SECONDS."""
+class _Tasks:
+    """Cuts the jobs into tasks of several runs (``_worker.simulate_batch``).
 
-    def __init__(self) -> None:
-        self.runs = 0
-        self.seconds = 0.0
+    One run per task until a run has been timed, then enough runs for about
+    TASK_SECONDS of core time, so the per-task cost (pickling, a round trip
+    to the driver) stays a small share; but never more than a share of what
+    is left for each of ``slots`` tasks in flight (guided self-scheduling),
+    so the last tasks are short and the workers finish together.
 
-    def record(self, walls: Iterable[float]) -> None:
-        for w in walls:
-            self.runs += 1
-            self.seconds += w
+    ``jobs`` may compute each job as it is taken (a cache key costs tens of
+    microseconds): :meth:`prepare` does that ahead, while the workers are
+    busy, rather than when a worker waits for its next task.
+    """
 
-    def size(self) -> int:
-        if self.runs == 0:
-            return 1
-        per_run = max(self.seconds / self.runs, 1e-6)
-        return max(1, min(MAX_BATCH, int(TASK_SECONDS / per_run)))
+    def __init__(self, jobs: Iterable[Job], count: int, slots: int) -> None:
+        self._todo = iter(jobs)
+        self._ready: collections.deque[Job] = collections.deque()
+        self._left = count  # an upper bound: ``jobs`` may skip repeated keys
+        self._slots = max(1, slots)
+        self._runs = 0
+        self._seconds = 0.0
+
+    def record(self, batch: Iterable[tuple[Job, _worker.Output]]) -> None:
+        """Learn from the core (wall) time of completed runs."""
+        for _job, (_text, wall, _cpu) in batch:
+            self._runs += 1
+            self._seconds += wall
+
+    def _size(self) -> int:
+        size = 1
+        if self._runs:
+            per_run = max(self._seconds / self._runs, 1e-6)
+            size = max(1, min(MAX_BATCH, int(TASK_SECONDS / per_run)))
+        return min(size, max(1, self._left // self._slots))
+
+    def next(self) -> list[Job]:
+        """The next task's jobs (empty when none are left)."""
+        size = self._size()
+        chunk = [self._ready.popleft() for _ in range(min(size, len(self._ready)))]
+        chunk.extend(itertools.islice(self._todo, size - len(chunk)))
+        self._left -= len(chunk)
+        return chunk
+
+    def prepare(self, most: int, tasks: int) -> bool:
+        """Take up to ``most`` jobs of the next ``tasks`` tasks now; False if
+        there was nothing to take."""
+        want = min(most, tasks * self._size() - len(self._ready))
+        before = len(self._ready)
+        if want > 0:
+            self._ready.extend(itertools.islice(self._todo, want))
+        return len(self._ready) > before
+
+
+def _completed(
+    chunk: list[Job],
+    results: list[_worker.Output | Exception],
+    into: list[tuple[Job, _worker.Output]],
+) -> Exception | None:
+    """Add a task's completed runs to ``into``; return its first error."""
+    error: Exception | None = None
+    for job, res in zip(chunk, results, strict=True):
+        if isinstance(res, Exception):
+            error = error or res
+        else:
+            into.append((job, res))
+    return error
+
+
+def _items(chunk: list[Job]) -> list[tuple[str, int | None]]:
+    return [(job.core_json(), job.seed) for job in chunk]
+
+
+#: Completed runs handed to ``done`` at a time by the local backend, which
+#: checks between two such batches whether a worker waits for a task.
+STORE_BATCH = 4
+
+
+def _run_on_pool(pool: _pool.Pool, jobs: Iterable[Job], count: int, done: Done) -> None:
+    """Run every job on the worker processes of ``pool``; hand completed
+    runs to ``done`` a few at a time (one journal write each).
+
+    A worker waits for nothing but its next task, and the driver's other
+    work (storing results, computing the next jobs' keys) comes in small
+    pieces between which it looks whether a worker has finished: so a
+    worker whose task ends waits only for the driver to notice.
+    """
+    tasks = _Tasks(jobs, count, slots=2 * pool.size)
+    unstored: collections.deque[tuple[Job, _worker.Output]] = collections.deque()
+
+    def refill() -> None:
+        while pool.has_idle() and (chunk := tasks.next()):
+            pool.submit(_items(chunk), chunk)
+
+    refill()
+    while pool.busy() or unstored:
+        # a worker has finished, or the driver has nothing else to do
+        if pool.ready() or not (unstored or tasks.prepare(STORE_BATCH, pool.size)):
+            batch: list[tuple[Job, _worker.Output]] = []
+            error: Exception | None = None
+            for chunk, results in pool.wait():
+                error = _completed(chunk, results, batch) or error
+            tasks.record(batch)
+            unstored.extend(batch)
+            if error is not None:
+                done(list(unstored))  # runs that completed with the failing one are kept
+                raise error
+            refill()
+        elif unstored:
+            done([unstored.popleft() for _ in range(min(STORE_BATCH, len(unstored)))])
 
 
 def _run_on(
-    executor: cf.Executor, jobs: list[Job], done: Done, started: Started, workers: int = 1
+    executor: cf.Executor, jobs: Iterable[Job], count: int, done: Done, workers: int = 1
 ) -> None:
-    """Run every job, a few tasks in flight per worker; hand each batch of
-    completed runs to ``done``.
+    """Run every job on ``executor``, two tasks in flight per worker; hand
+    each batch of completed runs to ``done``.
 
-    Short runs are grouped into one task (``_worker.simulate_batch``) once
-    their core time is known, so the per-task cost (pickling, a round trip
-    to the driver) stays a small share. Completed tasks are queued by a
-    done-callback, so waiting costs O(1) per task; all runs that completed
-    since the last batch make the next one (one journal write).
+    Completed tasks are queued by a done-callback, so waiting costs O(1)
+    per task; all runs that completed since the last batch make the next
+    one.
     """
     finished: queue.SimpleQueue[_Task] = queue.SimpleQueue()
     pending: dict[_Task, list[Job]] = {}
-    batcher = _Batcher()
-    todo = iter(jobs)
-    left = len(jobs)
     in_flight_target = 2 * max(1, workers)
+    tasks = _Tasks(jobs, count, slots=in_flight_target)
 
-    def submit() -> bool:
-        nonlocal left
-        # Guided self-scheduling: never more than a share of what is left,
-        # so the last tasks are short and the workers finish together.
-        size = min(batcher.size(), max(1, left // in_flight_target))
-        chunk = list(itertools.islice(todo, size))
-        left -= len(chunk)
-        if not chunk:
-            return False
-        items = [(job.core_json(), job.seed) for job in chunk]
-        fut = executor.submit(_worker.simulate_batch, items)
-        pending[fut] = chunk
-        fut.add_done_callback(finished.put)
-        return True
+    def refill() -> None:
+        while len(pending) < in_flight_target and (chunk := tasks.next()):
+            fut = executor.submit(_worker.simulate_batch, _items(chunk))
+            pending[fut] = chunk
+            fut.add_done_callback(finished.put)
 
-    while len(pending) < in_flight_target and submit():
-        pass
-    started()
+    refill()
     while pending:
         futs = [finished.get()]
         with contextlib.suppress(queue.Empty):
             while True:
                 futs.append(finished.get_nowait())
-        batch = []
+        batch: list[tuple[Job, _worker.Output]] = []
         error: BaseException | None = None
         for fut in futs:
             chunk = pending.pop(fut)
             try:
                 results = fut.result()
-            except BaseException as exc:  # a dead worker, Ctrl-C
+            except BaseException as exc:  # Ctrl-C
                 error = error or exc
                 continue
-            for job, res in zip(chunk, results, strict=True):
-                if isinstance(res, Exception):
-                    error = error or res
-                    continue
-                batch.append((job, res[0], res[1]))
-            batcher.record(w for _, _, w in batch)
+            error = _completed(chunk, results, batch) or error
+        tasks.record(batch)
         if batch:
             done(batch)  # runs that completed with the failing one are kept
         if error is not None:
             raise error
-        while len(pending) < in_flight_target and submit():
-            pass
+        refill()
 
 
 def _local_runner(workers: int) -> Runner:
-    def runner(jobs: list[Job], done: Done, started: Started) -> None:
-        from reorderlab import _pool
-
+    def runner(jobs: Iterable[Job], count: int, done: Done) -> None:
         pool = _pool.get_pool(workers)
         try:
-            _run_on(pool, jobs, done, started, workers)
+            _run_on_pool(pool, jobs, count, done)
         except BaseException:
-            # Ctrl-C, a scenario error or a core panic: stop the workers now;
-            # every run completed so far is already journaled.
+            # Ctrl-C, a scenario error, a core panic, a dead worker: stop the
+            # workers now; every run completed so far is already journaled.
             _pool.discard_pool(workers)
             raise
 
@@ -417,10 +508,10 @@ def _thread_runner(workers: int) -> Runner:
     would take the driver with it, which worker processes avoid.
     """
 
-    def runner(jobs: list[Job], done: Done, started: Started) -> None:
+    def runner(jobs: Iterable[Job], count: int, done: Done) -> None:
         pool = cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reorderlab")
         try:
-            _run_on(pool, jobs, done, started, workers)
+            _run_on(pool, jobs, count, done, workers)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -428,8 +519,10 @@ def _thread_runner(workers: int) -> Runner:
 
 
 def _dask_runner(address: Any, workers: int) -> Runner:
-    def runner(jobs: list[Job], done: Done, started: Started) -> None:
+    def runner(todo: Iterable[Job], count: int, done: Done) -> None:
         import importlib
+
+        jobs = list(todo)
 
         dist: Any = importlib.import_module("distributed")  # typed as Any: untyped package
         cluster: Any = None
@@ -458,13 +551,11 @@ def _dask_runner(address: Any, workers: int) -> Runner:
                 pure=False,
             )
             by_key = {fut.key: job for fut, job in zip(futures, jobs, strict=True)}
-            started()
             try:
                 for finished in dist.as_completed(futures).batches():
                     batch = []
                     for fut in finished:
-                        text, wall = fut.result()
-                        batch.append((by_key[fut.key], text, wall))
+                        batch.append((by_key[fut.key], fut.result()))
                     done(batch)
             except BaseException:
                 client.cancel(futures)
@@ -506,76 +597,82 @@ def sweep(
     n_workers = workers or os.cpu_count() or 1
     if n_workers < 1:
         raise ValueError(f"workers: must be >= 1, got {workers}")
-    if backend == "local":
-        from reorderlab import _pool
-
+    if backend not in _BACKENDS:
+        raise ValueError(
+            f"backend: must be 'local', 'threads', 'dask' or 'serial', got {backend!r}"
+        )
+    path = None if store is None or isinstance(store, Store) else _store_path(store)
+    # Can runs be cached? Not in no store, nor in one that does not exist yet.
+    lookup = isinstance(store, Store) or (path is not None and not _is_new_store(path))
+    if backend == "local" and lookup:
         # Workers start while the grid is expanded, the store opened and
         # the cache consulted (a pool is kept for the process's later sweeps).
         _pool.prestart(n_workers)
-    jobs = jobs_for(grid, seeds)
-    own_store = False
-    st: Store | None = None
-    create: Path | None = None  # a store file that does not exist yet
-    opening: OpeningStore | None = None  # ... being created
-    if isinstance(store, Store):
-        st = store
-    elif store is not None:
-        path = default_store_path() if store is DEFAULT else Path(store)
-        own_store = True
-        if _is_new_store(path):
-            # Nothing can be cached in it: the runs start at once and the
-            # file is created on a thread while the first of them simulate.
-            create = path
-        else:
-            st = Store(path)
+    seed_values = seeds_list(seeds)
+    points = _points(grid)  # a Grid: every point validated before any run
+    version = engine_version()
+    jobs: list[Job] = []  # every job, in grid order (the table's rows)
+    total = len(points) * len(seed_values)
+    own_store = path is not None
+    st: Store | None = store if isinstance(store, Store) else None
+    new: NewStore | None = None  # a store file created when first needed
+    if path is not None and lookup:
+        st = Store(path)
+    elif path is not None:
+        # Nothing can be cached in it: the runs start at once, into its
+        # journal; DuckDB's file is created when its first flush is due
+        # (a short sweep: in the background once it returns).
+        new = NewStore(path)
 
-    stats = SweepStats(total=len(jobs), workers=n_workers, backend=backend)
+    stats = SweepStats(total=total, workers=n_workers, backend=backend)
     # Each run's table row (flattened on arrival: a sweep of long runs with
     # per-object records would otherwise hold gigabytes of result text) and
     # core time.
     results: dict[str, tuple[dict[str, Any], float | None]] = {}
     cached_keys: set[str] = set()
 
-    def open_store() -> Store | None:
-        """The store, waiting for it if it is being created."""
-        nonlocal st
-        if st is None and opening is not None:
-            st = opening.store()
-        return st
+    def end_of_sweep() -> None:
+        """Every journaled run goes into DuckDB; a store the sweep opened is
+        closed in the background (every run is durable in the journal
+        already; opening the file again waits for it, and so does
+        interpreter exit)."""
+        if st is not None and own_store:
+            st.close_in_background()
+        elif st is not None:
+            st.flush()
+        elif new is not None:
+            new.close_in_background()
 
     try:
+        todo: Iterable[Job]
         if st is not None:
+            jobs.extend(_iter_jobs(points, seed_values, version))
             _fetch_rows(st, [job.key for job in jobs], results)
             cached_keys = set(results)
-        todo: list[Job] = []
-        seen: set[str] = set()
-        for job in jobs:
-            if job.key not in results and job.key not in seen:
-                seen.add(job.key)
-                todo.append(job)
-        stats.cached = sum(1 for job in jobs if job.key in cached_keys)
-        version = engine_version()
+            todo = [job for job in _first_of_each_key(jobs, []) if job.key not in results]
+            count = len(todo)
+            stats.cached = sum(1 for job in jobs if job.key in cached_keys)
+        else:
+            # Each job is computed as the runner takes it: the first runs
+            # start while the rest of the grid is expanded.
+            todo = _first_of_each_key(_iter_jobs(points, seed_values, version), jobs)
+            count = total
         bar = _Progress(
             _progress_enabled(progress),
-            total=len(jobs),
-            done=len(jobs) - len(todo),
+            total=total,
+            done=total - count,
             label=f"sweep ({stats.cached} cached)" if stats.cached else "sweep",
         )
 
-        def started() -> None:
-            nonlocal opening
-            if create is not None and st is None and opening is None:
-                # created on a thread: this one keeps the workers fed
-                opening = OpeningStore(create)
+        def sink() -> Store | NewStore | None:
+            """Where completed runs go: the store, or its journal until the
+            new store file is created."""
+            nonlocal st
+            if st is None and new is not None and new.is_open():
+                st = new.store()
+            return st if st is not None else new
 
-        def sink() -> Store | OpeningStore | None:
-            """Where completed runs go: the store, or its journal while the
-            store file is being created."""
-            if opening is not None and opening.is_open():
-                open_store()
-            return st if st is not None else opening
-
-        def done(batch: list[tuple[Job, str, float]]) -> None:
+        def done(batch: list[tuple[Job, _worker.Output]]) -> None:
             target = sink()
             if target is not None:
                 target.put_many(
@@ -588,26 +685,27 @@ def sweep(
                         result_json=text,
                         wall_s=wall,
                     )
-                    for job, text, wall in batch
+                    for job, (text, wall, _cpu) in batch
                 )
-                last_out = 0 < len(todo) - stats.executed - len(batch) < stats.workers
+                last_out = 0 < count - stats.executed - len(batch) < stats.workers
                 if last_out and st is not None and not own_store:
                     # the last runs are out and a worker is idle: move the
                     # journal into the caller's store now rather than after
                     # the last one (a store the sweep opened itself is
                     # flushed as it closes, in the background)
                     st.flush()
-            for job, text, wall in batch:
-                results[job.key] = (flatten_result(json.loads(text)), wall)
+            for job, (text, wall, cpu) in batch:
+                results[job.key] = (flatten_result(orjson.loads(text)), wall)
                 stats.executed += 1
                 stats.sim_wall_s += wall
+                stats.sim_cpu_s += cpu
                 _count()
                 bar.advance()
                 if on_run is not None:
                     on_run(job, text)
 
         runner: Runner
-        if not todo:
+        if count == 0:
             runner = _run_serial
         elif backend == "serial":
             runner = _run_serial
@@ -616,14 +714,10 @@ def sweep(
             runner = _local_runner(n_workers)
         elif backend == "threads":
             runner = _thread_runner(n_workers)
-        elif backend == "dask":
-            runner = _dask_runner(address, n_workers)
         else:
-            raise ValueError(
-                f"backend: must be 'local', 'threads', 'dask' or 'serial', got {backend!r}"
-            )
+            runner = _dask_runner(address, n_workers)
         try:
-            runner(todo, done, started)
+            runner(todo, count, done)
         except ValueError as exc:
             raise ScenarioError.from_core(str(exc)) from None
         finally:
@@ -632,14 +726,13 @@ def sweep(
         # Interrupted or failed: the completed runs are in the journal already;
         # moving them into DuckDB is a courtesy that must not mask the error.
         with contextlib.suppress(Exception):
-            if (opened := open_store()) is not None:
-                _end_of_sweep(opened, own_store)
+            end_of_sweep()
         raise
-    if (opened := open_store()) is not None:
-        _end_of_sweep(opened, own_store)
-
+    try:
+        df = _table(jobs, results, cached_keys)
+    finally:
+        end_of_sweep()  # after the table: its background work would slow it down
     stats.wall_s = time.perf_counter() - t0
-    df = _table(jobs, results, cached_keys)
     df.attrs["stats"] = stats
     df.attrs["total"] = stats.total
     df.attrs["executed"] = stats.executed
@@ -647,19 +740,16 @@ def sweep(
     return df
 
 
+_BACKENDS = ("local", "threads", "dask", "serial")
+
+
+def _store_path(store: str | Path) -> Path:
+    return default_store_path() if store is DEFAULT else Path(store)
+
+
 def _is_new_store(path: Path) -> bool:
     """No store file and no journal left by a dead process at ``path``."""
     return not path.exists() and not journal_path(os.path.realpath(path)).exists()
-
-
-def _end_of_sweep(st: Store, own: bool) -> None:
-    """Every journaled run goes into DuckDB; a store the sweep opened is closed
-    in the background (every run is durable in the journal already; opening
-    the file again waits for it, and so does interpreter exit)."""
-    if own:
-        st.close_in_background()
-    else:
-        st.flush()
 
 
 #: Stored results fetched per query: bounds the result text held at once.
@@ -674,7 +764,7 @@ def _fetch_rows(
     for i in range(0, len(wanted), FETCH_CHUNK):
         found = st.get_results(wanted[i : i + FETCH_CHUNK])
         for key, (text, wall) in found.items():
-            into[key] = (flatten_result(json.loads(text)), wall)
+            into[key] = (flatten_result(orjson.loads(text)), wall)
 
 
 def _table(
