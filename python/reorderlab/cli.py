@@ -238,35 +238,37 @@ def sweep(
     """Run a grid of scenarios x seeds in parallel, cached and resumable."""
     if not dask:
         _prestart_workers(workers)
-    from reorderlab.sweeper import SweepFile
+    from reorderlab.sweeper import DEFAULT, SweepFile
     from reorderlab.sweeper import sweep as run_sweep
 
     with _errors(str(sweep_file)):
         spec = SweepFile.load(sweep_file)
-        st = _store(store, no_cache)
         try:
-            try:
-                df = run_sweep(
-                    spec.grid,
-                    spec.seeds,
-                    backend="dask" if dask else "local",
-                    address=None if dask in (None, "local") else dask,
-                    workers=workers,
-                    store=st,
-                )
-            except RuntimeError as exc:
-                _fail(str(exc), 1)
-        finally:
-            if st is not None:
-                st.close()
+            # the sweep opens (or creates) the store itself: a new file is
+            # then created after the runs, and it is closed in the background
+            df = run_sweep(
+                spec.points,  # validated by load: not again
+                spec.seeds,
+                backend="dask" if dask else "local",
+                address=None if dask in (None, "local") else dask,
+                workers=workers,
+                store=None if no_cache else (store or DEFAULT),
+            )
+        except RuntimeError as exc:
+            _fail(str(exc), 1)
     path = out or Path("results") / "sweeps" / f"{spec.name}.csv"
     path.parent.mkdir(parents=True, exist_ok=True)
     df.to_csv(path, index=False)
     con = _console()
     stats = df.attrs["stats"]
+    overhead = (
+        f", {100 * stats.outside_fraction:.1f} % of the workers' time outside simulation"
+        if stats.executed
+        else ""
+    )
     con.print(
         f"{stats.total} runs: {stats.executed} simulated, {stats.cached} from the store; "
-        f"{stats.wall_s:.2f} s wall; wrote {path}"
+        f"{stats.wall_s:.2f} s wall{overhead}; wrote {path}"
     )
     params = list(spec.grid.params)
     metrics = [m for m in ("throughput_bps", "retransmits", "timeouts") if m in df.columns]

@@ -604,9 +604,10 @@ def sweep(
     path = None if store is None or isinstance(store, Store) else _store_path(store)
     # Can runs be cached? Not in no store, nor in one that does not exist yet.
     lookup = isinstance(store, Store) or (path is not None and not _is_new_store(path))
-    if backend == "local" and lookup:
-        # Workers start while the grid is expanded, the store opened and
-        # the cache consulted (a pool is kept for the process's later sweeps).
+    if backend == "local" and (lookup or isinstance(grid, Grid)):
+        # Workers start while the grid's points are validated, the store
+        # opened and the cache consulted (a pool is kept for the process's
+        # later sweeps). Otherwise each starts with its first task.
         _pool.prestart(n_workers)
     seed_values = seeds_list(seeds)
     points = _points(grid)  # a Grid: every point validated before any run
@@ -799,6 +800,8 @@ class SweepFile:
     name: str
     grid: Grid
     seeds: list[int]
+    #: The grid's points, validated by :meth:`load` (what to sweep).
+    points: list[tuple[dict[str, Any], Scenario]] = field(default_factory=list)
 
     @classmethod
     def load(cls, path: str | Path) -> SweepFile:
@@ -842,5 +845,5 @@ class SweepFile:
             raise ScenarioError([FieldError("", str(exc))]) from None
         name = str(data.get("name", p.stem))
         g = Grid(base, {str(k): list(v) for k, v in grid.items()})
-        g.points()  # validate every point now: errors before any run
-        return cls(name=name, grid=g, seeds=seeds)
+        points = g.points()  # every point validated now: errors before any run
+        return cls(name=name, grid=g, seeds=seeds, points=points)
