@@ -320,3 +320,19 @@ def test_no_worker_start_reruns_an_unguarded_script(tmp_path: Path) -> None:
     )
     assert proc.stdout.count("script body ran") == 1, proc.stdout + proc.stderr
     assert "replies 10" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_start_workers_starts_the_pool_a_sweep_then_uses() -> None:
+    from reorderlab import _pool
+
+    _pool.discard_pool(3)
+    reorderlab.start_workers(3)
+    pool = _pool.get_pool(3)  # waits for the background start
+    pids = sorted(w.process.pid for w in pool._workers if w.process.pid is not None)
+    assert len(pids) == 3
+    df = reorderlab.sweep(loss_grid(1.0), seeds=2, workers=3, store=None, progress=False)
+    assert len(df) == len(P_VALUES) * 2
+    assert _pool.get_pool(3) is pool
+    assert sorted(w.process.pid for w in pool._workers if w.process.pid is not None) == pids
+    with pytest.raises(ValueError, match="workers: must be >= 1, got -1"):
+        reorderlab.start_workers(-1)

@@ -20,6 +20,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from reorderlab._pool import start_workers
     from reorderlab.claims import Claim
     from reorderlab.runner import Result, engine_version, run, simulations_executed
     from reorderlab.scenario import (
@@ -100,6 +101,7 @@ _LAZY: dict[str, str] = {
     "Store": "reorderlab.store",
     "Grid": "reorderlab.sweeper",
     "sweep": "reorderlab.sweeper",
+    "start_workers": "reorderlab._pool",
 }
 
 __all__ = [
@@ -142,6 +144,7 @@ __all__ = [
     "load_scenario",
     "run",
     "simulations_executed",
+    "start_workers",
     "sweep",
 ]
 

@@ -36,7 +36,15 @@ from typing import Any
 
 from reorderlab import _worker
 
-__all__ = ["Pool", "WorkerDiedError", "discard_pool", "get_pool", "prestart", "shutdown_pools"]
+__all__ = [
+    "Pool",
+    "WorkerDiedError",
+    "discard_pool",
+    "get_pool",
+    "prestart",
+    "shutdown_pools",
+    "start_workers",
+]
 
 
 class WorkerDiedError(RuntimeError):
@@ -231,6 +239,23 @@ def prestart(workers: int) -> None:
         )
         _STARTING[workers] = thread
     thread.start()
+
+
+def start_workers(workers: int | None = None) -> None:
+    """Start the worker processes of ``reorderlab.sweep``'s local backend
+    now, in the background (``workers``: default all cores, as ``sweep``).
+
+    The first sweep of a process otherwise waits for Python to start the
+    fork server the workers are forked from (tens of ms of CPU): a script
+    can call this first, before its imports and set-up. ``reorderlab
+    sweep`` and ``reorderlab reproduce`` do.
+    """
+    import os
+
+    n = workers or os.cpu_count() or 1
+    if n < 1:
+        raise ValueError(f"workers: must be >= 1, got {workers}")
+    prestart(n)
 
 
 def _start_quietly(workers: int, pool: Pool) -> None:

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from reorderlab._pool import start_workers
 from reorderlab.scenario import ScenarioError
 
 app = typer.Typer(
@@ -203,17 +204,6 @@ def impairments(json_out: JsonOpt = False) -> None:
     _console().print(_registry_table("impairments", items, ["kind", "description", "params"]))
 
 
-def _prestart_workers(workers: int | None) -> None:
-    """Start the sweep's worker processes now, in the background: the first
-    pool of a process waits for Python to start a fork server (tens of ms of
-    CPU), which then overlaps the imports and set-up that come first."""
-    import os
-
-    from reorderlab import _pool
-
-    _pool.prestart(workers or os.cpu_count() or 1)
-
-
 @app.command()
 def sweep(
     sweep_file: Annotated[Path, typer.Argument(help="Sweep file (TOML): scenario, seeds, grid.")],
@@ -237,7 +227,7 @@ def sweep(
 ) -> None:
     """Run a grid of scenarios x seeds in parallel, cached and resumable."""
     if not dask:
-        _prestart_workers(workers)
+        start_workers(workers)  # the fork server's start overlaps the imports
     from reorderlab.sweeper import DEFAULT, SweepFile
     from reorderlab.sweeper import sweep as run_sweep
 
@@ -299,7 +289,7 @@ def reproduce(
 ) -> None:
     """Reproduce a paper's figures; print and save its claims (holds / does not hold)."""
     if not list_only:
-        _prestart_workers(None)
+        start_workers()  # the fork server's start overlaps the imports
     from reorderlab.claims import print_claims
     from reorderlab.papers import FigureRecipe, UnknownRecipeError, papers, select
     from reorderlab.papers import reproduce as run_recipes
