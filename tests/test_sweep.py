@@ -336,3 +336,17 @@ def test_start_workers_starts_the_pool_a_sweep_then_uses() -> None:
     assert sorted(w.process.pid for w in pool._workers if w.process.pid is not None) == pids
     with pytest.raises(ValueError, match="workers: must be >= 1, got -1"):
         reorderlab.start_workers(-1)
+
+
+def test_sweeps_of_two_threads_share_the_pool_in_turn() -> None:
+    import concurrent.futures as cf
+
+    def one(p: float) -> pd.DataFrame:
+        grid = Grid(small_scenario(duration=2.0), {"impairments[0].p": [p, p / 2]})
+        return reorderlab.sweep(grid, seeds=3, workers=2, store=None, progress=False)
+
+    with cf.ThreadPoolExecutor(2) as ex:
+        a, b = ex.map(one, [0.02, 0.01])
+    alone = one(0.02)
+    pd.testing.assert_frame_equal(comparable(a), comparable(alone))
+    assert len(b) == 6 and b["key"].nunique() == 6

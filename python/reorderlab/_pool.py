@@ -111,11 +111,14 @@ class _Worker:
 class Pool:
     """``size`` worker processes, each running at most one task at a time.
 
-    Single-threaded use: one driver thread submits and waits.
+    One driver thread at a time submits and waits: a sweep holds
+    :attr:`lock` while it uses the pool (sweeps of several threads take
+    turns).
     """
 
     def __init__(self, size: int) -> None:
         self.size = size
+        self.lock = threading.Lock()
         self._ctx = _context()
         self._workers: list[_Worker] = []
 

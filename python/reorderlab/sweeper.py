@@ -490,7 +490,8 @@ def _local_runner(workers: int) -> Runner:
     def runner(jobs: Iterable[Job], count: int, done: Done) -> None:
         pool = _pool.get_pool(workers)
         try:
-            _run_on_pool(pool, jobs, count, done)
+            with pool.lock:
+                _run_on_pool(pool, jobs, count, done)
         except BaseException:
             # Ctrl-C, a scenario error, a core panic, a dead worker: stop the
             # workers now; every run completed so far is already journaled.
