@@ -350,3 +350,67 @@ def test_sweeps_of_two_threads_share_the_pool_in_turn() -> None:
     alone = one(0.02)
     pd.testing.assert_frame_equal(comparable(a), comparable(alone))
     assert len(b) == 6 and b["key"].nunique() == 6
+
+
+class _FakePool:
+    """Stands in for ``_pool.Pool`` in the driver loop: runs each task at
+    once; the job at index ``fail_at`` fails, or the pool "dies" then."""
+
+    def __init__(self, size: int, fail_at: int, die: bool = False) -> None:
+        self.size = size
+        self.fail_at = fail_at
+        self.die = die
+        self.running: list[list[sweeper_mod.Job]] = []
+
+    def has_idle(self) -> bool:
+        return len(self.running) < self.size
+
+    def busy(self) -> int:
+        return len(self.running)
+
+    def ready(self) -> bool:
+        return bool(self.running)
+
+    def submit(self, items: list[tuple[str, int | None]], tag: list[sweeper_mod.Job]) -> None:
+        self.running.append(tag)
+
+    def wait(self) -> list[tuple[object, list[object]]]:
+        from reorderlab import _pool
+
+        out: list[tuple[object, list[object]]] = []
+        dead = [c for c in self.running if self.die and any(j.index == self.fail_at for j in c)]
+        for chunk in self.running:
+            if chunk in dead:
+                continue  # as Pool.wait: the others' results first, then the error
+            results: list[object] = [
+                ValueError("bad run") if job.index == self.fail_at else ("{}", 0.01, 0.01)
+                for job in chunk
+            ]
+            out.append((chunk, results))
+        self.running = dead
+        if dead and not out:
+            raise _pool.WorkerDiedError("gone")
+        return out
+
+
+@pytest.mark.parametrize("die", [False, True])
+def test_driver_loop_keeps_completed_runs_when_a_run_or_worker_fails(die: bool) -> None:
+    from reorderlab import _pool
+
+    grid = Grid(small_scenario(), {"impairments[0].p": [0.001 * i for i in range(1, 13)]})
+    jobs = jobs_for(grid, seeds=[1])
+    stored: list[int] = []
+    pool = _FakePool(size=2, fail_at=9, die=die)
+    expected = _pool.WorkerDiedError if die else ValueError
+    with pytest.raises(expected):
+        sweeper_mod._run_on_pool(
+            pool,  # type: ignore[arg-type]
+            jobs,
+            len(jobs),
+            lambda batch: stored.extend(job.index for job, _ in batch),
+        )
+    assert len(stored) == len(set(stored))  # each run stored once
+    assert 9 not in stored
+    # every run received before the failure was stored, the failing
+    # task's others too when only a run failed
+    assert set(range(9)) <= set(stored)

@@ -173,24 +173,29 @@ class Pool:
         """Wait for at least one running task to end; return each ended
         task's tag and results (an exception in place of a failed run).
 
-        Raises :class:`WorkerDiedError` if a worker process ended instead.
+        Raises :class:`WorkerDiedError` if a worker process ended instead
+        (once the results of the others that ended are returned).
         """
         running = {w.conn: w for w in self._workers if w.task is not None}
         if not running:
             raise RuntimeError("no task is running")
         out = []
+        died: _Worker | None = None
         for conn in multiprocessing.connection.wait(list(running)):
             worker = running[conn]  # type: ignore[index]
             try:
                 results = worker.conn.recv()
             except (EOFError, OSError):
-                worker.process.join(timeout=1)
-                raise WorkerDiedError(
-                    f"a worker process ended (exit code {worker.process.exitcode}) "
-                    f"while running {_describe(worker.task)}"
-                ) from None
+                died = died or worker
+                continue
             out.append((worker.task, results))
             worker.task = None
+        if died is not None and not out:
+            died.process.join(timeout=1)
+            raise WorkerDiedError(
+                f"a worker process ended (exit code {died.process.exitcode}) "
+                f"while running {_describe(died.task)}"
+            )
         return out
 
     def terminate(self) -> None:

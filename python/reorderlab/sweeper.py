@@ -423,22 +423,27 @@ def _run_on_pool(pool: _pool.Pool, jobs: Iterable[Job], count: int, done: Done) 
         while pool.has_idle() and (chunk := tasks.next()):
             pool.submit(_items(chunk), chunk)
 
-    refill()
-    while pool.busy() or unstored:
-        # a worker has finished, or the driver has nothing else to do
-        if pool.ready() or not (unstored or tasks.prepare(STORE_BATCH, pool.size)):
-            batch: list[tuple[Job, _worker.Output]] = []
-            error: Exception | None = None
-            for chunk, results in pool.wait():
-                error = _completed(chunk, results, batch) or error
-            tasks.record(batch)
-            unstored.extend(batch)
-            if error is not None:
-                done(list(unstored))  # runs that completed with the failing one are kept
-                raise error
-            refill()
-        elif unstored:
-            done([unstored.popleft() for _ in range(min(STORE_BATCH, len(unstored)))])
+    try:
+        refill()
+        while pool.busy() or unstored:
+            # a worker has finished, or the driver has nothing else to do
+            if pool.ready() or not (unstored or tasks.prepare(STORE_BATCH, pool.size)):
+                batch: list[tuple[Job, _worker.Output]] = []
+                error: Exception | None = None
+                for chunk, results in pool.wait():
+                    error = _completed(chunk, results, batch) or error
+                tasks.record(batch)
+                unstored.extend(batch)
+                if error is not None:
+                    raise error
+                refill()
+            elif unstored:
+                done([unstored.popleft() for _ in range(min(STORE_BATCH, len(unstored)))])
+    finally:
+        # Whatever ended the loop (a failed run, a dead worker, Ctrl-C), the
+        # runs that completed are kept.
+        if unstored:
+            done(list(unstored))
 
 
 def _run_on(
