@@ -414,3 +414,17 @@ def test_driver_loop_keeps_completed_runs_when_a_run_or_worker_fails(die: bool) 
     # every run received before the failure was stored, the failing
     # task's others too when only a run failed
     assert set(range(9)) <= set(stored)
+
+
+def test_a_worker_killed_between_sweeps_is_replaced() -> None:
+    from reorderlab import _pool
+
+    first = reorderlab.sweep(loss_grid(1.0), seeds=1, workers=2, store=None, progress=False)
+    pool = _pool.get_pool(2)
+    victim = pool._workers[0].process
+    assert victim.pid is not None
+    os.kill(victim.pid, signal.SIGKILL)
+    victim.join(timeout=5)
+    again = reorderlab.sweep(loss_grid(1.0), seeds=1, workers=2, store=None, progress=False)
+    pd.testing.assert_frame_equal(comparable(first), comparable(again))
+    assert _pool.get_pool(2) is pool and victim not in [w.process for w in pool._workers]

@@ -152,6 +152,11 @@ class Pool:
         starting one if the pool is not full; ``tag`` comes back with the
         results. Never blocks on a busy worker (it is reading its pipe)."""
         worker = next((w for w in self._workers if w.task is None), None)
+        if worker is not None and not worker.process.is_alive():
+            # died while idle (a pool outlives its sweeps): nothing is lost
+            self._workers.remove(worker)
+            worker.conn.close()
+            worker = None
         if worker is None:
             worker = self._start()
         try:
