@@ -541,6 +541,18 @@ def test_kill_9_before_a_new_store_exists_keeps_the_journaled_runs(tmp_path: Pat
     assert sorted(db_keys(path)) == ["k0", "k1", "k2", "k3"]
 
 
+def test_read_only_open_of_a_store_that_only_has_a_journal_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "never-created.duckdb"
+    new = store_mod.NewStore(path)
+    new.put_many([StoreRow(key="k1", **fake_run(1))])  # type: ignore[arg-type]
+    with pytest.raises(FileNotFoundError, match="does not exist yet: its journal"):
+        Store(path, read_only=True)
+    st = new.store()  # opened for writing: created, the run moved in
+    st.close()
+    with Store(path, read_only=True) as ro:
+        assert ro.keys() == ["k1"]
+
+
 def test_a_store_that_fails_to_open_leaves_its_runs_in_the_journal(tmp_path: Path) -> None:
     path = tmp_path / "garbage.duckdb"
     path.write_bytes(b"not a database" * 100)

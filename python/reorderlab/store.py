@@ -399,6 +399,12 @@ class Store:
         if _wait and closing is not None:
             closing.join()  # (a sweep's new store may be being created by it)
         if read_only and not self.path.exists():
+            if journal_path(self._real).exists():
+                raise FileNotFoundError(
+                    f"results store {self.path} does not exist yet: its journal "
+                    f"{journal_path(self._real)} holds the runs of an interrupted sweep; "
+                    "open the store once for writing to create it"
+                )
             raise FileNotFoundError(f"results store {self.path} does not exist")
         if not read_only:
             self.path.parent.mkdir(parents=True, exist_ok=True)
