@@ -49,7 +49,7 @@ def serve(conn: Connection) -> None:
     while True:
         try:
             items = conn.recv()
-        except EOFError:
+        except (EOFError, OSError):  # the driver closed the pipe, or is gone
             return
         results = simulate_batch(items)
         try:
@@ -61,7 +61,8 @@ def serve(conn: Connection) -> None:
 
 
 def ignore_sigint() -> None:
-    """Worker initializer: let the driver alone handle Ctrl-C."""
+    """Let the driver alone handle Ctrl-C (a Ctrl-C at a terminal reaches
+    every process of the group, the workers included)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
