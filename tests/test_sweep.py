@@ -428,3 +428,26 @@ def test_a_worker_killed_between_sweeps_is_replaced() -> None:
     again = reorderlab.sweep(loss_grid(1.0), seeds=1, workers=2, store=None, progress=False)
     pd.testing.assert_frame_equal(comparable(first), comparable(again))
     assert _pool.get_pool(2) is pool and victim not in [w.process for w in pool._workers]
+
+
+def test_a_sweep_into_a_new_store_creates_it_midway_when_a_flush_is_due(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reorderlab.store import NewStore, wait_for_background_closes
+
+    created_while_running: list[bool] = []
+    original = NewStore.create_soon
+
+    def create_soon(self: NewStore) -> None:
+        created_while_running.append(True)
+        original(self)
+
+    monkeypatch.setattr(NewStore, "create_soon", create_soon)
+    monkeypatch.setattr(Store, "FLUSH_ROWS", 3)
+    path = tmp_path / "midway.duckdb"
+    df = reorderlab.sweep(loss_grid(2.0), seeds=3, workers=2, store=path, progress=False)
+    assert created_while_running  # the journal reached 3 runs during the sweep
+    wait_for_background_closes()
+    with Store(path, read_only=True) as st:
+        assert sorted(st.keys()) == sorted(df["key"])
+        assert st.pending() == 0
