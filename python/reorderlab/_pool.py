@@ -28,6 +28,7 @@ import atexit
 import contextlib
 import multiprocessing
 import multiprocessing.connection
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -44,6 +45,7 @@ __all__ = [
     "prestart",
     "shutdown_pools",
     "start_workers",
+    "worker_count",
 ]
 
 
@@ -263,12 +265,15 @@ def start_workers(workers: int | None = None) -> None:
     can call this first, before its imports and set-up. ``reorderlab
     sweep`` and ``reorderlab reproduce`` do.
     """
-    import os
+    prestart(worker_count(workers))
 
+
+def worker_count(workers: int | None) -> int:
+    """``workers``, or all cores if None (or 0); an error below 1."""
     n = workers or os.cpu_count() or 1
     if n < 1:
         raise ValueError(f"workers: must be >= 1, got {workers}")
-    prestart(n)
+    return n
 
 
 def _start_quietly(workers: int, pool: Pool) -> None:

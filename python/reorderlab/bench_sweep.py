@@ -193,11 +193,7 @@ def _measure(points: list[tuple[dict[str, Any], Scenario]], w: int, backend: Any
         "sim_core_cpu_s": stats.sim_cpu_s,
         "mean_run_s": stats.sim_wall_s / max(1, stats.executed),
         "outside_simulation_fraction": stats.outside_fraction,
-        "outside_simulation_fraction_by_run_wall": (
-            max(0.0, 1.0 - stats.sim_wall_s / (stats.wall_s * stats.workers))
-            if stats.wall_s > 0
-            else 0.0
-        ),
+        "outside_simulation_fraction_by_run_wall": stats.outside_fraction_by_run_wall,
         "driver_cpu_s": driver_cpu,
         "driver_cpu_per_run_ms": 1000 * driver_cpu / max(1, stats.executed),
         "executed": stats.executed,

@@ -260,6 +260,12 @@ class _Journal:
         for r in rows:
             self.pending[r[0]] = r
 
+    def flush_due(self, rows: int, interval: float) -> bool:
+        """Are ``rows`` runs pending, or the oldest ``interval`` seconds old?"""
+        return bool(self.pending) and (
+            len(self.pending) >= rows or time.monotonic() - self.since >= interval
+        )
+
     def truncate(self) -> None:
         """Empty the journal (every pending run is in DuckDB)."""
         self.pending.clear()
@@ -520,11 +526,7 @@ class Store:
             journal.truncate()
 
     def _maybe_flush(self) -> None:
-        journal = self._jr
-        if journal.pending and (
-            len(journal.pending) >= self.flush_rows
-            or time.monotonic() - journal.since >= self.flush_interval
-        ):
+        if self._jr.flush_due(self.flush_rows, self.flush_interval):
             self.flush()
 
     def _insert(self, rows: list[_Row]) -> None:
@@ -839,10 +841,7 @@ class NewStore:
         journal = self._journal
         with journal.lock:
             journal.append(_new_rows(journal, rows))
-            due = journal.pending and (
-                len(journal.pending) >= Store.FLUSH_ROWS
-                or time.monotonic() - journal.since >= Store.FLUSH_INTERVAL
-            )
+            due = journal.flush_due(Store.FLUSH_ROWS, Store.FLUSH_INTERVAL)
         if due:
             self.create_soon()
 

@@ -153,9 +153,18 @@ class SweepStats:
         CPU time, not the runs' wall time: a worker whose CPU the driver (or
         anything else) takes in the middle of a run is not simulating then.
         """
+        return self._outside(self.sim_cpu_s)
+
+    @property
+    def outside_fraction_by_run_wall(self) -> float:
+        """The same with the runs' wall times in the core (counts CPU taken
+        from a worker in the middle of a run as simulation)."""
+        return self._outside(self.sim_wall_s)
+
+    def _outside(self, simulating: float) -> float:
         if self.wall_s <= 0 or self.workers <= 0:
             return 0.0
-        return max(0.0, 1.0 - self.sim_cpu_s / (self.wall_s * self.workers))
+        return max(0.0, 1.0 - simulating / (self.wall_s * self.workers))
 
 
 def seeds_list(seeds: int | Iterable[int]) -> list[int]:
@@ -210,12 +219,13 @@ def _iter_jobs(
             index += 1
 
 
-def _first_of_each_key(jobs: Iterable[Job], every: list[Job]) -> Iterator[Job]:
+def _first_of_each_key(jobs: Iterable[Job], every: list[Job] | None = None) -> Iterator[Job]:
     """The jobs of ``jobs`` whose key was not seen before (a grid may hold
-    the same run twice); ``every`` receives all of them."""
+    the same run twice); ``every``, if given, receives all of them."""
     seen: set[str] = set()
     for job in jobs:
-        every.append(job)
+        if every is not None:
+            every.append(job)
         if job.key not in seen:
             seen.add(job.key)
             yield job
@@ -600,9 +610,7 @@ def sweep(
     holds ``total``, ``executed`` (simulated now) and ``cached`` (from the store).
     """
     t0 = time.perf_counter()
-    n_workers = workers or os.cpu_count() or 1
-    if n_workers < 1:
-        raise ValueError(f"workers: must be >= 1, got {workers}")
+    n_workers = _pool.worker_count(workers)
     if backend not in _BACKENDS:
         raise ValueError(
             f"backend: must be 'local', 'threads', 'dask' or 'serial', got {backend!r}"
@@ -656,7 +664,7 @@ def sweep(
             jobs.extend(_iter_jobs(points, seed_values, version))
             _fetch_rows(st, [job.key for job in jobs], results)
             cached_keys = set(results)
-            todo = [job for job in _first_of_each_key(jobs, []) if job.key not in results]
+            todo = [job for job in _first_of_each_key(jobs) if job.key not in results]
             count = len(todo)
             stats.cached = sum(1 for job in jobs if job.key in cached_keys)
         else:

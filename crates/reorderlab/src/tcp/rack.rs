@@ -209,8 +209,8 @@ impl Rack {
                 continue;
             }
             match self.mark_if_expired(sb, seq, &s, now) {
-                0 => marked += 1,
-                left => timeout = timeout.max(left),
+                None => marked += 1,
+                Some(left) => timeout = timeout.max(left),
             }
         }
         if timeout > 0 {
@@ -220,19 +220,25 @@ impl Rack {
     }
 
     /// Step 5 for one segment sent before the RACK segment: lost once
-    /// xmit_ts + RACK.rtt + reo_wnd has passed (then 0 is returned), else
-    /// the time left until then.
-    fn mark_if_expired(&self, sb: &mut Scoreboard, seq: u32, s: &SegState, now: Time) -> Time {
+    /// xmit_ts + RACK.rtt + reo_wnd has passed (marked, `None`), else the
+    /// time left until then.
+    fn mark_if_expired(
+        &self,
+        sb: &mut Scoreboard,
+        seq: u32,
+        s: &SegState,
+        now: Time,
+    ) -> Option<Time> {
         let expiry = s.sent_at + self.rtt + self.reo_wnd;
         if expiry > now {
-            return expiry - now;
+            return Some(expiry - now);
         }
         if s.retrans {
             sb.mark_retransmission_lost(seq);
         } else {
             sb.mark_lost(seq);
         }
-        0
+        None
     }
 }
 
@@ -361,8 +367,8 @@ mod tests {
                 continue;
             }
             match r.mark_if_expired(sb, seq, &s, now) {
-                0 => marked += 1,
-                left => timeout = timeout.max(left),
+                None => marked += 1,
+                Some(left) => timeout = timeout.max(left),
             }
         }
         if timeout > 0 {
