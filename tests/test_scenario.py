@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import copy
 import json
+import math
+import random
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,7 @@ from reorderlab.scenario import (
     Scenario,
     ScenarioError,
     TcpSpec,
+    canonical_json,
     load_scenario,
     set_path,
 )
@@ -235,6 +239,38 @@ def test_cache_key_ignores_spelled_out_defaults() -> None:
     assert short.cache_key(3, version) != short.cache_key(3, version + "x")
     changed = short.with_params({"duration": 11})
     assert changed.cache_key(3, version) != short.cache_key(3, version)
+
+
+def _reference_json(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def test_canonical_json_is_json_dumps_text_for_random_values() -> None:
+    """The fast path (orjson) must write json.dumps's exact text, or the
+    store's keys would change: floats across the whole range (where the two
+    libraries' notations differ), every ASCII character, non-ASCII text."""
+    rng = random.Random(7)
+    values: list[Any] = []
+    for _ in range(20_000):
+        x = rng.random() * 10 ** rng.uniform(-12, 20)
+        values += [x, -x, round(x, rng.randint(0, 8)), float(int(x))]
+        bits = struct.unpack("d", struct.pack("Q", rng.getrandbits(64)))[0]
+        if math.isfinite(bits):
+            values.append(bits)
+    values += [0.0, -0.0, 1e-4, 9.999e-5, 1e16, 1e15, 10.00001, 5e-324, 2**63 - 1, 2**70]
+    values += [chr(c) for c in range(0x100)] + ["\u2028", "\U0001f600", "x 0.00001 1e5"]
+    values += [True, False, None, {"b": 1, "a": [2, {"d": 3, "c": 4}], "\u00e9": 0}, {1: 2}]
+    mismatches = [v for v in values if canonical_json(v) != _reference_json(v)]
+    assert mismatches == []
+    for chunk in range(0, len(values), 1000):  # inside containers too
+        data = {f"k{i}": v for i, v in enumerate(values[chunk : chunk + 1000])}
+        assert canonical_json(data) == _reference_json(data)
+
+
+def test_canonical_json_refuses_what_json_dumps_refuses() -> None:
+    for bad in (float("nan"), [float("inf")], {"x": object()}):
+        with pytest.raises((ValueError, TypeError)):
+            canonical_json(bad)
 
 
 def test_with_params_sets_nested_paths() -> None:
