@@ -322,12 +322,16 @@ SWEEP_CHILD = textwrap.dedent(
     stored = 0
 
     def on_run(job, text):
-        # after {stop_after} durable runs, hang until the test kills us
+        # after {stop_after} durable runs, hang until the test signals us:
+        # in short sleeps, as one long time.sleep() would miss a SIGINT that
+        # arrives just before it starts (its handler has run; the sleep is
+        # not interrupted) and the test would wait for it to end
         global stored
         stored += 1
         print("stored", job.key, flush=True)
         if stored >= {stop_after}:
-            time.sleep(600)
+            for _ in range(6000):
+                time.sleep(0.1)
 
     # nothing is flushed into DuckDB during the sweep: runs wait in the journal
     st = Store({store!r}, **NEVER)

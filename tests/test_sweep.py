@@ -407,13 +407,65 @@ def test_driver_loop_keeps_completed_runs_when_a_run_or_worker_fails(die: bool) 
             pool,  # type: ignore[arg-type]
             jobs,
             len(jobs),
-            lambda batch: stored.extend(job.index for job, _ in batch),
+            lambda batch, aborting=False: stored.extend(job.index for job, _ in batch),
         )
     assert len(stored) == len(set(stored))  # each run stored once
     assert 9 not in stored
     # every run received before the failure was stored, the failing
     # task's others too when only a run failed
     assert set(range(9)) <= set(stored)
+
+
+def test_runs_left_when_storing_is_interrupted_are_handed_over_as_aborting() -> None:
+    """Ctrl-C inside ``done`` (e.g. in the caller's on_run): the runs not yet
+    handed over are stored, flagged so that no caller code runs again (a
+    Ctrl-C test hung there: its on_run was called again for them)."""
+    grid = Grid(small_scenario(), {"impairments[0].p": [0.001 * i for i in range(1, 13)]})
+    jobs = jobs_for(grid, seeds=[1])
+    calls: list[tuple[list[int], bool]] = []
+
+    def done(batch: list[tuple[sweeper_mod.Job, object]], *, aborting: bool = False) -> None:
+        calls.append(([job.index for job, _ in batch], aborting))
+        if not aborting:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        sweeper_mod._run_on_pool(
+            _FakePool(size=2, fail_at=-1),  # type: ignore[arg-type]
+            jobs,
+            len(jobs),
+            done,  # type: ignore[arg-type]
+        )
+    assert [aborting for _, aborting in calls] == [False, True]
+    assert sorted(i for indices, _ in calls for i in indices) == list(range(len(jobs)))
+
+
+def test_an_aborting_sweep_stores_runs_without_calling_on_run(
+    store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reorderlab import _worker
+
+    def runner(jobs: object, count: int, done: sweeper_mod.Done) -> None:
+        first, second = list(jobs)[:2]  # type: ignore[call-overload]
+        done([(first, _worker.simulate(first.core_json(), first.seed))])
+        done([(second, _worker.simulate(second.core_json(), second.seed))], aborting=True)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweeper_mod, "_local_runner", lambda workers: runner)
+    seen: list[str] = []
+    before = reorderlab.simulations_executed()
+    with pytest.raises(KeyboardInterrupt):
+        reorderlab.sweep(
+            loss_grid_for_resume(),
+            seeds=1,
+            store=store_path,
+            progress=False,
+            on_run=lambda job, text: seen.append(job.key),
+        )
+    assert reorderlab.simulations_executed() - before == 2
+    assert len(seen) == 1
+    with Store(store_path) as st:
+        assert len(st) == 2 and seen[0] in st
 
 
 def test_a_worker_killed_between_sweeps_is_replaced() -> None:

@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import orjson
 import pandas as pd
@@ -318,8 +318,19 @@ class _Progress:
             self._bar = None
 
 
-#: Receives runs as they complete: ``[(job, (result_json, wall_s, cpu_s)), ...]``.
-Done = Callable[[list[tuple[Job, _worker.Output]]], None]
+class Done(Protocol):
+    """Receives runs as they complete: ``[(job, (result_json, wall_s, cpu_s)), ...]``.
+
+    ``aborting``: the sweep is being stopped (Ctrl-C, a failed run, a dead
+    worker): store these runs, so none is lost, but call nothing of the
+    caller's (``on_run``), which may be what is being interrupted.
+    """
+
+    def __call__(
+        self, batch: list[tuple[Job, _worker.Output]], *, aborting: bool = False
+    ) -> None: ...
+
+
 #: Runs the jobs it is given (``count`` of them, maybe computed as they are
 #: taken) and hands the completed ones to ``done``.
 Runner = Callable[[Iterable[Job], int, Done], None]
@@ -453,7 +464,7 @@ def _run_on_pool(pool: _pool.Pool, jobs: Iterable[Job], count: int, done: Done) 
         # Whatever ended the loop (a failed run, a dead worker, Ctrl-C), the
         # runs that completed are kept.
         if unstored:
-            done(list(unstored))
+            done(list(unstored), aborting=True)
 
 
 def _run_on(
@@ -687,7 +698,7 @@ def sweep(
                 st = new.store()
             return st if st is not None else new
 
-        def done(batch: list[tuple[Job, _worker.Output]]) -> None:
+        def done(batch: list[tuple[Job, _worker.Output]], *, aborting: bool = False) -> None:
             target = sink()
             if target is not None:
                 target.put_many(
@@ -702,13 +713,17 @@ def sweep(
                     )
                     for job, (text, wall, _cpu) in batch
                 )
-                last_out = 0 < count - stats.executed - len(batch) < stats.workers
+                last_out = not aborting and 0 < count - stats.executed - len(batch) < stats.workers
                 if last_out and st is not None and not own_store:
                     # the last runs are out and a worker is idle: move the
                     # journal into the caller's store now rather than after
                     # the last one (a store the sweep opened itself is
                     # flushed as it closes, in the background)
                     st.flush()
+            if aborting:  # stored: that is all an interrupted sweep owes
+                for _ in batch:
+                    _count()
+                return
             for job, (text, wall, cpu) in batch:
                 results[job.key] = (flatten_result(orjson.loads(text)), wall)
                 stats.executed += 1
