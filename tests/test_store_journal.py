@@ -124,6 +124,21 @@ def test_flush_after_rows_or_interval(store_path: Path) -> None:
         assert len(st) == 4
 
 
+def test_flush_when_the_journaled_text_reaches_flush_bytes(
+    store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Big results: their text is held until moved in, so its size bounds
+    the wait too (whatever flush_rows and flush_interval say)."""
+    big = dict(fake_run(0), result_json='{"x": "' + "y" * 5000 + '"}')
+    monkeypatch.setattr(Store, "FLUSH_BYTES", 8_000)
+    with Store(store_path, **NEVER) as st:  # type: ignore[arg-type]
+        st.put("k0", **big)
+        assert st.pending() == 1
+        st.put("k1", **big)  # > 8 000 bytes journaled
+        assert st.pending() == 0
+        assert st._db_existing(["k0", "k1"]) == {"k0", "k1"}  # in DuckDB now
+
+
 @pytest.mark.parametrize("n", [3, 40])  # bound as parameters / as a DataFrame
 def test_flushed_runs_keep_their_values(store_path: Path, n: int) -> None:
     rows = [

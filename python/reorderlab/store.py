@@ -10,10 +10,11 @@ one. Every stored run is first appended, as one line of JSON, to a journal
 next to the database (``reorderlab.duckdb.journal``), with one ``write``
 system call per batch of runs that completed together: once that call
 returns, the line is in the operating system's page cache and survives
-``kill -9`` or Ctrl-C of the process. The journal's runs are moved into DuckDB in batches (every
-:attr:`Store.flush_interval` seconds or :attr:`Store.flush_rows` runs, in one
-transaction, after which the journal is truncated), at the end of a sweep, on
-:meth:`Store.close` and at normal interpreter exit.
+``kill -9`` or Ctrl-C of the process. The journal's runs are moved into
+DuckDB in batches (every :attr:`Store.flush_interval` seconds,
+:attr:`Store.flush_rows` runs or :attr:`Store.FLUSH_BYTES` of text, in one
+transaction, after which the journal is truncated), at the end of a sweep,
+on :meth:`Store.close` and at normal interpreter exit.
 
 The journal is not ``fsync``-ed: it protects completed runs against the
 death of the process, not of the machine (a power cut may lose the runs
@@ -235,6 +236,7 @@ class _Journal:
         self.path = path
         self.fd: int | None = None
         self.pending: dict[str, _Row] = {}
+        self.pending_bytes = 0  # their journal lines' size
         self.since = 0.0  # monotonic time of the oldest pending run
         self.lock = threading.RLock()
         self.refs = 0
@@ -257,18 +259,23 @@ class _Journal:
         self.torn = False
         if not self.pending:
             self.since = time.monotonic()
+        self.pending_bytes += len(data)
         for r in rows:
             self.pending[r[0]] = r
 
     def flush_due(self, rows: int, interval: float) -> bool:
-        """Are ``rows`` runs pending, or the oldest ``interval`` seconds old?"""
+        """Are ``rows`` runs pending, or :attr:`Store.FLUSH_BYTES` of them,
+        or is the oldest ``interval`` seconds old?"""
         return bool(self.pending) and (
-            len(self.pending) >= rows or time.monotonic() - self.since >= interval
+            len(self.pending) >= rows
+            or self.pending_bytes >= Store.FLUSH_BYTES
+            or time.monotonic() - self.since >= interval
         )
 
     def truncate(self) -> None:
         """Empty the journal (every pending run is in DuckDB)."""
         self.pending.clear()
+        self.pending_bytes = 0
         if self.fd is not None:
             os.ftruncate(self.fd, 0)
         self.torn = False
@@ -375,12 +382,22 @@ class Store:
     ``flush_interval`` (seconds) and ``flush_rows`` bound how long and how many
     stored runs wait in the journal before they are moved into DuckDB; either
     way they are durable as soon as :meth:`put` / :meth:`put_many` return.
+    The journal's runs are also moved in once their text reaches
+    :attr:`FLUSH_BYTES` (they are held in memory until then).
     """
 
-    #: Default for ``flush_interval``.
-    FLUSH_INTERVAL = 1.0
+    #: Default for ``flush_interval``. The journal survives the death of the
+    #: process, not a power cut (it is not fsync-ed; DuckDB's commits are):
+    #: this bounds what a power cut can lose, runs a resumed sweep computes
+    #: again. Ten seconds rather than one: a flush (and, for a sweep into a
+    #: new store, creating the file: 30-60 ms of CPU) takes CPU from the
+    #: sweep's workers, and a sweep shorter than this pays for neither.
+    FLUSH_INTERVAL = 10.0
     #: Default for ``flush_rows``.
     FLUSH_ROWS = 1000
+    #: Journaled text (bytes) at which its runs are moved into DuckDB: bounds
+    #: the memory they hold, whatever the size of a result.
+    FLUSH_BYTES = 64 << 20
 
     def __init__(
         self,
