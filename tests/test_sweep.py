@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -319,7 +320,8 @@ def test_no_worker_start_reruns_an_unguarded_script(tmp_path: Path) -> None:
         """,
     )
     assert proc.stdout.count("script body ran") == 1, proc.stdout + proc.stderr
-    assert "replies 10" in proc.stdout, proc.stdout + proc.stderr
+    # two rounds of two tasks for each of 3 + 2 workers
+    assert "replies 20" in proc.stdout, proc.stdout + proc.stderr
 
 
 def test_start_workers_starts_the_pool_a_sweep_then_uses() -> None:
@@ -374,20 +376,23 @@ class _FakePool:
     def submit(self, items: list[tuple[str, int | None]], tag: list[sweeper_mod.Job]) -> None:
         self.running.append(tag)
 
-    def wait(self) -> list[tuple[object, list[object]]]:
+    def wait(self, next_task: object = None) -> list[tuple[object, list[object]]]:
         from reorderlab import _pool
 
         out: list[tuple[object, list[object]]] = []
         dead = [c for c in self.running if self.die and any(j.index == self.fail_at for j in c)]
+        handed: list[list[sweeper_mod.Job]] = []
         for chunk in self.running:
             if chunk in dead:
                 continue  # as Pool.wait: the others' results first, then the error
+            if callable(next_task) and (task := next_task()) is not None:
+                handed.append(task[1])  # as Pool.wait: the next task before the results
             results: list[object] = [
                 ValueError("bad run") if job.index == self.fail_at else ("{}", 0.01, 0.01)
                 for job in chunk
             ]
             out.append((chunk, results))
-        self.running = dead
+        self.running = dead + handed
         if dead and not out:
             raise _pool.WorkerDiedError("gone")
         return out
@@ -480,6 +485,54 @@ def test_a_worker_killed_between_sweeps_is_replaced() -> None:
     again = reorderlab.sweep(loss_grid(1.0), seeds=1, workers=2, store=None, progress=False)
     pd.testing.assert_frame_equal(comparable(first), comparable(again))
     assert _pool.get_pool(2) is pool and victim not in [w.process for w in pool._workers]
+
+
+@pytest.mark.parametrize("small", [True, False])
+def test_a_worker_gets_its_next_task_while_it_runs_one(small: bool) -> None:
+    """Two tasks per worker: the second waits in its pipe (or, too big for
+    the pipe's buffer, in the pool until the worker is idle); a third waits
+    for a result. Results come back in order, each with its tag."""
+    from reorderlab import _pool
+
+    jobs = jobs_for(loss_grid(1.0), seeds=[1])
+    items = [(job.core_json(), job.seed) for job in jobs]
+    pool = _pool.Pool(1)
+    try:
+        pool.submit(items[:1], "first")
+        [worker] = pool._workers
+        if not small:
+            worker.handoff_bytes = 0
+        assert pool.has_idle()
+        pool.submit(items[1:3], "second")
+        assert not pool.has_idle() and pool.busy() == 2
+        assert len(worker.tasks) == (2 if small else 1)  # sent, or held back
+        with pytest.raises(RuntimeError, match="no worker can take"):
+            pool.submit(items[3:4], "third")
+        [(tag, results)] = pool.wait()
+        assert tag == "first" and len(results) == 1
+        assert pool.busy() == 1 and len(worker.tasks) == 1 and pool.has_idle()
+        [(tag, results)] = pool.wait()
+        assert tag == "second" and [r[0] for r in results] == [
+            _core.run(*item) for item in items[1:3]
+        ]
+        assert pool.busy() == 0
+    finally:
+        pool.close()
+
+
+def test_handoff_leaves_room_for_two_tasks_in_the_pipe() -> None:
+    from reorderlab import _pool
+
+    pool = _pool.Pool(1)
+    try:
+        pool.start_workers()
+        [worker] = pool._workers
+        fd = worker.conn.fileno()
+        with socket.socket(fileno=os.dup(fd)) as sock:
+            buffer = sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+        assert 0 < worker.handoff_bytes <= buffer // 4
+    finally:
+        pool.close()
 
 
 def test_a_sweep_into_a_new_store_creates_it_midway_when_a_flush_is_due(

@@ -3,9 +3,12 @@
 * Each worker is a process with one pipe to the driver: the driver sends it
   a task (a list of runs), the worker sends back their results and waits
   for the next. The driver's sweep loop waits on all the pipes at once
-  (:meth:`Pool.wait`) and hands a worker its next task as soon as its
-  results arrive, before it stores them. No helper threads: a worker's
-  round trip is a wake-up of the driver and two small pickles.
+  (:meth:`Pool.wait`). A worker gets its next task while it still runs one,
+  so it finds it waiting in its pipe when it is done: it does not wait for
+  the driver to wake up, read its results and answer (measured between two
+  tasks of a medium sweep: median 417 us with one task per worker, 293 us
+  with the next sent before the results were read, 44 us with two). No
+  helper threads.
 * Workers are forked from a forkserver that has imported only what they
   need (``reorderlab._worker``: the compiled core), so a worker costs a fork,
   not an interpreter start or imports.
@@ -25,14 +28,17 @@
 from __future__ import annotations
 
 import atexit
+import collections
 import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
+import socket
 import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 from reorderlab import _worker
@@ -47,6 +53,10 @@ __all__ = [
     "start_workers",
     "worker_count",
 ]
+
+
+#: A task's results: one per run, an exception in place of a failed one.
+Results = list[_worker.Output | Exception]
 
 
 class WorkerDiedError(RuntimeError):
@@ -107,11 +117,31 @@ def _main_not_reimported() -> Iterator[None]:
 class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: multiprocessing.connection.Connection  # the driver's end of the pipe
-    task: Any = field(default=None)  # the tag of the task it runs, or None
+    #: the tags of the tasks sent to it whose results have not been read,
+    #: oldest first: the one it runs, and maybe the next (see Pool.submit)
+    tasks: collections.deque[Any] = field(default_factory=collections.deque)
+    #: the largest task sent to it while it runs another (see _handoff_bytes)
+    handoff_bytes: int = 0
+
+
+#: At most this much of a task is sent to a worker while it runs another.
+_HANDOFF_BYTES = 64 << 10
+
+
+def _handoff_bytes(conn: multiprocessing.connection.Connection) -> int:
+    """The largest task the driver may send a worker that is not reading
+    its pipe: two such tasks (the next, and the one after it, sent once the
+    worker's results are read but maybe before it has read the next) must
+    fit in the pipe's buffer, or the driver would block on the send while
+    the worker blocks sending its results to the driver."""
+    with socket.socket(fileno=os.dup(conn.fileno())) as sock:
+        buffer = sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+    return min(_HANDOFF_BYTES, buffer // 4)
 
 
 class Pool:
-    """``size`` worker processes, each running at most one task at a time.
+    """``size`` worker processes, each running one task at a time and
+    holding at most one more (see :meth:`submit`).
 
     One driver thread at a time submits and waits: a sweep holds
     :attr:`lock` while it uses the pool (sweeps of several threads take
@@ -123,6 +153,7 @@ class Pool:
         self.lock = threading.Lock()
         self._ctx = _context()
         self._workers: list[_Worker] = []
+        self._held: tuple[bytes | memoryview, Any] | None = None  # see submit
 
     def start_workers(self) -> None:
         """Start every process of the pool now (they then wait for tasks)."""
@@ -137,53 +168,75 @@ class Pool:
         with _main_not_reimported():
             process.start()
         theirs.close()
-        worker = _Worker(process, ours)
+        worker = _Worker(process, ours, handoff_bytes=_handoff_bytes(ours))
         self._workers.append(worker)
         return worker
 
     def has_idle(self) -> bool:
-        """Can :meth:`submit` hand a task to a worker now?"""
-        return len(self._workers) < self.size or any(w.task is None for w in self._workers)
+        """Can :meth:`submit` take a task now?"""
+        if self._held is not None:
+            return False
+        return len(self._workers) < self.size or any(len(w.tasks) < 2 for w in self._workers)
 
     def busy(self) -> int:
-        """How many tasks are running."""
-        return sum(1 for w in self._workers if w.task is not None)
+        """How many tasks are submitted and not yet returned by :meth:`wait`."""
+        return sum(len(w.tasks) for w in self._workers) + (self._held is not None)
 
     def submit(self, items: list[tuple[str, int | None]], tag: Any) -> None:
-        """Send ``items`` (runs: scenario JSON, seed) to an idle worker,
-        starting one if the pool is not full; ``tag`` comes back with the
-        results. Never blocks on a busy worker (it is reading its pipe)."""
-        worker = next((w for w in self._workers if w.task is None), None)
+        """Send ``items`` (runs: scenario JSON, seed) to a worker: an idle
+        one (started if the pool is not full), else one running a single
+        task, which then finds this one waiting in its pipe when it is done
+        (held back until a worker is idle if too big for the pipe's buffer).
+        ``tag`` comes back with the results. Call only when :meth:`has_idle`."""
+        task = ForkingPickler.dumps(items)
+        worker = self._idle_worker()
+        if worker is not None:
+            self._send(worker, task, tag)  # it is reading its pipe: never blocks
+            return
+        worker = min(self._workers, key=lambda w: len(w.tasks))
+        if len(worker.tasks) != 1 or self._held is not None:
+            raise RuntimeError("no worker can take a task now")
+        if len(task) <= worker.handoff_bytes:
+            _hand_over(worker, task, tag)
+        else:
+            self._held = (task, tag)
+
+    def _idle_worker(self) -> _Worker | None:
+        """A worker without a task (a new one if the pool is not full)."""
+        worker = next((w for w in self._workers if not w.tasks), None)
         if worker is not None and not worker.process.is_alive():
             # died while idle (a pool outlives its sweeps): nothing is lost
             self._workers.remove(worker)
             worker.conn.close()
             worker = None
-        if worker is None:
+        if worker is None and len(self._workers) < self.size:
             worker = self._start()
+        return worker
+
+    def _send(self, worker: _Worker, task: bytes | memoryview, tag: Any) -> None:
         try:
-            worker.conn.send(items)
+            worker.conn.send_bytes(task)
         except OSError:  # its end of the pipe is closed: the process is gone
             worker.process.join(timeout=1)
             raise WorkerDiedError(
                 f"a worker process ended (exit code {worker.process.exitcode}) "
                 f"before it could run {_describe(tag)}"
             ) from None
-        worker.task = tag
+        worker.tasks.append(tag)
 
     def ready(self) -> bool:
         """Has a running task ended (or its worker died)? Does not wait."""
-        conns = [w.conn for w in self._workers if w.task is not None]
+        conns = [w.conn for w in self._workers if w.tasks]
         return bool(conns) and bool(multiprocessing.connection.wait(conns, timeout=0))
 
-    def wait(self) -> list[tuple[Any, list[_worker.Output | Exception]]]:
+    def wait(self) -> list[tuple[Any, Results]]:
         """Wait for at least one running task to end; return each ended
         task's tag and results (an exception in place of a failed run).
 
         Raises :class:`WorkerDiedError` if a worker process ended instead
         (once the results of the others that ended are returned).
         """
-        running = {w.conn: w for w in self._workers if w.task is not None}
+        running = {w.conn: w for w in self._workers if w.tasks}
         if not running:
             raise RuntimeError("no task is running")
         out = []
@@ -195,13 +248,16 @@ class Pool:
             except (EOFError, OSError):
                 died = died or worker
                 continue
-            out.append((worker.task, results))
-            worker.task = None
+            out.append((worker.tasks.popleft(), results))
+            if self._held is not None and not worker.tasks:
+                task, tag = self._held
+                self._held = None
+                _hand_over(worker, task, tag)  # (it is reading its pipe)
         if died is not None and not out:
             died.process.join(timeout=1)
             raise WorkerDiedError(
                 f"a worker process ended (exit code {died.process.exitcode}) "
-                f"while running {_describe(died.task)}"
+                f"while running {_describe(died.tasks[0])}"
             )
         return out
 
@@ -227,6 +283,16 @@ class Pool:
             with contextlib.suppress(OSError):
                 w.conn.close()
         self._workers = []
+
+
+def _hand_over(worker: _Worker, task: bytes | memoryview, tag: Any) -> None:
+    """Send a task to a worker in the middle of :meth:`Pool.wait`. If the
+    worker is gone the send fails, but the task is listed as its own all
+    the same: the wait that finds it dead reports it (it is not lost, and
+    this wait still returns the results it read)."""
+    with contextlib.suppress(OSError):
+        worker.conn.send_bytes(task)
+    worker.tasks.append(tag)
 
 
 def _describe(tag: Any) -> str:
