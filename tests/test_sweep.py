@@ -520,6 +520,38 @@ def test_a_worker_gets_its_next_task_while_it_runs_one(small: bool) -> None:
         pool.close()
 
 
+def test_pool_wait_drops_an_idle_worker_that_died() -> None:
+    """The pool waits on every worker's pipe: an idle one becomes readable
+    only when its process dies; it is dropped (and replaced when needed)."""
+    from reorderlab import _pool
+
+    items = [(job.core_json(), job.seed) for job in jobs_for(loss_grid(1.0), seeds=[1])]
+    pool = _pool.Pool(2)
+    try:
+        pool.start_workers()
+        busy, idle = pool._workers
+        pool.submit(items[:1], "only")
+        assert list(busy.tasks) == ["only"] and not idle.tasks
+        assert idle.process.pid is not None
+        os.kill(idle.process.pid, signal.SIGKILL)
+        idle.process.join(timeout=5)
+        returned = []
+        while pool.busy():
+            returned += pool.wait()
+        assert [tag for tag, _ in returned] == ["only"]
+        pool.ready()  # the dead one's pipe is readable: dropped if wait did not
+        assert pool._workers == [busy]
+        pool.submit(items[1:2], "next")  # a new worker for it if needed
+        pool.submit(items[2:3], "after")
+        assert len(pool._workers) == 2
+        returned = []
+        while pool.busy():
+            returned += pool.wait()
+        assert sorted(tag for tag, _ in returned) == ["after", "next"]
+    finally:
+        pool.close()
+
+
 def test_handoff_leaves_room_for_two_tasks_in_the_pipe() -> None:
     from reorderlab import _pool
 
