@@ -588,3 +588,24 @@ def test_a_sweep_into_a_new_store_creates_it_midway_when_a_flush_is_due(
     with Store(path, read_only=True) as st:
         assert sorted(st.keys()) == sorted(df["key"])
         assert st.pending() == 0
+
+
+@pytest.mark.parametrize("same_columns", [True, False])
+def test_table_frame_is_pandas_frame_of_the_rows(same_columns: bool) -> None:
+    rows: list[dict[str, object]] = [
+        {
+            "p": 0.1 * i,
+            "seed": i,
+            "scenario": "s",
+            "events": 10**i,
+            "rto": [None, 1.5][i % 2],
+            "done": i % 2 == 0,
+            "key": f"k{i}",
+        }
+        for i in range(6)
+    ]
+    if not same_columns:
+        rows[3] = {"seed": 3, "p": 0.3, "extra": "x", "events": 7}
+    got = sweeper_mod._frame(rows)
+    pd.testing.assert_frame_equal(got, pd.DataFrame(rows), check_exact=True)
+    assert list(got.dtypes) == list(pd.DataFrame(rows).dtypes)
