@@ -783,6 +783,28 @@ mod tests {
     }
 
     #[test]
+    fn scenario_numbers_are_parsed_to_the_double_they_name() {
+        // 17 significant digits: serde_json's default parser gives
+        // 216.30385752329943 for the first (1 ulp off)
+        for text in [
+            "216.30385752329946",
+            "2.1676047016431698e-08",
+            "23772757.948139478",
+        ] {
+            let json = format!(
+                r#"{{"duration": {text}, "topology": {{"kind": "chain", "bottleneck_rate": 8e6,
+                    "bottleneck_delay": 0.023}}, "flows": [{{"src": "S1", "dst": "D"}}]}}"#
+            );
+            let s = Scenario::from_json(&json).unwrap();
+            assert_eq!(
+                s.duration.to_bits(),
+                text.parse::<f64>().unwrap().to_bits(),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
     fn valid_base_passes() {
         assert_eq!(base().validate(), Ok(()));
     }
