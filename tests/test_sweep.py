@@ -257,6 +257,28 @@ def test_dask_local_cluster_matches_local_backend(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(comparable(on_dask), comparable(local))
 
 
+def test_dask_tasks_hold_several_runs() -> None:
+    """One Dask task per run cost the scheduler more than a short run takes:
+    runs go in batches, as on the local backend."""
+    from distributed import Client, LocalCluster, get_task_stream
+
+    with (
+        LocalCluster(
+            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+        get_task_stream(client) as stream,
+    ):
+        df = reorderlab.sweep(
+            loss_grid(1.0), seeds=4, backend="dask", address=client, store=None, progress=False
+        )
+        local = reorderlab.sweep(loss_grid(1.0), seeds=4, workers=2, store=None, progress=False)
+    runs = len(P_VALUES) * 4
+    tasks = stream.data  # every task of the sweep (the cluster is its own)
+    assert 1 < len(tasks) < runs
+    pd.testing.assert_frame_equal(comparable(df), comparable(local))
+
+
 def test_dask_backend_starts_its_own_cluster(tmp_path: Path) -> None:
     local = reorderlab.sweep(loss_grid(2.0), seeds=1, backend="serial", store=None)
     on_dask = reorderlab.sweep(

@@ -14,7 +14,8 @@ run's metrics, and ``key`` (the store key, to fetch the full result with
   forkserver that has imported only the compiled core and the executor's
   worker loop.
 * ``backend="dask"``: the scheduler at ``address``, or a ``LocalCluster``
-  started for the sweep (``workers`` processes, one thread each).
+  started for the sweep (``workers`` processes, one thread each); tasks of
+  several runs, as on the local backend.
 * A rich progress bar (runs done / total, ETA) when stdout is a terminal.
 
 Determinism: a run's result depends only on (scenario, seed, engine), so both
@@ -546,10 +547,17 @@ def _thread_runner(workers: int) -> Runner:
 
 
 def _dask_runner(address: Any, workers: int) -> Runner:
+    """Dask: tasks of several runs (as the local backend's), two in flight
+    per worker thread of the cluster, through the client's
+    ``concurrent.futures`` executor.
+
+    One task per run cost the scheduler more than a short run takes: on a
+    2-worker LocalCluster, 35 % of the workers' time outside simulation for
+    100 medium runs, 86 % for 1000 light ones.
+    """
+
     def runner(todo: Iterable[Job], count: int, done: Done) -> None:
         import importlib
-
-        jobs = list(todo)
 
         dist: Any = importlib.import_module("distributed")  # typed as Any: untyped package
         cluster: Any = None
@@ -570,22 +578,12 @@ def _dask_runner(address: Any, workers: int) -> Runner:
                 )
                 client = dist.Client(cluster)
         try:
-            futures = client.map(
-                _worker.simulate,
-                [job.core_json() for job in jobs],
-                [job.seed for job in jobs],
-                key=[f"reorderlab-run-{job.key}" for job in jobs],
-                pure=False,
-            )
-            by_key = {fut.key: job for fut, job in zip(futures, jobs, strict=True)}
+            threads = sum(client.nthreads().values()) or workers
+            executor = client.get_executor(pure=False)
             try:
-                for finished in dist.as_completed(futures).batches():
-                    batch = []
-                    for fut in finished:
-                        batch.append((by_key[fut.key], fut.result()))
-                    done(batch)
+                _run_on(executor, todo, count, done, threads)
             except BaseException:
-                client.cancel(futures)
+                executor.shutdown(wait=False)  # cancels the tasks still out
                 raise
         finally:
             if own_client:
