@@ -28,3 +28,31 @@ def test_a_plot_is_the_same_bytes_in_another_process(tmp_path: Path) -> None:
         first, second = ((out / name).read_bytes() for out in outs)
         assert first == second, name
     assert b"<dc:date>" not in (outs[0] / "fig.svg").read_bytes()
+
+
+def test_figures_drawn_in_background_are_written_when_the_block_ends(tmp_path: Path) -> None:
+    from reorderlab.plot import in_background, line_plot
+
+    series = {"SACK": ([1.0, 2.0, 3.0], [3.0, 2.0, 1.0], None)}
+    line_plot(tmp_path / "now", "fig", series, xlabel="x", ylabel="y")
+    with in_background():
+        paths = line_plot(tmp_path / "later", "fig", series, xlabel="x", ylabel="y")
+        assert paths[2].exists()  # the CSV at once
+    for name in ("fig.png", "fig.svg", "fig.csv"):
+        assert (tmp_path / "later" / name).read_bytes() == (tmp_path / "now" / name).read_bytes()
+
+
+def test_a_figure_that_fails_in_background_fails_the_block(tmp_path: Path) -> None:
+    import pytest
+
+    from reorderlab.plot import in_background, line_plot
+
+    with pytest.raises(ValueError), in_background():
+        line_plot(
+            tmp_path,
+            "bad",
+            {"a": ([1.0], [1.0], None)},
+            xlabel="x",
+            ylabel="y",
+            styles={"a": "not a style"},  # matplotlib refuses it when drawing
+        )

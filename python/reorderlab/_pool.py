@@ -65,7 +65,9 @@ class WorkerDiedError(RuntimeError):
     crash of the process rather than a panic, which the core reports)."""
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def process_context() -> multiprocessing.context.BaseContext:
+    """How worker processes start (sweeps' workers, and the figure drawer
+    of ``reorderlab.plot``): forked from a forkserver, else spawned."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
         # What every worker needs, imported once in the forkserver rather
@@ -78,12 +80,12 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 _MAIN_LOCK = threading.Lock()
-_MAIN_HIDDEN = 0  # threads inside _main_not_reimported
+_MAIN_HIDDEN = 0  # threads inside main_not_reimported
 _MAIN_SAVED: tuple[bool, Any, Any] = (False, None, None)
 
 
 @contextlib.contextmanager
-def _main_not_reimported() -> Iterator[None]:
+def main_not_reimported() -> Iterator[None]:
     """Hide ``__main__``'s file and spec while a worker process is started.
 
     Threads may start workers at the same time (a pool starting in the
@@ -152,7 +154,7 @@ class Pool:
     def __init__(self, size: int) -> None:
         self.size = size
         self.lock = threading.Lock()
-        self._ctx = _context()
+        self._ctx = process_context()
         self._workers: list[_Worker] = []
         self._held: tuple[bytes | memoryview, Any] | None = None  # see submit
         self._poll = select.poll()  # the workers' pipes (see _ended)
@@ -168,7 +170,7 @@ class Pool:
         process = self._ctx.Process(  # type: ignore[attr-defined]
             target=_worker.serve, args=(theirs,), name="reorderlab-worker", daemon=True
         )
-        with _main_not_reimported():
+        with main_not_reimported():
             process.start()
         theirs.close()
         worker = _Worker(process, ours, handoff_bytes=_handoff_bytes(ours))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reorderlab.claims import Claim, write_claims
+from reorderlab.plot import in_background
 from reorderlab.store import Store
 
 __all__ = [
@@ -111,11 +112,13 @@ def reproduce(
     out_dir = Path(out)
     chosen = select(paper, figure)
     by_paper: dict[str, list[Claim]] = {}
-    for rec in chosen:
-        if on_figure is not None:
-            on_figure(rec)
-        claims = rec.func(quick, out_dir / rec.paper, store)
-        by_paper.setdefault(rec.paper, []).extend(claims)
+    # figures are drawn by another process while the next recipes simulate
+    with in_background():
+        for rec in chosen:
+            if on_figure is not None:
+                on_figure(rec)
+            claims = rec.func(quick, out_dir / rec.paper, store)
+            by_paper.setdefault(rec.paper, []).extend(claims)
     for name, claims in by_paper.items():
         path = out_dir / name / "claims.json"
         merged = claims
