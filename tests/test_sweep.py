@@ -264,18 +264,19 @@ def test_dask_tasks_hold_several_runs() -> None:
 
     with (
         LocalCluster(
-            n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+            n_workers=1, threads_per_worker=3, processes=False, dashboard_address=None
         ) as cluster,
         Client(cluster) as client,
         get_task_stream(client) as stream,
     ):
         df = reorderlab.sweep(
-            loss_grid(1.0), seeds=4, backend="dask", address=client, store=None, progress=False
+            loss_grid(1.0), seeds=10, backend="dask", address=client, store=None, progress=False
         )
-        local = reorderlab.sweep(loss_grid(1.0), seeds=4, workers=2, store=None, progress=False)
-    runs = len(P_VALUES) * 4
+        local = reorderlab.sweep(loss_grid(1.0), seeds=10, workers=2, store=None, progress=False)
+    runs = len(P_VALUES) * 10
     tasks = stream.data  # every task of the sweep (the cluster is its own)
     assert 1 < len(tasks) < runs
+    assert df.attrs["stats"].workers == 3  # the cluster's threads, not this machine's cores
     pd.testing.assert_frame_equal(comparable(df), comparable(local))
 
 
