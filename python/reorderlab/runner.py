@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import orjson
 import pandas as pd
 
 from reorderlab import _core, _worker
@@ -106,7 +107,9 @@ class Result:
         cached: bool = False,
         wall_s: float | None = None,
     ) -> Result:
-        return cls(json.loads(text), key=key, cached=cached, wall_s=wall_s)
+        # orjson: the same values as json, 4-6x faster (a result with object
+        # lists is megabytes of JSON)
+        return cls(orjson.loads(text), key=key, cached=cached, wall_s=wall_s)
 
     # -- scalars ----------------------------------------------------------
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import orjson
 import pandas as pd
 
 from reorderlab.claims import Claim
@@ -72,7 +72,7 @@ def full_results(
         key = str(row["key"])
         hit = store.get_results([key]).get(key) if store is not None else None
         if hit is not None:
-            yield row, json.loads(hit[0])
+            yield row, orjson.loads(hit[0])  # same values as json, 4-6x faster
         else:
             yield row, run(rebuild(row), seed=int(row["seed"])).to_dict()
 
