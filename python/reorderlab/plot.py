@@ -134,9 +134,15 @@ class _Background:
 
     def submit(self, spec: _FigureSpec) -> None:
         if self._executor is None:
-            from reorderlab import _pool
+            from reorderlab import _pool, _worker
 
-            self._executor = cf.ProcessPoolExecutor(1, mp_context=_pool.process_context())
+            self._executor = cf.ProcessPoolExecutor(
+                1,
+                mp_context=_pool.process_context(),
+                # Ctrl-C is the caller's to handle (the block then waits for
+                # the figure being drawn and drops the others)
+                initializer=_worker.ignore_sigint,
+            )
             with _pool.main_not_reimported():  # its process starts with this submit
                 self._futures.append(self._executor.submit(_draw, spec))
             return
