@@ -433,10 +433,11 @@ def _run_on_pool(pool: _pool.Pool, jobs: Iterable[Job], count: int, done: Done) 
     """Run every job on the worker processes of ``pool``; hand completed
     runs to ``done`` a few at a time (one journal write each).
 
-    A worker waits for nothing but its next task, and the driver's other
+    Each worker holds its next task while it runs one (see ``Pool.submit``),
+    so it does not wait for the driver between tasks; the driver's other
     work (storing results, computing the next jobs' keys) comes in small
-    pieces between which it looks whether a worker has finished: so a
-    worker whose task ends waits only for the driver to notice.
+    pieces between which it looks whether a worker's results are in, so
+    that it hands out the task after next in time.
     """
     tasks = _Tasks(jobs, count, slots=2 * pool.size)
     unstored: collections.deque[tuple[Job, _worker.Output]] = collections.deque()
