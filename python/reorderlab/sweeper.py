@@ -617,7 +617,9 @@ def sweep(
     caching). ``progress``: force the bar on/off (default: on a terminal).
     ``on_run(job, result_json)`` is called in this process after each newly
     simulated run has been made durable in the store (journaled: it survives
-    ``kill -9`` of this process from then on).
+    ``kill -9`` of this process from then on); not for the runs stored while
+    the sweep is being stopped (Ctrl-C, a failed run, a dead worker), which
+    may be what ``on_run`` was doing.
 
     The DataFrame's ``attrs["stats"]`` is a :class:`SweepStats`; ``attrs`` also
     holds ``total``, ``executed`` (simulated now) and ``cached`` (from the store).
