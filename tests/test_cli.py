@@ -155,11 +155,10 @@ def test_bench_json(cli_env: dict[str, str]) -> None:
     assert "unknown benchmark 'nosuch'" in bad.stderr
 
 
-def test_bench_sweep_json(cli_env: dict[str, str]) -> None:
-    proc = run_cli(
-        ["bench", "--sweep", "--runs", "4", "--seconds", "0.5", "--preset", "light", "--json"],
-        cli_env,
-    )
+@pytest.mark.parametrize("backend", ["local", "dask"])
+def test_bench_sweep_json(cli_env: dict[str, str], backend: str) -> None:
+    args = ["bench", "--sweep", "--runs", "4", "--seconds", "0.5", "--preset", "light"]
+    proc = run_cli([*args, "--json", "--backend", backend], cli_env)
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     measured = [*report["by_workers"].values(), report["cold_process"]]
@@ -169,3 +168,4 @@ def test_bench_sweep_json(cli_env: dict[str, str]) -> None:
         assert r["sim_core_cpu_s"] > 0 and r["wall_s"] > 0
         assert 0 <= r["outside_simulation_fraction"] < 1
     assert report["speedup"] > 0
+    assert report["backend"] == backend

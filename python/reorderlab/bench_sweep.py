@@ -26,12 +26,14 @@ Usage: ``python -m reorderlab.bench_sweep [--runs 100] [--seconds 10]`` or
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -171,13 +173,19 @@ def _in_new_process(runs: int, seconds: float, workers: int, preset: str, backen
 
 
 def _measure(points: list[tuple[dict[str, Any], Scenario]], w: int, backend: Any) -> dict[str, Any]:
-    """One cold-pool sweep of ``points`` with ``w`` workers into a new store."""
-    with tempfile.TemporaryDirectory(prefix="reorderlab-bench-") as tmp:
+    """One cold-pool sweep of ``points`` with ``w`` workers into a new store
+    (``dask``: on a ``LocalCluster`` of ``w`` one-thread worker processes
+    started before the clock starts: its start-up is not the sweep's)."""
+    with (
+        tempfile.TemporaryDirectory(prefix="reorderlab-bench-") as tmp,
+        _cluster(backend, w) as address,
+    ):
         cpu0 = time.process_time()
         df = sweep(
             points,
             seeds=[1],
             backend=backend,
+            address=address,
             workers=w,
             store=Path(tmp) / "bench.duckdb",
             progress=False,
@@ -200,13 +208,36 @@ def _measure(points: list[tuple[dict[str, Any], Scenario]], w: int, backend: Any
     }
 
 
+@contextlib.contextmanager
+def _cluster(backend: str, workers: int) -> Iterator[Any]:
+    """A Dask client of a new ``LocalCluster`` for the dask backend, else None."""
+    if backend != "dask":
+        yield None
+        return
+    import importlib
+    import logging
+
+    dist: Any = importlib.import_module("distributed")  # untyped package
+    with (
+        dist.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.WARNING,
+        ) as cluster,
+        dist.Client(cluster) as client,
+    ):
+        yield client
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--preset", choices=PRESETS, default="medium")
-    parser.add_argument("--backend", choices=["local", "threads"], default="local")
+    parser.add_argument("--backend", choices=["local", "threads", "dask"], default="local")
     parser.add_argument("--one", action="store_true", help="only the --workers sweep")
     args = parser.parse_args(argv)
     if args.one:

@@ -345,7 +345,8 @@ def bench(
         typer.Option(help="--sweep scenario: light (8 Mb/s), medium (100 Mb/s), heavy (1 Gb/s)."),
     ] = "medium",
     backend: Annotated[
-        str, typer.Option(help="--sweep backend: local (processes) or threads.")
+        str,
+        typer.Option(help="--sweep backend: local (processes), threads, or dask (a LocalCluster)."),
     ] = "local",
 ) -> None:
     """Run the engine's reference benchmarks (wall, events/s, packet-hops/s, memory)."""
@@ -355,8 +356,8 @@ def bench(
         from reorderlab.bench_sweep import measure_sweep
 
         try:
-            if backend not in ("local", "threads"):
-                raise ValueError(f"backend: must be 'local' or 'threads', got {backend!r}")
+            if backend not in ("local", "threads", "dask"):
+                raise ValueError(f"backend: must be 'local', 'threads' or 'dask', got {backend!r}")
             report = measure_sweep(runs, seconds, preset=preset, backend=backend)  # type: ignore[arg-type]
         except ValueError as exc:
             _fail(str(exc), 2)
