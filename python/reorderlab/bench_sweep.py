@@ -49,10 +49,12 @@ from reorderlab.scenario import (
 from reorderlab.store import wait_for_background_closes
 from reorderlab.sweeper import Backend, sweep
 
-__all__ = ["PRESETS", "bench_scenarios", "measure_sweep"]
+__all__ = ["BACKENDS", "PRESETS", "bench_scenarios", "measure_sweep"]
 
 
 PRESETS = ("light", "medium", "heavy")
+#: Backends the benchmark measures (``dask``: on a LocalCluster).
+BACKENDS = ("local", "threads", "dask")
 
 
 def bench_scenarios(
@@ -237,7 +239,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--preset", choices=PRESETS, default="medium")
-    parser.add_argument("--backend", choices=["local", "threads", "dask"], default="local")
+    parser.add_argument("--backend", choices=BACKENDS, default="local")
     parser.add_argument("--one", action="store_true", help="only the --workers sweep")
     args = parser.parse_args(argv)
     if args.one:

@@ -133,9 +133,9 @@ class _Background:
         self._futures: list[cf.Future[None]] = []
 
     def submit(self, spec: _FigureSpec) -> None:
-        if self._executor is None:
-            from reorderlab import _pool, _worker
+        from reorderlab import _pool, _worker
 
+        if self._executor is None:
             self._executor = cf.ProcessPoolExecutor(
                 1,
                 mp_context=_pool.process_context(),
@@ -143,10 +143,8 @@ class _Background:
                 # the figure being drawn and drops the others)
                 initializer=_worker.ignore_sigint,
             )
-            with _pool.main_not_reimported():  # its process starts with this submit
-                self._futures.append(self._executor.submit(_draw, spec))
-            return
-        self._futures.append(self._executor.submit(_draw, spec))
+        with _pool.main_not_reimported():  # (its process starts with the first submit)
+            self._futures.append(self._executor.submit(_draw, spec))
 
     def finish(self, cancel: bool) -> None:
         """Wait for every figure (or cancel those not started); raise the

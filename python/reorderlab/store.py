@@ -808,9 +808,9 @@ class NewStore:
     Creating a DuckDB file costs 30-60 ms of CPU, which a sweep's workers
     would rather have: so a sweep into a new store journals its runs (durable
     as with :meth:`Store.put_many`) and creates the file on a background
-    thread only when an open store would first flush (its journal holds
-    :attr:`Store.flush_rows` runs, or its oldest is
-    :attr:`Store.flush_interval` seconds old), or when :meth:`store` or
+    thread only when an open store would first flush (``_Journal.flush_due``
+    with the store's defaults: rows, bytes or age of the journal), or when
+    :meth:`store` or
     :meth:`close_in_background` asks for it. A short sweep thus creates its
     store after it returns.
 
