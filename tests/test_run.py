@@ -10,7 +10,7 @@ import pytest
 
 import reorderlab
 from reorderlab.runner import Result
-from reorderlab.scenario import Scenario
+from reorderlab.scenario import Scenario, ScenarioError, format_value
 from reorderlab.store import Store
 
 from .conftest import small_scenario
@@ -54,6 +54,22 @@ def test_same_seed_same_result_different_seed_differs(small: Scenario) -> None:
     other = reorderlab.run(small, seed=6).to_dict()
     assert one == again
     assert one["flows"] != other["flows"]
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True, "7"])
+def test_bad_seed_names_the_field_and_value(small: Scenario, seed: object) -> None:
+    # the core takes a u64: without the check, an OverflowError or TypeError
+    # from deep inside
+    with pytest.raises(ScenarioError) as info:
+        reorderlab.run(small, seed=seed)  # type: ignore[arg-type]
+    expected = f"seed: must be an integer from 0 to {2**64 - 1}, got {format_value(seed)}"
+    assert str(info.value) == expected
+
+
+def test_numpy_integer_seed_is_a_seed(small: Scenario) -> None:
+    assert (
+        reorderlab.run(small, seed=np.int64(5)).to_dict() == reorderlab.run(small, seed=5).to_dict()
+    )
 
 
 def test_default_seed_is_the_scenarios(small: Scenario) -> None:

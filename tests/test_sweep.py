@@ -20,7 +20,7 @@ from reorderlab import _core
 from reorderlab import sweeper as sweeper_mod
 from reorderlab.scenario import ScenarioError
 from reorderlab.store import Store
-from reorderlab.sweeper import Grid, SweepStats, jobs_for
+from reorderlab.sweeper import Grid, SweepFile, SweepStats, jobs_for
 
 from .conftest import ROOT, small_scenario
 
@@ -65,6 +65,41 @@ def test_bad_grid_value_names_field_and_point() -> None:
     grid = Grid(small_scenario(), {"impairments[0].p": [0.01, 1.5]})
     with pytest.raises(ScenarioError, match=r"impairments\[0\]\.p: must be in \[0, 1\), got 1\.5"):
         grid.points()
+
+
+U64 = "from 0 to 18446744073709551615"
+
+
+@pytest.mark.parametrize(
+    ("seeds", "message"),
+    [
+        (0, "seeds: must be >= 1, got 0"),
+        ([], "seeds: must not be empty"),
+        ("12", "seeds: must be a count or a list of seeds, got '12'"),
+        ([1, -2], f"seeds[1]: must be an integer {U64}, got -2"),
+        ([2**64], f"seeds[0]: must be an integer {U64}, got 18446744073709551616"),
+        ([1, 2.5], f"seeds[1]: must be an integer {U64}, got 2.5"),
+        ([True], f"seeds[0]: must be an integer {U64}, got true"),
+    ],
+)
+def test_bad_seeds_name_the_seed_and_value(seeds: object, message: str) -> None:
+    # checked before any run: the core would raise an OverflowError
+    with pytest.raises(ScenarioError) as info:
+        reorderlab.sweep(small_scenario(), seeds=seeds, backend="serial", store=None)  # type: ignore[arg-type]
+    assert str(info.value) == message
+
+
+def test_bad_seeds_in_a_sweep_file(tmp_path: Path) -> None:
+    (tmp_path / "small.toml").write_text(small_scenario().to_toml())
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text('scenario = "small.toml"\nseeds = [1, "a"]\n')
+    with pytest.raises(ScenarioError, match=r"^seeds\[1\]: must be an integer .*, got 'a'$"):
+        SweepFile.load(sweep_file)
+    sweep_file.write_text('scenario = "small.toml"\nseeds = 1.5\n')
+    with pytest.raises(
+        ScenarioError, match=r"^seeds: must be a count or a list of seeds, got 1\.5$"
+    ):
+        SweepFile.load(sweep_file)
 
 
 def test_local_sweep_table_and_cache(store_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

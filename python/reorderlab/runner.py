@@ -13,7 +13,7 @@ import orjson
 import pandas as pd
 
 from reorderlab import _core, _worker
-from reorderlab.scenario import Scenario, ScenarioError, load_scenario
+from reorderlab.scenario import Scenario, ScenarioError, check_seed, load_scenario
 from reorderlab.store import Store
 
 __all__ = [
@@ -285,7 +285,7 @@ def run(
     is stored. Invalid scenarios raise :class:`~reorderlab.scenario.ScenarioError`.
     """
     sc = as_scenario(scenario)
-    effective = sc.seed if seed is None else seed
+    effective = sc.seed if seed is None else check_seed(seed)
     if store is None:
         text, wall = simulate_json(sc, effective)
         return Result.from_json(text, wall_s=wall)

@@ -20,6 +20,7 @@ import hashlib
 import itertools
 import json
 import math
+import operator
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
@@ -125,6 +126,22 @@ class ScenarioError(ValueError):
         if sep and " " not in path:
             return cls([FieldError(path, rest)], source)
         return cls([FieldError("", message)], source)
+
+
+def check_seed(value: Any, path: str = "seed") -> int:
+    """``value`` as a run seed (an integer in 0..2**64-1, what the core
+    takes), else a :class:`ScenarioError` naming ``path`` and the value:
+    a seed given to ``run``/``sweep`` or on the command line is checked
+    here, not by the core (which would raise an ``OverflowError``)."""
+    if not isinstance(value, bool):
+        try:
+            seed = operator.index(value)  # ints, numpy's integers; not floats
+        except TypeError:
+            seed = -1
+        if 0 <= seed <= U64_MAX:
+            return seed
+    message = f"must be an integer from 0 to {U64_MAX}, got {format_value(value)}"
+    raise ScenarioError([FieldError(path, message)])
 
 
 def format_value(value: Any) -> str:

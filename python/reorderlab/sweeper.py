@@ -44,7 +44,14 @@ import pandas as pd
 
 from reorderlab import _pool, _worker
 from reorderlab.runner import _count, engine_version
-from reorderlab.scenario import FieldError, Scenario, ScenarioError, canonical_json
+from reorderlab.scenario import (
+    FieldError,
+    Scenario,
+    ScenarioError,
+    canonical_json,
+    check_seed,
+    format_value,
+)
 from reorderlab.store import NewStore, Store, StoreRow, default_store_path, journal_path
 
 __all__ = [
@@ -169,14 +176,19 @@ class SweepStats:
 
 
 def seeds_list(seeds: int | Iterable[int]) -> list[int]:
-    """``3`` -> ``[1, 2, 3]``; a list is kept as given."""
-    if isinstance(seeds, int):
+    """``3`` -> ``[1, 2, 3]``; a list is kept as given. A bad count or seed
+    raises :class:`ScenarioError` naming ``seeds`` (or ``seeds[i]``) and
+    the value."""
+    if isinstance(seeds, int) and not isinstance(seeds, bool):
         if seeds < 1:
-            raise ValueError(f"seeds: must be >= 1, got {seeds}")
+            raise ScenarioError([FieldError("seeds", f"must be >= 1, got {seeds}")])
         return list(range(1, seeds + 1))
-    out = [int(s) for s in seeds]
+    if isinstance(seeds, str | bytes | bool) or not isinstance(seeds, Iterable):
+        message = f"must be a count or a list of seeds, got {format_value(seeds)}"
+        raise ScenarioError([FieldError("seeds", message)])
+    out = [check_seed(s, f"seeds[{i}]") for i, s in enumerate(seeds)]
     if not out:
-        raise ValueError("seeds: must not be empty")
+        raise ScenarioError([FieldError("seeds", "must not be empty")])
     return out
 
 
@@ -899,13 +911,7 @@ class SweepFile:
                 raise ScenarioError(
                     [FieldError(f"grid.{key!r}", f"must be a non-empty list, got {values!r}")]
                 )
-        seeds_raw = data.get("seeds", 1)
-        try:
-            if isinstance(seeds_raw, bool) or not isinstance(seeds_raw, int | list):
-                raise ValueError(f"seeds: must be a count or a list, got {seeds_raw!r}")
-            seeds = seeds_list(seeds_raw)
-        except ValueError as exc:
-            raise ScenarioError([FieldError("", str(exc))]) from None
+        seeds = seeds_list(data.get("seeds", 1))
         name = str(data.get("name", p.stem))
         g = Grid(base, {str(k): list(v) for k, v in grid.items()})
         points = g.points()  # every point validated now: errors before any run
