@@ -173,7 +173,7 @@ def test_second_writer_gets_a_clear_error(store_path: Path) -> None:
     try:
         assert holder.stdout is not None
         assert holder.stdout.readline().strip() == "ready"
-        with pytest.raises(StoreBusyError, match="another reorderlab process"):
+        with pytest.raises(StoreBusyError, match="in use by another process"):
             Store(store_path)
     finally:
         holder.kill()

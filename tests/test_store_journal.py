@@ -577,11 +577,25 @@ def test_a_store_that_fails_to_open_leaves_its_runs_in_the_journal(tmp_path: Pat
     path.write_bytes(b"not a database" * 100)
     new = store_mod.NewStore(path)
     new.put_many([StoreRow(key="k1", **fake_run(1))])  # type: ignore[arg-type]
-    with pytest.raises(store_mod.StoreBusyError, match="cannot be opened"):
+    with pytest.raises(store_mod.StoreError, match=r"cannot be opened .*not a valid DuckDB"):
         new.store()
     rows, _ = read_journal(journal_path(path))
     assert [r[0] for r in rows] == ["k1"]
     assert os.path.realpath(path) not in store_mod._JOURNALS  # released
+
+
+def test_a_path_that_cannot_be_a_store_says_why(tmp_path: Path) -> None:
+    with pytest.raises(store_mod.StoreError, match=r"^results store .*: is a directory, not"):
+        Store(tmp_path)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(store_mod.StoreError, match=r"^results store .*: cannot create .*file"):
+        Store(tmp_path / "file" / "runs.duckdb")
+    not_db = tmp_path / "notes.duckdb"
+    not_db.write_text("not a database\n")
+    with pytest.raises(store_mod.StoreError) as info:
+        Store(not_db)
+    assert not isinstance(info.value, store_mod.StoreBusyError)  # nobody else has it open
+    assert "not a valid DuckDB database file" in str(info.value)
 
 
 def test_new_store_refuses_a_leftover_journal(store_path: Path) -> None:

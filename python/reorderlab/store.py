@@ -59,6 +59,7 @@ __all__ = [
     "NewStore",
     "Store",
     "StoreBusyError",
+    "StoreError",
     "StoreRow",
     "StoredRun",
     "default_store_path",
@@ -134,7 +135,12 @@ def journal_path(path: str | Path) -> Path:
     return p.with_name(p.name + ".journal")
 
 
-class StoreBusyError(RuntimeError):
+class StoreError(RuntimeError):
+    """The store file cannot be used: a directory, not a DuckDB file, a
+    folder that cannot be created, or open in another process."""
+
+
+class StoreBusyError(StoreError):
     """The store file is open for writing by another process."""
 
 
@@ -429,17 +435,7 @@ class Store:
                     "open the store once for writing to create it"
                 )
             raise FileNotFoundError(f"results store {self.path} does not exist")
-        if not read_only:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            # One thread: the store's queries are tiny, and a sweep's workers
-            # need the cores more than DuckDB's background threads do.
-            self._conn = duckdb.connect(str(self.path), read_only=read_only, config={"threads": 1})
-        except duckdb.IOException as exc:
-            raise StoreBusyError(
-                f"results store {self.path} cannot be opened ({exc}); "
-                "is another reorderlab process using it?"
-            ) from None
+        self._conn = self._connect(read_only)
         try:
             # no progress bar on the terminal (a layout rewrite takes seconds)
             self._conn.execute("SET enable_progress_bar = false")
@@ -453,6 +449,28 @@ class Store:
             self._conn.close()
             self._conn = None
             raise
+
+    def _connect(self, read_only: bool) -> duckdb.DuckDBPyConnection:
+        """Open the file, or say in one line why it cannot be."""
+        if self.path.is_dir():
+            raise StoreError(f"results store {self.path}: is a directory, not a store file")
+        if not read_only:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(
+                    f"results store {self.path}: cannot create {self.path.parent}: {exc.strerror}"
+                ) from None
+        try:
+            # One thread: the store's queries are tiny, and a sweep's workers
+            # need the cores more than DuckDB's background threads do.
+            return duckdb.connect(str(self.path), read_only=read_only, config={"threads": 1})
+        except duckdb.IOException as exc:
+            if "lock" in str(exc).lower():  # DuckDB: "Could not set lock on file ..."
+                raise StoreBusyError(
+                    f"results store {self.path} is in use by another process ({exc})"
+                ) from None
+            raise StoreError(f"results store {self.path} cannot be opened ({exc})") from None
 
     def _create_or_migrate(self) -> None:
         """Create the table in a new file; rewrite a layout-1 file's table
