@@ -67,6 +67,25 @@ def test_bad_grid_value_names_field_and_point() -> None:
         grid.points()
 
 
+def test_grid_values_must_be_lists() -> None:
+    grid = Grid(small_scenario(), {"flows[0].variant": "SACK"})  # type: ignore[dict-item]
+    with pytest.raises(
+        ScenarioError,
+        match=r"^grid\['flows\[0\]\.variant'\]: must be a list of values, got 'SACK'$",
+    ):
+        grid.points()
+    # any other iterable of values is a list of values
+    ranged = Grid(small_scenario(), {"flows[0].tcp.max_window": range(10, 13)})
+    assert [v for v, _ in ranged.points()] == [{"flows[0].tcp.max_window": w} for w in (10, 11, 12)]
+
+
+def test_what_is_not_a_grid_is_named() -> None:
+    with pytest.raises(TypeError, match=r"^grid: must be a Grid, a Scenario, or a list .*got int$"):
+        reorderlab.sweep(42, store=None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^grid\[1\]: must be .*got str$"):
+        reorderlab.sweep([small_scenario(), "small.toml"], store=None)  # type: ignore[list-item]
+
+
 U64 = "from 0 to 18446744073709551615"
 
 

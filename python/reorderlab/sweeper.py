@@ -91,6 +91,11 @@ class Grid:
     def points(self) -> list[tuple[dict[str, Any], Scenario]]:
         """Every (parameter values, scenario) pair, validated."""
         paths = list(self.params)
+        for path in paths:
+            given = self.params[path]
+            if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
+                message = f"must be a list of values, got {format_value(given)}"
+                raise ScenarioError([FieldError(f"grid[{path!r}]", message)])
         out: list[tuple[dict[str, Any], Scenario]] = []
         for combo in itertools.product(*(self.params[p] for p in paths)):
             values = dict(zip(paths, combo, strict=True))
@@ -197,13 +202,22 @@ def _points(grid: GridLike) -> list[tuple[dict[str, Any], Scenario]]:
         return grid.points()
     if isinstance(grid, Scenario):
         return [({}, grid)]
+    what = "a Grid, a Scenario, or a list of Scenarios or (params, Scenario) pairs"
+    if isinstance(grid, str | bytes) or not isinstance(grid, Iterable):
+        raise TypeError(f"grid: must be {what}, got {type(grid).__name__}")
     out: list[tuple[dict[str, Any], Scenario]] = []
-    for item in grid:
+    for i, item in enumerate(grid):
         if isinstance(item, Scenario):
             out.append(({}, item))
+        elif (
+            isinstance(item, tuple | list)
+            and len(item) == 2
+            and isinstance(item[0], Mapping)
+            and isinstance(item[1], Scenario)
+        ):
+            out.append((dict(item[0]), item[1]))
         else:
-            params, scenario = item
-            out.append((dict(params), scenario))
+            raise TypeError(f"grid[{i}]: must be {what}, got {type(item).__name__}")
     return out
 
 
