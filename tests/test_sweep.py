@@ -86,6 +86,13 @@ def test_what_is_not_a_grid_is_named() -> None:
         reorderlab.sweep([small_scenario(), "small.toml"], store=None)  # type: ignore[list-item]
 
 
+def test_a_dask_address_that_is_not_one_is_named() -> None:
+    with pytest.raises(
+        sweeper_mod.BackendError, match=r"^dask: cannot use the scheduler at 'nope': .*port"
+    ):
+        reorderlab.sweep(small_scenario(), backend="dask", address="nope", store=None)
+
+
 U64 = "from 0 to 18446744073709551615"
 
 

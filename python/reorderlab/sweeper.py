@@ -56,6 +56,7 @@ from reorderlab.store import NewStore, Store, StoreRow, default_store_path, jour
 
 __all__ = [
     "DEFAULT",
+    "BackendError",
     "Grid",
     "Job",
     "SweepStats",
@@ -596,7 +597,7 @@ def _dask_runner(address: Any, workers: int, stats: SweepStats) -> Runner:
         else:
             own_client = True
             if address:
-                client = dist.Client(address)
+                client = _connect(dist, address)
             else:
                 cluster = dist.LocalCluster(
                     n_workers=workers,
@@ -622,6 +623,21 @@ def _dask_runner(address: Any, workers: int, stats: SweepStats) -> Runner:
                 cluster.close()
 
     return runner
+
+
+class BackendError(RuntimeError):
+    """The sweep's backend cannot be used (a Dask scheduler that cannot be
+    reached, or an address that is not one)."""
+
+
+def _connect(dist: Any, address: str) -> Any:
+    """A Dask client of the scheduler at ``address``, or a
+    :class:`BackendError` saying why not (Dask raises ``OSError`` after its
+    connect timeout, ``ValueError`` for a malformed address)."""
+    try:
+        return dist.Client(address)
+    except (OSError, ValueError) as exc:
+        raise BackendError(f"dask: cannot use the scheduler at {address!r}: {exc}") from None
 
 
 def sweep(
