@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -693,3 +694,93 @@ def test_table_frame_is_pandas_frame_of_the_rows(same_columns: bool) -> None:
     got = sweeper_mod._frame(rows)
     pd.testing.assert_frame_equal(got, pd.DataFrame(rows), check_exact=True)
     assert list(got.dtypes) == list(pd.DataFrame(rows).dtypes)
+
+
+def _flatten_by_dict_updates(result: dict[str, Any]) -> dict[str, Any]:
+    """What ``flatten_result`` is specified to give, written as plain dict
+    updates (the driver's version builds no dict per run and caches names)."""
+    row: dict[str, Any] = {k: result.get(k) for k in ("scenario", "events", "packet_hops")}
+    flows = result.get("flows", [])
+    if len(flows) == 1:
+        row.update(flows[0])
+        row.pop("flow", None)
+    else:
+        for i, flow in enumerate(flows):
+            row.update({f"f{i}.{k}": v for k, v in flow.items()})
+            row.pop(f"f{i}.flow", None)
+        row["throughput_bps"] = sum(float(f.get("throughput_bps") or 0.0) for f in flows)
+    if result.get("fairness"):
+        row["jain_index"] = result["fairness"].get("jain_index")
+        for g in result["fairness"].get("groups", []):
+            row[f"norm.{g['variant']}"] = g.get("mean_normalized_throughput")
+            row[f"cov.{g['variant']}"] = g.get("cov")
+    for gen in result.get("traffic", []):
+        row.update(
+            {f"{gen['name']}.{k}": v for k, v in gen.items() if k not in ("name", "object_list")}
+        )
+    return row
+
+
+FLOW = {"flow": 0, "variant": "SACK", "throughput_bps": 5.0, "retransmits": 3, "srtt": None}
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"scenario": "one", "events": 10, "packet_hops": 20, "flows": [FLOW]},
+        {"scenario": "none", "events": 1, "flows": []},
+        {"scenario": "no index", "flows": [{"throughput_bps": 1.0, "x": 2}]},
+        # the index elsewhere than first; a flow metric named as a run total
+        {"flows": [{"variant": "A", "flow": 0, "events": 99, "throughput_bps": None}]},
+        {
+            "scenario": "two",
+            "flows": [FLOW, {**FLOW, "flow": 1, "throughput_bps": 7.5}, {**FLOW, "flow": 2}],
+            "fairness": {
+                "jain_index": 0.9,
+                "groups": [{"variant": "SACK", "mean_normalized_throughput": 1.0, "cov": 0.1}],
+            },
+            "traffic": [
+                {"name": "web", "pages": 3, "object_list": [1, 2]},
+                {"name": "bulk", "bytes": 10},
+                {"name": "web", "pages": 4},  # a repeated name: the last value, first place
+            ],
+        },
+        {"flows": [FLOW, {"flow": 1, "cwnd": 2, "variant": "Reno"}]},  # flows of other shapes
+    ],
+)
+def test_flatten_result_is_the_dict_updates(result: dict[str, Any]) -> None:
+    expected = _flatten_by_dict_updates(result)
+    for _ in range(2):  # the second time from the cached names
+        got = sweeper_mod.flatten_result(result)
+        assert list(got.items()) == list(expected.items())
+
+
+def test_sweep_table_is_the_table_of_the_rows_as_dicts() -> None:
+    sc = small_scenario(duration=1.0)
+    two = sc.with_params(
+        {"name": "two", "flows": [sc.flows[0].model_dump(), sc.flows[0].model_dump()]}
+    )
+    # parameters named like a metric ("variant") or the seed: a row is built
+    # as dict(params), then seed, metrics, key... set in that order
+    points = [({"variant": "mine", "seed": 99, "p": 0.5}, sc), ({"variant": "x", "p": 1}, two)]
+    df = reorderlab.sweep(points, seeds=[3], backend="serial", store=None)
+    rows = []
+    for (params, scenario), key in zip(points, df["key"], strict=True):
+        row = dict(params)
+        row["seed"] = 3
+        row.update(_flatten_by_dict_updates(reorderlab.run(scenario, seed=3).to_dict()))
+        row.update(key=key, cached=False)
+        rows.append(row)
+    expected = pd.DataFrame(rows)
+    assert list(df.columns[:4]) == ["variant", "seed", "p", "scenario"]
+    assert df.loc[0, "variant"] == "SACK" and df.loc[0, "seed"] == 3  # the run's
+    pd.testing.assert_frame_equal(df.drop(columns="wall_s"), expected)
+    # one shape of rows: the values are given to pandas without their names
+    same = reorderlab.sweep([({"p": 1}, sc), ({"p": 2.5}, sc.with_params({"seed": 4}))], store=None)
+    rows = [
+        {"p": p, "seed": 1, **_flatten_by_dict_updates(reorderlab.run(s, seed=1).to_dict())}
+        for p, s in ((1, sc), (2.5, sc.with_params({"seed": 4})))
+    ]
+    pd.testing.assert_frame_equal(
+        same.drop(columns=["key", "cached", "wall_s"]), pd.DataFrame(rows)
+    )
