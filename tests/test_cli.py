@@ -69,6 +69,32 @@ def test_missing_file_exits_2(cli_env: dict[str, str], tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
 
 
+def test_bad_seed_store_or_output_path_is_one_line(
+    small_toml: Path, cli_env: dict[str, str], tmp_path: Path
+) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x", encoding="utf-8")
+    not_db = tmp_path / "notes.duckdb"
+    not_db.write_text("not a database\n", encoding="utf-8")
+    sc = str(small_toml)
+    cases = [
+        (["run", sc, "--seed", "-1"], 2, "seed: must be an integer from 0 to 18446744073709551615"),
+        (["run", sc, "--no-cache", "--out", str(a_file)], 1, f"{a_file}: File exists"),
+        (["run", sc, "--store", str(not_db)], 1, "not a valid DuckDB database file"),
+        (["run", sc, "--store", str(tmp_path)], 1, "is a directory, not a store file"),
+        (
+            ["reproduce", "baseline", "undisturbed", "--quick", "--no-cache", "--out", str(a_file)],
+            1,
+            "Not a directory",
+        ),
+    ]
+    for args, code, message in cases:
+        proc = run_cli(args, cli_env)
+        assert (proc.returncode, "Traceback" in proc.stderr) == (code, False), (args, proc.stderr)
+        last = proc.stderr.strip().splitlines()[-1]
+        assert last.startswith("error: ") and message in last, (args, proc.stderr)
+
+
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_has_help(command: str, cli_env: dict[str, str]) -> None:
     proc = run_cli([command, "--help"], cli_env)

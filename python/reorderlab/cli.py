@@ -42,15 +42,19 @@ def _fail(message: str, code: int) -> NoReturn:
 @contextmanager
 def _errors(source: str | None = None) -> Iterator[None]:
     """Map expected failures to one line on stderr and an exit code."""
-    from reorderlab.store import StoreBusyError
+    from reorderlab.store import StoreError
+    from reorderlab.sweeper import BackendError
 
     try:
         yield
     except ScenarioError as exc:
         where = exc.source or source
         _fail(f"{where}: {exc}" if where else str(exc), 2)
-    except StoreBusyError as exc:
+    except (StoreError, BackendError) as exc:
         _fail(str(exc), 1)
+    except OSError as exc:  # an output file or folder that cannot be written
+        where = f"{exc.filename}: " if exc.filename else ""
+        _fail(f"{where}{exc.strerror or exc}", 1)
     except KeyboardInterrupt:
         typer.echo("interrupted: completed runs are stored; run again to resume", err=True)
         raise typer.Exit(130) from None
@@ -114,7 +118,8 @@ def run(
             if st is not None:
                 st.close()
     if out is not None:
-        result.save(out)
+        with _errors():
+            result.save(out)
     if json_out:
         typer.echo(result.to_json(indent=2))
         return
@@ -247,8 +252,9 @@ def sweep(
         except RuntimeError as exc:
             _fail(str(exc), 1)
     path = out or Path("results") / "sweeps" / f"{spec.name}.csv"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(path, index=False)
+    with _errors():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        df.to_csv(path, index=False)
     con = _console()
     stats = df.attrs["stats"]
     overhead = (
