@@ -9,7 +9,7 @@ import pytest
 
 from .conftest import SMALL_TOML, run_cli
 
-COMMANDS = ["run", "variants", "impairments", "sweep", "reproduce", "bench"]
+COMMANDS = ["run", "variants", "impairments", "sweep", "reproduce", "report", "bench"]
 
 
 def test_run_prints_flow_table(small_toml: Path, cli_env: dict[str, str]) -> None:

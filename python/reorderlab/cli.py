@@ -293,7 +293,8 @@ def reproduce(
     store: StoreOpt = None,
     no_cache: NoCacheOpt = False,
 ) -> None:
-    """Reproduce a paper's figures; print and save its claims (holds / does not hold)."""
+    """Reproduce a paper's figures; print and save its claims (holds / does not hold);
+    rebuild the HTML report DIR/index.html."""
     if not list_only:
         start_workers()  # the fork server's start overlaps the imports
     from reorderlab.claims import print_claims
@@ -328,6 +329,33 @@ def reproduce(
     for name, claims in by_paper.items():
         print_claims(claims, con, title=f"{name}: claims")
         con.print(f"wrote {out / name / 'claims.json'}")
+    typer.echo(f"wrote {_write_report(out)}")
+
+
+def _write_report(out: Path) -> Path:
+    """Write ``out/index.html``; a results directory it cannot read is invalid
+    input (exit 2), a page it cannot write a failure (exit 1)."""
+    from reorderlab.report import ReportError, write_report
+
+    try:
+        return write_report(out)
+    except ReportError as exc:
+        _fail(str(exc), 2)
+    except OSError as exc:
+        _fail(f"cannot write the report: {exc}", 1)
+
+
+@app.command()
+def report(
+    out: Annotated[
+        Path,
+        typer.Option(
+            metavar="DIR", help="Results directory of 'reproduce'; the page is DIR/index.html."
+        ),
+    ] = Path("results"),
+) -> None:
+    """Build the HTML report (claims and plots of every paper in DIR) as DIR/index.html."""
+    typer.echo(f"wrote {_write_report(out)}")
 
 
 @app.command()

@@ -1,0 +1,371 @@
+"""The HTML report of reproduced papers: ``DIR/index.html``.
+
+``reorderlab reproduce`` leaves, per paper, ``DIR/<paper>/claims.json`` and
+its plots (``NAME.png`` + ``NAME.svg`` + ``NAME.csv``). The report is built
+from those files alone, so it can be rebuilt, copied or published without
+the store or a rerun. It links the images instead of embedding them: the
+page stays small and the PNGs stay the one copy.
+
+The recipes do not record which figure drew which plot, so a plot is shown
+under a figure when its file name starts with the figure's key or with one
+of the figures the key names (``fig10-11`` names ``fig10`` and ``fig11``;
+``fig8a_to_frac`` belongs to ``fig8``; ``-`` and ``_`` are the same); other
+plots are listed under "other plots", by name.
+
+The same files give the same bytes: no timestamps, no absolute paths, and
+every listing is sorted.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from reorderlab.claims import Claim
+
+__all__ = ["PaperResults", "ReportError", "collect", "read_claims", "render", "write_report"]
+
+#: The claim fields that must be strings for a claim to be shown.
+_TEXT_FIELDS = ("paper", "figure", "claim", "expected", "measured")
+
+
+class ReportError(ValueError):
+    """No results to report, or a claims file that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One plot (a PNG, maybe with its SVG and CSV) or one CSV-only table."""
+
+    stem: str
+    png: bool
+    svg: bool
+    csv: bool
+
+
+@dataclass(frozen=True)
+class PaperResults:
+    """What the report shows of one paper."""
+
+    key: str
+    title: str
+    claims: list[Claim]
+    figures: list[str]  # in the order the sections show them
+    figure_titles: dict[str, str] = field(default_factory=dict)
+    artifacts: list[Artifact] = field(default_factory=list)
+
+    @property
+    def held(self) -> int:
+        return sum(1 for c in self.claims if c.holds)
+
+
+def write_report(out: Path) -> Path:
+    """Write ``out/index.html`` for every paper found in ``out``; return its path."""
+    page = render(collect(Path(out)))
+    path = Path(out) / "index.html"
+    path.write_text(page, encoding="utf-8", newline="\n")
+    return path
+
+
+# --- reading the results --------------------------------------------------
+
+
+def collect(out: Path) -> list[PaperResults]:
+    """Every subdirectory of ``out`` with a ``claims.json``, sorted by name."""
+    if not out.exists():
+        raise ReportError(f"{out}: no such directory (run 'reorderlab reproduce' first)")
+    if not out.is_dir():
+        raise ReportError(f"{out}: not a directory")
+    dirs = sorted(p.parent for p in out.glob("*/claims.json") if p.is_file())
+    if not dirs:
+        raise ReportError(
+            f"{out}: no <paper>/claims.json in it (run 'reorderlab reproduce --out {out}' first)"
+        )
+    registry = _registry()
+    return [_paper(d, registry.get(d.name)) for d in dirs]
+
+
+def _paper(directory: Path, known: tuple[str, list[str], dict[str, str]] | None) -> PaperResults:
+    """One paper's claims and files, with the registry's titles when it knows
+    the paper (a results directory may hold papers no longer registered)."""
+    title, order, figure_titles = known or (directory.name, [], {})
+    claims = read_claims(directory / "claims.json")
+    figures = _figure_order([c.figure for c in claims], order)
+    rank = {f: i for i, f in enumerate(figures)}
+    return PaperResults(
+        key=directory.name,
+        title=title,
+        claims=sorted(claims, key=lambda c: rank[c.figure]),  # stable: file order within
+        figures=figures,
+        figure_titles=figure_titles,
+        artifacts=_artifacts(directory),
+    )
+
+
+def _figure_order(figures: Sequence[str], registered: Sequence[str]) -> list[str]:
+    """The figures claimed, in registration order (then by name): a single
+    figure rerun moves its claims to the end of claims.json, not in the report."""
+    rank = {f: i for i, f in enumerate(registered)}
+    return sorted(set(figures), key=lambda f: (rank.get(f, len(rank)), _natural(f)))
+
+
+def read_claims(path: Path) -> list[Claim]:
+    """The claims in ``path``, checked enough to be shown: a malformed file
+    is reported by name rather than rendered half-way."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{path}: not valid JSON: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{path}: cannot read: {exc}") from None
+    if not isinstance(data, list):
+        raise ReportError(f"{path}: expected a JSON list of claims, got {type(data).__name__}")
+    return [_claim(item, f"{path}: claim {i}") for i, item in enumerate(data)]
+
+
+def _claim(item: Any, where: str) -> Claim:
+    """One claims.json entry as a :class:`Claim` (extra keys ignored)."""
+    if not isinstance(item, dict):
+        raise ReportError(f"{where}: expected an object, got {type(item).__name__}")
+    for key in _TEXT_FIELDS:
+        if not isinstance(item.get(key), str):
+            raise ReportError(f"{where}: {key}: expected a string, got {item.get(key)!r:.60}")
+    if not isinstance(item.get("holds"), bool):
+        raise ReportError(f"{where}: holds: expected true or false, got {item.get('holds')!r:.60}")
+    values = item.get("values", {})
+    if not isinstance(values, dict):
+        raise ReportError(f"{where}: values: expected an object, got {type(values).__name__}")
+    paper, figure, claim, expected, measured = (item[key] for key in _TEXT_FIELDS)
+    return Claim(paper, figure, claim, expected, measured, item["holds"], values)
+
+
+def _artifacts(directory: Path) -> list[Artifact]:
+    """Plots (a PNG) and tables (a CSV without a PNG) in ``directory``, by name."""
+    names = {p.name for p in directory.iterdir() if p.is_file()}
+    stems = {n[: -len(ext)] for n in names for ext in (".png", ".csv") if n.endswith(ext)}
+    return [
+        Artifact(s, f"{s}.png" in names, f"{s}.svg" in names, f"{s}.csv" in names)
+        for s in sorted(stems, key=_natural)
+    ]
+
+
+def _registry() -> dict[str, tuple[str, list[str], dict[str, str]]]:
+    """Paper key -> (title, figure keys, figure titles) from the recipes.
+
+    A paper's title is the first line of its recipe module's docstring (the
+    registry has no other title of a paper)."""
+    from reorderlab.papers import papers
+
+    known: dict[str, tuple[str, list[str], dict[str, str]]] = {}
+    for key, figs in papers().items():
+        module = sys.modules.get(next(iter(figs.values())).func.__module__)
+        doc = (getattr(module, "__doc__", None) or key).strip().splitlines()[0]
+        titles = {f: rec.title for f, rec in figs.items()}
+        known[key] = (doc.rstrip("."), list(figs), titles)
+    return known
+
+
+def _natural(name: str) -> list[Any]:
+    """Sort key putting ``fig2`` before ``fig10``."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
+
+
+# --- which figure drew a plot -----------------------------------------------
+
+
+def group(
+    figures: Sequence[str], items: Sequence[Artifact]
+) -> list[tuple[str | None, list[Artifact]]]:
+    """``items`` under the figure that drew them (see the module docstring),
+    in the order of ``figures``; those of no known figure last, under None."""
+    groups: dict[str | None, list[Artifact]] = {f: [] for f in figures}
+    groups[None] = []
+    for item in items:
+        groups[_owner(item.stem, figures)].append(item)
+    return [(f, found) for f, found in groups.items() if found]
+
+
+def _owner(stem: str, figures: Sequence[str]) -> str | None:
+    """The figure whose longest matching name starts ``stem``, if any."""
+    name = stem.replace("_", "-")
+    best: tuple[int, str | None] = (0, None)
+    for figure in figures:
+        for alias in _aliases(figure):
+            tail = r"[a-z]?" if alias[-1:].isdigit() else ""  # fig8a -> fig8
+            if len(alias) > best[0] and re.match(re.escape(alias) + tail + r"(-|$)", name):
+                best = (len(alias), figure)
+    return best[1]
+
+
+def _aliases(figure: str) -> list[str]:
+    """A figure key and, for a key naming several figures, each of them:
+    ``fig12-13-table3`` -> ``fig12``, ``fig13``, ``table3``."""
+    key = figure.replace("_", "-")
+    parts = key.split("-")
+    if len(parts) < 2:
+        return [key]
+    names, word = [key], ""
+    for part in parts:
+        found = re.fullmatch(r"([A-Za-z]*)(\d+)", part)
+        if found is None or not (found[1] or word):
+            return [key]
+        word = found[1] or word
+        names.append(word + found[2])
+    return names
+
+
+# --- HTML ---------------------------------------------------------------------
+
+_CSS = """\
+body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 80em;
+       padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
+th { background: #f0f0f0; }
+td.count { text-align: right; white-space: nowrap; }
+tr.fails td { background: #fdecea; }
+.verdict { white-space: nowrap; font-weight: bold; }
+.holds .verdict, .all-hold { color: #1b6e20; }
+.fails .verdict, .some-fail { color: #b3261e; }
+.plots { display: flex; flex-wrap: wrap; gap: 1em; }
+figure { margin: 0; }
+figure img { width: 480px; max-width: 100%; height: auto; border: 1px solid #ddd; }
+figcaption { font-size: 0.9em; }
+"""
+
+
+def _e(text: object) -> str:
+    """Text escaped for HTML content and attribute values."""
+    return html.escape(str(text), quote=True)
+
+
+def _href(*parts: str) -> str:
+    """A relative link to a file under the report's directory."""
+    return _e(quote("/".join(parts)))
+
+
+def _anchor(key: str) -> str:
+    return "paper-" + re.sub(r"[^A-Za-z0-9_-]+", "-", key)
+
+
+def _count(held: int, total: int) -> str:
+    cls = "all-hold" if held == total else "some-fail"
+    return f'<td class="count {cls}">{held} / {total}</td>'
+
+
+def render(papers: Sequence[PaperResults]) -> str:
+    """The whole page."""
+    held = sum(p.held for p in papers)
+    total = sum(len(p.claims) for p in papers)
+    head = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        "<title>reorderlab: reproduced papers</title>",
+        f"<style>\n{_CSS}</style>",
+        "</head>",
+        "<body>",
+        "<h1>reorderlab: reproduced papers</h1>",
+        f"<p>{held} of {total} claims hold across {len(papers)} paper(s). "
+        "Built by <code>reorderlab report</code> from the files next to this page.</p>",
+    ]
+    body = [_summary(papers), *(_section(p) for p in papers)]
+    return "\n".join([*head, *body, "</body>", "</html>"]) + "\n"
+
+
+def _summary(papers: Sequence[PaperResults]) -> str:
+    """One row per paper: its claims holding and a link to its section."""
+    rows = [
+        f'<tr><td><a href="#{_anchor(p.key)}">{_e(p.key)}</a></td><td>{_e(p.title)}</td>'
+        f"{_count(p.held, len(p.claims))}</tr>"
+        for p in papers
+    ]
+    total = sum(len(p.claims) for p in papers)
+    foot = f"<tr><th>all</th><th></th>{_count(sum(p.held for p in papers), total)}</tr>"
+    return "\n".join(
+        [
+            '<table class="summary">',
+            "<thead><tr><th>paper</th><th>title</th><th>claims holding</th></tr></thead>",
+            "<tbody>",
+            *rows,
+            "</tbody>",
+            f"<tfoot>{foot}</tfoot>",
+            "</table>",
+        ]
+    )
+
+
+def _section(paper: PaperResults) -> str:
+    """A paper: its claims, then its plots grouped by figure."""
+    lines = [
+        f'<section id="{_anchor(paper.key)}">',
+        f"<h2>{_e(paper.key)}: {_e(paper.title)}</h2>",
+        f"<p>{paper.held} of {len(paper.claims)} claims hold "
+        f'(<a href="{_href(paper.key, "claims.json")}">claims.json</a>).</p>',
+        _claims_table(paper.claims),
+    ]
+    groups = group(paper.figures, paper.artifacts)
+    if not groups:
+        lines.append("<p>No plots.</p>")
+    for figure, items in groups:
+        lines.append(_figure_heading(paper, figure))
+        lines.extend(_artifacts_html(paper.key, items))
+    lines.append("</section>")
+    return "\n".join(lines)
+
+
+def _claims_table(claims: Sequence[Claim]) -> str:
+    """Claims with a verdict that shows without colour too."""
+    rows = []
+    for c in claims:
+        cls, verdict = (
+            ("holds", "&#10004; holds") if c.holds else ("fails", "&#10008; does not hold")
+        )
+        cells = "".join(f"<td>{_e(t)}</td>" for t in (c.figure, c.claim, c.expected, c.measured))
+        rows.append(f'<tr class="{cls}">{cells}<td class="verdict">{verdict}</td></tr>')
+    head = "".join(f"<th>{h}</th>" for h in ("figure", "claim", "expected", "measured", "verdict"))
+    top = ['<table class="claims">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
+    return "\n".join([*top, *rows, "</tbody>", "</table>"])
+
+
+def _figure_heading(paper: PaperResults, figure: str | None) -> str:
+    if figure is None:
+        return "<h3>other plots</h3>"
+    title = paper.figure_titles.get(figure)
+    return f"<h3>{_e(figure)}" + (f": {_e(title)}" if title else "") + "</h3>"
+
+
+def _artifacts_html(paper: str, items: Sequence[Artifact]) -> list[str]:
+    """The plots as images (each linking to its SVG), then the CSV-only tables."""
+    plots = [_plot_html(paper, a) for a in items if a.png]
+    tables = [
+        f'<li><a href="{_href(paper, a.stem + ".csv")}">{_e(a.stem)}.csv</a></li>'
+        for a in items
+        if not a.png
+    ]
+    lines = ['<div class="plots">', *plots, "</div>"] if plots else []
+    if tables:
+        lines += ["<p>Tables (CSV):</p>", "<ul>", *tables, "</ul>"]
+    return lines
+
+
+def _plot_html(paper: str, plot: Artifact) -> str:
+    png = _href(paper, plot.stem + ".png")
+    image = f'<img src="{png}" alt="{_e(plot.stem)}" loading="lazy">'
+    links = [
+        f'<a href="{_href(paper, plot.stem + ext)}">{label}</a>'
+        for ext, label, present in ((".svg", "SVG", plot.svg), (".csv", "CSV", plot.csv))
+        if present
+    ]
+    target = _href(paper, plot.stem + ".svg") if plot.svg else png
+    caption = _e(plot.stem) + (": " + " ".join(links) if links else "")
+    return f'<figure><a href="{target}">{image}</a><figcaption>{caption}</figcaption></figure>'
