@@ -691,7 +691,7 @@ def test_table_frame_is_pandas_frame_of_the_rows(same_columns: bool) -> None:
     ]
     if not same_columns:
         rows[3] = {"seed": 3, "p": 0.3, "extra": "x", "events": 7}
-    got = sweeper_mod._frame(rows)
+    got = sweeper_mod._frame([(tuple(row), list(row.values())) for row in rows])
     pd.testing.assert_frame_equal(got, pd.DataFrame(rows), check_exact=True)
     assert list(got.dtypes) == list(pd.DataFrame(rows).dtypes)
 
