@@ -8,6 +8,7 @@ These tests kill real processes (``kill -9``, Ctrl-C) and tear journal lines.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -476,7 +477,7 @@ def test_layout_1_store_is_rewritten_and_keeps_every_run(tmp_path: Path) -> None
         assert got is not None and got.result_json == fake_run(2)["result_json"]
     con = duckdb.connect(str(path), read_only=True)
     try:
-        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(2,)]
+        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(3,)]
         compression = con.execute(
             "SELECT DISTINCT compression FROM pragma_storage_info('runs') "
             "WHERE column_name = 'result_json' AND segment_type = 'VARCHAR'"
@@ -486,6 +487,114 @@ def test_layout_1_store_is_rewritten_and_keeps_every_run(tmp_path: Path) -> None
         con.close()
     with Store(path) as again:  # a second open rewrites nothing
         assert len(again) == 3
+
+
+def big_result(i: int) -> str:
+    """A result with the parts that make real ones big (per-object records,
+    series, traces), of ~1.2 KB."""
+    objects = [{"start": 0.5 * k, "oct": 0.01 * k, "segments": k} for k in range(30)]
+    data = {
+        "scenario": f"s{i}",
+        "flows": [{"flow": 0, "throughput_bps": 1000.0 + i}],
+        "traffic": [{"name": "web", "objects": 30, "object_list": objects}],
+        "series": {"f0": {"t": [0.0, 0.1], "cwnd": [1, 2]}},
+        "traces": {"f0": [[0, 1]]},
+    }
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("runs", [3, 40])  # both ways of inserting (parameters, a frame)
+def test_a_big_result_is_stored_compressed_with_its_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runs: int
+) -> None:
+    monkeypatch.setattr(store_mod, "COMPRESS_FROM", 1000)
+    path = tmp_path / "big.duckdb"
+    small = fake_run(0)
+    with Store(path) as st:
+        st.put_many(
+            StoreRow(key=f"k{i}", **{**fake_run(i), "result_json": big_result(i)})
+            for i in range(runs)
+        )  # type: ignore[arg-type]
+        st.put_many([StoreRow(key="small", **small)])  # type: ignore[arg-type]
+    with Store(path, read_only=True) as ro:
+        assert ro.get("k1") is not None and ro.get("k1").result_json == big_result(1)  # type: ignore[union-attr]
+        assert ro.get_results(["k2", "small"]) == {
+            "k2": (big_result(2), fake_run(2)["wall_s"]),
+            "small": (small["result_json"], small["wall_s"]),
+        }
+        assert {r.key: r.result_json for r in ro.runs()}["k0"] == big_result(0)
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        rows = dict(con.execute("SELECT key, result_json FROM runs").fetchall())
+        zipped = dict(con.execute("SELECT key, result_z FROM runs").fetchall())
+        # SQL still finds the metrics in result_json
+        tput = con.execute(
+            "SELECT result_json->>'$.flows[0].throughput_bps' FROM runs WHERE key = 'k1'"
+        )
+        assert tput.fetchone() == ("1001.0",)
+    finally:
+        con.close()
+    assert zipped["small"] is None and rows["small"] == small["result_json"]
+    summary = json.loads(rows["k1"])
+    assert summary["compressed"] == "result_z"
+    assert "series" not in summary and "traces" not in summary
+    assert summary["traffic"] == [{"name": "web", "objects": 30}]
+    assert len(zipped["k1"]) < len(big_result(1)) / 3
+
+
+def test_a_layout_2_store_gains_result_z_and_is_read_as_it_is_read_only(tmp_path: Path) -> None:
+    path = tmp_path / "v2.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE runs (key VARCHAR NOT NULL, scenario_name VARCHAR NOT NULL, "
+        "seed UBIGINT NOT NULL, engine_version VARCHAR NOT NULL, scenario_json VARCHAR NOT NULL, "
+        "result_json VARCHAR NOT NULL, wall_s DOUBLE, created_at DOUBLE NOT NULL)"
+    )
+    con.execute("CREATE TABLE reorderlab_meta (layout INTEGER NOT NULL)")
+    con.execute("INSERT INTO reorderlab_meta VALUES (2)")
+    run = fake_run(1)
+    con.execute(
+        "INSERT INTO runs VALUES ('k1', ?, ?, ?, ?, ?, ?, 1.0)",
+        [
+            run[c]
+            for c in (
+                "scenario_name",
+                "seed",
+                "engine_version",
+                "scenario_json",
+                "result_json",
+                "wall_s",
+            )
+        ],
+    )
+    con.close()
+    with Store(path, read_only=True) as ro:  # not migrated: no result_z to read
+        assert ro.get("k1").result_json == run["result_json"]  # type: ignore[union-attr]
+    with Store(path) as st:
+        st.put("k2", **{**fake_run(2), "result_json": "x" * (store_mod.COMPRESS_FROM + 1)})  # type: ignore[arg-type]
+    with Store(path, read_only=True) as ro:
+        assert ro.get("k1").result_json == run["result_json"]  # type: ignore[union-attr]
+        assert ro.get("k2").result_json == "x" * (store_mod.COMPRESS_FROM + 1)  # type: ignore[union-attr]
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(3,)]
+        assert con.execute("SELECT result_json FROM runs WHERE key = 'k2'").fetchone() == (
+            '{"compressed":"result_z"}',  # not JSON: nothing to summarise
+        )
+    finally:
+        con.close()
+
+
+def test_a_store_of_a_newer_layout_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "future.duckdb"
+    with Store(path):
+        pass
+    con = duckdb.connect(str(path))
+    con.execute("UPDATE reorderlab_meta SET layout = 99")
+    con.close()
+    for read_only in (False, True):
+        with pytest.raises(store_mod.StoreError, match="layout 99, written by a newer reorderlab"):
+            Store(path, read_only=read_only)
 
 
 # -- a new store, created when first needed (the sweep driver's) ------------

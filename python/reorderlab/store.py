@@ -45,6 +45,7 @@ import os
 import threading
 import time
 import weakref
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +56,7 @@ import duckdb
 import orjson
 
 __all__ = [
+    "COMPRESS_FROM",
     "DEFAULT_STORE",
     "NewStore",
     "Store",
@@ -83,7 +85,10 @@ DEFAULT_STORE = Path("results") / "reorderlab.duckdb"
 # compression, fetching any one row decompressed the whole column segment,
 # so a lookup cost time and memory in proportion to the whole store (a
 # 430 MB store: 1.4 s and 1.6 GB per `get`; uncompressed: about 1 ms). The
-# file is about 3.8x larger.
+# file is about 3.8x larger. A result of COMPRESS_FROM characters or more
+# (per-object records, long time series: megabytes each) is kept
+# zlib-compressed in ``result_z``, and ``result_json`` holds its summary
+# (see :func:`_pack`).
 _RUNS_TABLE = """
 CREATE TABLE {name} (
     key            VARCHAR NOT NULL,
@@ -93,13 +98,21 @@ CREATE TABLE {name} (
     scenario_json  VARCHAR USING COMPRESSION uncompressed NOT NULL,
     result_json    VARCHAR USING COMPRESSION uncompressed NOT NULL,
     wall_s         DOUBLE,
-    created_at     DOUBLE NOT NULL
+    created_at     DOUBLE NOT NULL,
+    result_z       BLOB
 );
 """
 
 #: Layout version of the file, kept in ``reorderlab_meta``. 1 (no meta
-#: table): compressed JSON columns; 2: uncompressed.
-_LAYOUT = 2
+#: table): compressed JSON columns; 2: uncompressed; 3: and ``result_z``.
+_LAYOUT = 3
+
+#: Results this long (characters) or longer are stored compressed.
+COMPRESS_FROM = 1 << 20
+
+#: What a big result's summary leaves out (besides each traffic generator's
+#: ``object_list``): the parts that make it big.
+_BULKY = ("series", "traces")
 
 #: The columns of ``runs``, in order; also the fields of a journal line.
 _COLUMNS = (
@@ -421,6 +434,7 @@ class Store:
         if self.flush_rows < 1:
             raise ValueError(f"flush_rows: must be >= 1, got {self.flush_rows}")
         self._conn: duckdb.DuckDBPyConnection | None = None
+        self._has_result_z: bool | None = None  # (see _result_z)
         self._journal: _Journal | None = None
         # the file's real path: the key of this process's journal for it
         self._real = os.path.realpath(self.path)
@@ -440,6 +454,7 @@ class Store:
             # no progress bar on the terminal (a layout rewrite takes seconds)
             self._conn.execute("SET enable_progress_bar = false")
             if read_only:
+                self._has_result_z = self._layout() >= 3  # (a newer layout: refused)
                 self._journal = self._journal_overlay()
             else:
                 self._create_or_migrate()
@@ -473,19 +488,31 @@ class Store:
             raise StoreError(f"results store {self.path} cannot be opened ({exc})") from None
 
     def _create_or_migrate(self) -> None:
-        """Create the table in a new file; rewrite a layout-1 file's table
-        in the current layout (one transaction: a kill leaves the old one)."""
+        """Create the table in a new file; bring an older file to the
+        current layout (one transaction each: a kill leaves the old one):
+        layout 1's table is rewritten, layout 2's gains ``result_z``."""
         con = self._con
         found = con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
         tables = {str(r[0]) for r in found}
         if "reorderlab_meta" in tables:
+            layout = self._layout()
+            if layout == 2:
+                con.execute("BEGIN TRANSACTION")
+                try:
+                    con.execute("ALTER TABLE runs ADD COLUMN result_z BLOB")
+                    con.execute("UPDATE reorderlab_meta SET layout = ?", [_LAYOUT])
+                    con.execute("COMMIT")
+                except BaseException:
+                    con.execute("ROLLBACK")
+                    raise
             return
         con.execute("BEGIN TRANSACTION")
         try:
             con.execute(_RUNS_TABLE.format(name="runs_new"))
             if "runs" in tables:
                 _log.info("results store %s: rewriting with uncompressed JSON columns", self.path)
-                con.execute(f"INSERT INTO runs_new SELECT {', '.join(_COLUMNS)} FROM runs")
+                columns = ", ".join(_COLUMNS)
+                con.execute(f"INSERT INTO runs_new ({columns}) SELECT {columns} FROM runs")
                 con.execute("DROP TABLE runs")
             con.execute("ALTER TABLE runs_new RENAME TO runs")
             con.execute("CREATE TABLE reorderlab_meta (layout INTEGER NOT NULL)")
@@ -494,6 +521,24 @@ class Store:
         except BaseException:
             con.execute("ROLLBACK")
             raise
+
+    def _layout(self) -> int:
+        """The file's layout (1: no ``reorderlab_meta``); a newer one than
+        this version knows is refused."""
+        con = self._con
+        found = con.execute(
+            "SELECT 1 FROM duckdb_tables() WHERE table_name = 'reorderlab_meta'"
+        ).fetchone()
+        if found is None:
+            return 1
+        row = con.execute("SELECT max(layout) FROM reorderlab_meta").fetchone()
+        layout = int(row[0]) if row and row[0] is not None else 1
+        if layout > _LAYOUT:
+            raise StoreError(
+                f"results store {self.path} has layout {layout}, written by a newer "
+                f"reorderlab (this one reads layouts 1 to {_LAYOUT})"
+            )
+        return layout
 
     # -- journal ------------------------------------------------------------
 
@@ -573,21 +618,26 @@ class Store:
         """
         if not rows:
             return
+        packed = [(*r[:5], *_pack(r[5]), r[6], r[7]) for r in rows]
+        columns = (*_COLUMNS[:6], "result_z", *_COLUMNS[6:])
+        names = ", ".join(columns)
         if len(rows) <= _FEW_ROWS:
-            values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
-            self._con.execute(f"INSERT INTO runs VALUES {values}", [v for r in rows for v in r])
+            values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
+            self._con.execute(
+                f"INSERT INTO runs ({names}) VALUES {values}", [v for r in packed for v in r]
+            )
             return
         import pandas as pd
 
         frame = pd.DataFrame(
-            {c: list(v) for c, v in zip(_COLUMNS, zip(*rows, strict=True), strict=True)}
+            {c: list(v) for c, v in zip(columns, zip(*packed, strict=True), strict=True)}
         )
         frame["seed"] = frame["seed"].astype("uint64")
         frame["wall_s"] = frame["wall_s"].astype("float64")  # None -> NaN -> NULL
         con = self._con
         con.register("_reorderlab_new_runs", frame)
         try:
-            con.execute("INSERT INTO runs SELECT * FROM _reorderlab_new_runs")
+            con.execute(f"INSERT INTO runs ({names}) SELECT {names} FROM _reorderlab_new_runs")
         finally:
             con.unregister("_reorderlab_new_runs")
 
@@ -683,6 +733,14 @@ class Store:
         found = {k for k in wanted if k in pending}
         return found | self._db_existing(k for k in wanted if k not in found)
 
+    @property
+    def _result_z(self) -> str:
+        """What to select for ``result_z``: the column, or NULL in a file of
+        an older layout opened read-only (not migrated)."""
+        if self._has_result_z is None:
+            self._has_result_z = self._layout() >= 3
+        return "result_z" if self._has_result_z else "NULL"
+
     def get(self, key: str) -> StoredRun | None:
         """The stored run with this key, or None."""
         hit = self._jr.pending.get(key)
@@ -690,7 +748,7 @@ class Store:
             return _row(hit)
         row = self._con.execute(
             "SELECT key, scenario_name, seed, engine_version, scenario_json, result_json, "
-            "wall_s, created_at FROM runs WHERE key = ?",
+            f"wall_s, created_at, {self._result_z} FROM runs WHERE key = ?",
             [key],
         ).fetchone()
         return _row(row) if row else None
@@ -709,10 +767,13 @@ class Store:
         if not wanted:
             return out
         rows = self._con.execute(
-            "SELECT key, result_json, wall_s FROM runs WHERE key IN (SELECT unnest(?::VARCHAR[]))",
+            f"SELECT key, result_json, {self._result_z}, wall_s FROM runs "
+            "WHERE key IN (SELECT unnest(?::VARCHAR[]))",
             [wanted],
         ).fetchall()
-        out.update({str(k): (str(r), None if w is None else float(w)) for k, r, w in rows})
+        out.update(
+            {str(k): (_unpack(r, z), None if w is None else float(w)) for k, r, z, w in rows}
+        )
         return out
 
     def runs(self) -> Iterator[StoredRun]:
@@ -725,7 +786,7 @@ class Store:
     def _db_runs(self) -> Iterator[StoredRun]:
         cur = self._con.execute(
             "SELECT key, scenario_name, seed, engine_version, scenario_json, result_json, "
-            "wall_s, created_at FROM runs ORDER BY created_at, key"
+            f"wall_s, created_at, {self._result_z} FROM runs ORDER BY created_at, key"
         )
         while True:
             batch = cur.fetchmany(256)
@@ -906,15 +967,53 @@ class NewStore:
         _in_background(self._real, lambda: self.store().close(), self.path)
 
 
+def _pack(text: str) -> tuple[str, bytes | None]:
+    """``(result_json, result_z)`` of a result: itself, or for a big one
+    (per-object records of a long run: megabytes) its summary and the
+    zlib-compressed text. zlib at level 1 shrinks such JSON ~7x at ~200 MB/s,
+    and DuckDB then holds and reads a seventh of it."""
+    if len(text) < COMPRESS_FROM:
+        return text, None
+    return _summary(text), zlib.compress(text.encode("utf-8"), 1)
+
+
+def _summary(text: str) -> str:
+    """A big result without its bulky parts (``series``, ``traces``, each
+    traffic generator's ``object_list``), marked ``"compressed":
+    "result_z"``: SQL on the file still finds the run's metrics in
+    ``result_json``; ``Store.get`` gives the whole result."""
+    try:
+        data = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        data = None
+    if not isinstance(data, dict):
+        return '{"compressed":"result_z"}'
+    for name in _BULKY:
+        data.pop(name, None)
+    for gen in data.get("traffic") or []:
+        if isinstance(gen, dict):
+            gen.pop("object_list", None)
+    data["compressed"] = "result_z"
+    return orjson.dumps(data).decode("utf-8")
+
+
+def _unpack(result_json: Any, result_z: Any) -> str:
+    """A result's text from its two columns."""
+    if result_z is None:
+        return str(result_json)
+    return zlib.decompress(result_z).decode("utf-8")
+
+
 def _row(row: tuple[Any, ...]) -> StoredRun:
-    key, name, seed, version, sjson, rjson, wall, created = row
+    """A run from a journal row (8 values) or a ``runs`` row (and ``result_z``)."""
+    key, name, seed, version, sjson, rjson, wall, created = row[:8]
     return StoredRun(
         key=str(key),
         scenario_name=str(name),
         seed=int(seed),
         engine_version=str(version),
         scenario_json=str(sjson),
-        result_json=str(rjson),
+        result_json=_unpack(rjson, row[8] if len(row) > 8 else None),
         wall_s=None if wall is None else float(wall),
         created_at=float(created),
     )
