@@ -105,3 +105,21 @@ def test_rack_tlp_is_drawn_in_every_figure_but_not_judged(
     assert not any("RACK" in c.claim or "RACK" in c.measured for c in claims)
     best = next(c for c in claims if c.claim == "TCP-NCR performs best of the three")
     assert best.holds, best.measured
+
+
+def test_a_figure_plot_does_not_replace_its_table(tmp_path: Path) -> None:
+    # each recipe writes its table as figN.csv, then plots it: the plot's
+    # CSV of points must go elsewhere (it replaced the table before)
+    table = pd.DataFrame(
+        {
+            "curve": ["BIC-SACK", "BIC-SACK"],
+            "x": [0.1, 1.0],
+            "mbps": [10.0, 20.0],
+            "seed_sd": [0.5, 0.7],
+        }
+    )
+    hs.write_table(tmp_path, "fig9", table)
+    hs._plot(tmp_path, "fig9", table, "interval (s)", "Fig. 9", logx=True)
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "fig9.csv"), table)
+    assert (tmp_path / "fig9_throughput.png").exists()
+    assert (tmp_path / "fig9_throughput.csv").exists()

@@ -213,7 +213,17 @@ def _plot(
     series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
     for curve, g in table.groupby("curve", sort=False):
         series[str(curve)] = (list(g["x"] * xscale), list(g["mbps"]), None)
-    line_plot(out, stem, series, xlabel=xlabel, ylabel="throughput (Mb/s)", title=title, logx=logx)
+    # "<stem>_throughput": the plot writes a CSV of its points, which must not
+    # replace the figure's table (<stem>.csv)
+    line_plot(
+        out,
+        f"{stem}_throughput",
+        series,
+        xlabel=xlabel,
+        ylabel="throughput (Mb/s)",
+        title=title,
+        logx=logx,
+    )
 
 
 def _claim(
