@@ -1,7 +1,7 @@
 # reorderlab: the two commands of the README.
 #
 #   make run   install what is needed, then reproduce the default figures in
-#              quick mode into ./results/
+#              quick mode into ./results/ (and the report, results/index.html)
 #   make test  install, then lint (cargo fmt, clippy, ruff, mypy) and run every
 #              test (cargo test, pytest)
 #

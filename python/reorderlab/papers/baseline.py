@@ -1,4 +1,4 @@
-"""Baseline checks of the engine (issue "Simulation engine ... baseline TCP").
+"""Baseline checks of the engine: an undisturbed chain and random loss vs PFTK.
 
 Paper key ``baseline``. Two figures:
 
