@@ -95,6 +95,16 @@ def test_bad_seed_store_or_output_path_is_one_line(
         assert last.startswith("error: ") and message in last, (args, proc.stderr)
 
 
+def test_run_table_of_a_flow_without_rtt_sample(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    # 10 ms: no ACK has come back, the flow has no srtt (None in the result)
+    short = tmp_path / "short.toml"
+    short.write_text(SMALL_TOML.replace("duration = 5.0", "duration = 0.01"), encoding="utf-8")
+    proc = run_cli(["run", str(short), "--no-cache"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    flow_row = next(line for line in proc.stdout.splitlines() if "SACK" in line)
+    assert flow_row.rstrip(" │|").endswith("-")  # no srtt: shown as '-'
+
+
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_has_help(command: str, cli_env: dict[str, str]) -> None:
     proc = run_cli([command, "--help"], cli_env)

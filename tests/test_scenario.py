@@ -113,6 +113,15 @@ BAD_INPUTS = [
         "topology.links[1].rate: must be > 0, got -5",
     ),
     (with_change("warmup", 10), "warmup: must be < duration (10), got 10"),
+    # pydantic alone reads true as 1.0 in a float field: a 1 b/s link
+    (
+        with_change("topology.bottleneck_rate", True),
+        "topology.bottleneck_rate: must be a number, got true",
+    ),
+    (
+        with_change("impairments", [{"link": "R1->R2", "kind": "loss", "p": False}]),
+        "impairments[0].p: must be a number, got false",
+    ),
     (with_change("record.series", ["cwnd", "bogus"]), "record.series[1]: unknown series 'bogus'"),
     (
         with_change("flows", []),

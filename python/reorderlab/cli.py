@@ -82,10 +82,17 @@ def _store(path: Path | None, no_cache: bool) -> Any:
 
 
 def _mbps(value: Any) -> str:
+    return _scaled(value, 1e-6, 4)
+
+
+def _scaled(value: Any, factor: float, digits: int) -> str:
+    """``value * factor`` with ``digits`` decimals; ``-`` for a metric the
+    run has no value of (e.g. no RTT sample in a very short run)."""
     try:
-        return f"{float(value) / 1e6:.4f}"
+        number = float(value) * factor
     except (TypeError, ValueError):
         return "-"
+    return "-" if number != number else f"{number:.{digits}f}"  # NaN: no value
 
 
 @app.command()
@@ -150,7 +157,7 @@ def run(
             str(row.get("retransmits", "")),
             str(row.get("timeouts", "")),
             str(row.get("spurious_retransmits", "")),
-            f"{1000 * float(row.get('srtt', 0.0)):.2f}",
+            _scaled(row.get("srtt"), 1000, 2),
         )
     con.print(table)
     con.print(

@@ -32,6 +32,7 @@ import orjson
 import tomli_w
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -295,8 +296,19 @@ def _field_errors(exc: ValidationError, data: Any) -> list[FieldError]:
 # Field types
 # --------------------------------------------------------------------------
 
-PosFloat = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-NonNegFloat = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+
+def _not_bool(value: Any) -> Any:
+    """pydantic reads ``true`` as 1.0 for a float field: a number field must
+    be given a number (``bottleneck_rate = true`` made a 1 b/s link)."""
+    if isinstance(value, bool):
+        raise ValueError("must be a number")
+    return value
+
+
+#: A float field (every float field of the schema uses it, or one below).
+Real = Annotated[float, BeforeValidator(_not_bool)]
+PosFloat = Annotated[Real, Field(gt=0, allow_inf_nan=False)]
+NonNegFloat = Annotated[Real, Field(ge=0, allow_inf_nan=False)]
 U32 = Annotated[int, Field(ge=0, le=U32_MAX, strict=True)]
 PosU32 = Annotated[int, Field(ge=1, le=U32_MAX, strict=True)]
 U64 = Annotated[int, Field(ge=0, le=U64_MAX, strict=True)]
@@ -331,8 +343,8 @@ class RedQueue(_Model):
     limit_packets: PosU32
     min_th: NonNegFloat
     max_th: PosFloat
-    max_p: Annotated[float, Field(allow_inf_nan=False)] = 0.1
-    w_q: Annotated[float, Field(allow_inf_nan=False)] = 0.002
+    max_p: Annotated[Real, Field(allow_inf_nan=False)] = 0.1
+    w_q: Annotated[Real, Field(allow_inf_nan=False)] = 0.002
     gentle: bool = False
     instantaneous: bool = False
 
@@ -597,7 +609,7 @@ class ConstantVar(_Model):
     """Always ``value``."""
 
     dist: Literal["constant"] = "constant"
-    value: float
+    value: Real
 
     @model_validator(mode="after")
     def _check(self) -> ConstantVar:
@@ -610,8 +622,8 @@ class UniformVar(_Model):
     """Uniform on ``[low, high]``."""
 
     dist: Literal["uniform"] = "uniform"
-    low: float
-    high: float
+    low: Real
+    high: Real
 
     @model_validator(mode="after")
     def _check(self) -> UniformVar:
@@ -629,8 +641,8 @@ class NormalVar(_Model):
     """Normal with ``mean`` and standard deviation ``sd``, truncated at 0."""
 
     dist: Literal["normal"] = "normal"
-    mean: float
-    sd: float
+    mean: Real
+    sd: Real
 
     @model_validator(mode="after")
     def _check(self) -> NormalVar:
@@ -645,7 +657,7 @@ class ExponentialVar(_Model):
     """Exponential with the given ``mean``."""
 
     dist: Literal["exponential"] = "exponential"
-    mean: float
+    mean: Real
 
     @model_validator(mode="after")
     def _check(self) -> ExponentialVar:
@@ -658,8 +670,8 @@ class HyperexponentialVar(_Model):
     """With probability ``probs[i]`` an exponential of mean ``means[i]``."""
 
     dist: Literal["hyperexponential"] = "hyperexponential"
-    means: list[float]
-    probs: list[float]
+    means: list[Real]
+    probs: list[Real]
 
     @model_validator(mode="after")
     def _check(self) -> HyperexponentialVar:
@@ -678,8 +690,8 @@ class HyperexponentialVar(_Model):
 
 
 class _ScaleShape(_Model):
-    scale: float
-    shape: float
+    scale: Real
+    shape: Real
 
     @model_validator(mode="after")
     def _check(self) -> _ScaleShape:
@@ -706,8 +718,8 @@ class EmpiricalVar(_Model):
     """Empirical CDF: ``cdf[i]`` = P(X <= ``values[i]``)."""
 
     dist: Literal["empirical"] = "empirical"
-    values: list[float]
-    cdf: list[float]
+    values: list[Real]
+    cdf: list[Real]
 
     @model_validator(mode="after")
     def _check(self) -> EmpiricalVar:
@@ -753,7 +765,7 @@ class LossImpairment(_Impairment):
     """Independent (Bernoulli) drop of each packet with probability ``p``."""
 
     kind: Literal["loss"] = "loss"
-    p: float
+    p: Real
     data_only: bool = True
 
     @model_validator(mode="after")
@@ -766,7 +778,7 @@ class DelayImpairment(_Impairment):
     """Each packet, with probability ``fraction``, held for a drawn ``delay`` (s)."""
 
     kind: Literal["delay"] = "delay"
-    fraction: float
+    fraction: Real
     delay: RandomVar
     data_only: bool = False
 
@@ -780,7 +792,7 @@ class BurstLossImpairment(_Impairment):
     """Drop episodes starting with probability ``q`` per packet, lasting ``duration`` (s)."""
 
     kind: Literal["burst_loss"] = "burst_loss"
-    q: float
+    q: Real
     duration: RandomVar
     data_only: bool = True
 
@@ -794,10 +806,10 @@ class GilbertElliottImpairment(_Impairment):
     """Two-state Markov loss, stepped once per packet."""
 
     kind: Literal["gilbert_elliott"] = "gilbert_elliott"
-    p_gb: float
-    p_bg: float
-    loss_good: float = 0.0
-    loss_bad: float = 1.0
+    p_gb: Real
+    p_bg: Real
+    loss_good: Real = 0.0
+    loss_bad: Real = 1.0
     data_only: bool = True
 
     @model_validator(mode="after")
@@ -852,7 +864,7 @@ class ArqImpairment(_Impairment):
     """Link-layer ARQ: each attempt fails with ``frame_error``, retried one ``link_rtt`` later."""
 
     kind: Literal["arq"] = "arq"
-    frame_error: float
+    frame_error: Real
     link_rtt: NonNegFloat
     in_order: bool = False
     max_attempts: PosU32 | None = None
@@ -885,7 +897,7 @@ class MultipathSpec(_Model):
     paths: list[list[str]]
     epsilon: NonNegFloat | None = None
     scale: PosFloat = 1.0
-    weights: list[float] | None = None
+    weights: list[Real] | None = None
     data_only: bool = True
 
     @model_validator(mode="after")
@@ -931,14 +943,14 @@ class TcpSpec(_Model):
     #: limited transmit up to this many congestion windows (RR-TCP's k)
     limited_transmit_bound: NonNegFloat | None = None
     #: initial (DSACK-TA) or fixed (DSACK-FA) FA ratio in [0, 1]
-    fa_ratio: float | None = None
+    fa_ratio: Real | None = None
     #: RTT measurement: one timed segment per RTT (BSD / ns-2, the default)
     #: or every ACK (Linux / timestamps)
     rtt_timing: Literal["per_rtt", "per_ack"] | None = None
     #: TCP-PR srtt decay per RTT, in (0, 1)
-    alpha: float | None = None
+    alpha: Real | None = None
     #: TCP-PR mxrtt = beta * srtt, beta >= 1
-    beta: float | None = None
+    beta: Real | None = None
     #: congestion window validation: none | rfc2861 (RFC 2861)
     cwv: Literal["none", "rfc2861"] | None = None
     syn: bool = False
