@@ -784,3 +784,32 @@ def test_sweep_table_is_the_table_of_the_rows_as_dicts() -> None:
     pd.testing.assert_frame_equal(
         same.drop(columns=["key", "cached", "wall_s"]), pd.DataFrame(rows)
     )
+
+
+@pytest.mark.parametrize("backend", ["serial", "local"])
+def test_an_error_of_on_run_is_not_a_scenario_error(backend: str) -> None:
+    def on_run(job: object, text: str) -> None:
+        raise ValueError("the caller's own error")
+
+    with pytest.raises(ValueError, match="the caller's own error") as info:
+        reorderlab.sweep(
+            small_scenario(duration=1.0), seeds=2, backend=backend, store=None, on_run=on_run
+        )  # type: ignore[arg-type]
+    assert not isinstance(info.value, ScenarioError)
+
+
+def test_a_scenario_the_core_refuses_is_a_scenario_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(scenario_json: str, seed: int | None) -> object:
+        raise ValueError("flows[0].tcp.mss: must be <= 9000, got 65000")  # as the core words it
+
+    monkeypatch.setattr(sweeper_mod._worker, "simulate", refuse)
+    with pytest.raises(ScenarioError, match=r"^flows\[0\]\.tcp\.mss: must be <= 9000") as info:
+        reorderlab.sweep(small_scenario(), backend="serial", store=None)
+    assert info.value.errors[0].path == "flows[0].tcp.mss"
+    # the same from a task's results (the worker processes' way)
+    into: list[Any] = []
+    jobs = jobs_for(small_scenario(), seeds=[1])
+    error = sweeper_mod._completed(jobs, [ValueError("duration: must be > 0, got 0")], into)
+    assert isinstance(error, ScenarioError) and error.errors[0].path == "duration"
+    panic = RuntimeError("reorderlab core panicked")
+    assert sweeper_mod._completed(jobs, [panic], into) is panic

@@ -399,7 +399,22 @@ Runner = Callable[[Iterable[Job], int, Done], None]
 
 def _run_serial(jobs: Iterable[Job], count: int, done: Done) -> None:
     for job in jobs:
-        done([(job, _worker.simulate(job.core_json(), job.seed))])
+        try:
+            output = _worker.simulate(job.core_json(), job.seed)
+        except ValueError as exc:
+            raise _core_error(exc) from None
+        done([(job, output)])
+
+
+def _core_error(exc: Exception) -> Exception:
+    """A run's error as the sweep raises it: the core's ``ValueError`` (a
+    scenario it refuses: ``"<field>: <message>"``) as a :class:`ScenarioError`;
+    anything else (a panic, reported as ``RuntimeError``) as it is. Only
+    errors of runs are mapped: a ``ValueError`` of the caller's ``on_run``
+    stays what it is."""
+    if isinstance(exc, ValueError) and not isinstance(exc, ScenarioError):
+        return ScenarioError.from_core(str(exc))
+    return exc
 
 
 #: Core time a task should take once run lengths are known: long enough that
@@ -474,7 +489,7 @@ def _completed(
     error: Exception | None = None
     for job, res in zip(chunk, results, strict=True):
         if isinstance(res, Exception):
-            error = error or res
+            error = error or _core_error(res)
         else:
             into.append((job, res))
     return error
@@ -833,8 +848,6 @@ def sweep(
             runner = _dask_runner(address, n_workers, stats)
         try:
             runner(todo, count, done)
-        except ValueError as exc:
-            raise ScenarioError.from_core(str(exc)) from None
         finally:
             bar.stop()
     except BaseException:
