@@ -497,17 +497,11 @@ class Store:
         if "reorderlab_meta" in tables:
             layout = self._layout()
             if layout == 2:
-                con.execute("BEGIN TRANSACTION")
-                try:
+                with _transaction(con):
                     con.execute("ALTER TABLE runs ADD COLUMN result_z BLOB")
                     con.execute("UPDATE reorderlab_meta SET layout = ?", [_LAYOUT])
-                    con.execute("COMMIT")
-                except BaseException:
-                    con.execute("ROLLBACK")
-                    raise
             return
-        con.execute("BEGIN TRANSACTION")
-        try:
+        with _transaction(con):
             con.execute(_RUNS_TABLE.format(name="runs_new"))
             if "runs" in tables:
                 _log.info("results store %s: rewriting with uncompressed JSON columns", self.path)
@@ -517,10 +511,6 @@ class Store:
             con.execute("ALTER TABLE runs_new RENAME TO runs")
             con.execute("CREATE TABLE reorderlab_meta (layout INTEGER NOT NULL)")
             con.execute("INSERT INTO reorderlab_meta VALUES (?)", [_LAYOUT])
-            con.execute("COMMIT")
-        except BaseException:
-            con.execute("ROLLBACK")
-            raise
 
     def _layout(self) -> int:
         """The file's layout (1: no ``reorderlab_meta``); a newer one than
@@ -965,6 +955,19 @@ class NewStore:
         """Create the file (if not done yet), move the journal into it and
         close it, on a background thread (see :meth:`Store.close_in_background`)."""
         _in_background(self._real, lambda: self.store().close(), self.path)
+
+
+@contextlib.contextmanager
+def _transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """One DuckDB transaction: committed if the block ends, rolled back if
+    it raises (a kill in between leaves the file as it was)."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
 
 
 def _pack(text: str) -> tuple[str, bytes | None]:
