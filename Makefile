@@ -36,8 +36,10 @@ $(PY_DEPS_STAMP): pyproject.toml | $(PY)
 	touch $@
 
 # Rebuild the Rust extension (release profile) whenever a Rust source changes.
+# The venv's bin/ goes first on PATH: without build isolation, maturin's
+# build hook (1.16 and later) runs the `maturin` program it finds there.
 $(EXT_STAMP): $(PY_DEPS_STAMP) $(RUST_SOURCES)
-	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 lint: install
