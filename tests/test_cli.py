@@ -23,6 +23,32 @@ def test_run_prints_flow_table(small_toml: Path, cli_env: dict[str, str]) -> Non
     assert "(from the store)" in again.stdout
 
 
+def test_run_imports_no_sweep_machinery(small_toml: Path, cli_env: dict[str, str]) -> None:
+    """A single run needs neither pandas' import nor the sweep's: the CLI's
+    error handling must not import the sweeper."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from reorderlab.cli import app\n"
+        "try:\n"
+        "    app(['run', sys.argv[1]])\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print('reorderlab.sweeper' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(small_toml)],
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        timeout=600,
+        check=True,
+    )
+    assert out.stdout.split()[-1:] == ["False"]
+
+
 def test_run_json_and_out_dir(small_toml: Path, cli_env: dict[str, str], tmp_path: Path) -> None:
     out = tmp_path / "out"
     proc = run_cli(["run", str(small_toml), "--json", "--out", str(out), "--no-cache"], cli_env)

@@ -42,8 +42,7 @@ def _fail(message: str, code: int) -> NoReturn:
 @contextmanager
 def _errors(source: str | None = None) -> Iterator[None]:
     """Map expected failures to one line on stderr and an exit code."""
-    from reorderlab.store import StoreError
-    from reorderlab.sweeper import BackendError
+    from reorderlab.errors import BackendError, StoreError
 
     try:
         yield

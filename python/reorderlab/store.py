@@ -55,6 +55,8 @@ from typing import Any
 import duckdb
 import orjson
 
+from reorderlab.errors import StoreBusyError, StoreError
+
 __all__ = [
     "COMPRESS_FROM",
     "DEFAULT_STORE",
@@ -146,15 +148,6 @@ def journal_path(path: str | Path) -> Path:
     """The journal of the store at ``path``: ``<path>.journal``."""
     p = Path(path)
     return p.with_name(p.name + ".journal")
-
-
-class StoreError(RuntimeError):
-    """The store file cannot be used: a directory, not a DuckDB file, a
-    folder that cannot be created, or open in another process."""
-
-
-class StoreBusyError(StoreError):
-    """The store file is open for writing by another process."""
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ import orjson
 import pandas as pd
 
 from reorderlab import _pool, _worker
+from reorderlab.errors import BackendError
 from reorderlab.runner import _count, engine_version
 from reorderlab.scenario import (
     FieldError,
@@ -671,11 +672,6 @@ def _dask_runner(address: Any, workers: int, stats: SweepStats) -> Runner:
                 cluster.close()
 
     return runner
-
-
-class BackendError(RuntimeError):
-    """The sweep's backend cannot be used (a Dask scheduler that cannot be
-    reached, or an address that is not one)."""
 
 
 def _connect(dist: Any, address: str) -> Any:

@@ -1,0 +1,24 @@
+"""Errors of the results store and of the sweep backends, in a module of
+their own so that catching them (the CLI does, around every command) does
+not import DuckDB, pandas and the sweep machinery.
+
+``reorderlab.store`` and ``reorderlab.sweeper`` export the same classes.
+"""
+
+from __future__ import annotations
+
+__all__ = ["BackendError", "StoreBusyError", "StoreError"]
+
+
+class StoreError(RuntimeError):
+    """The store file cannot be used: a directory, not a DuckDB file, a
+    folder that cannot be created, or open in another process."""
+
+
+class StoreBusyError(StoreError):
+    """The store file is open for writing by another process."""
+
+
+class BackendError(RuntimeError):
+    """The sweep's backend cannot be used (a Dask scheduler that cannot be
+    reached, or an address that is not one)."""
