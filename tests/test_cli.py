@@ -24,8 +24,8 @@ def test_run_prints_flow_table(small_toml: Path, cli_env: dict[str, str]) -> Non
 
 
 def test_run_imports_no_sweep_machinery(small_toml: Path, cli_env: dict[str, str]) -> None:
-    """A single run needs neither pandas' import nor the sweep's: the CLI's
-    error handling must not import the sweeper."""
+    """A single run needs no fork server (the sweeper starts one as it is
+    imported): the CLI's error handling must not import it."""
     import subprocess
     import sys
 
@@ -36,7 +36,8 @@ def test_run_imports_no_sweep_machinery(small_toml: Path, cli_env: dict[str, str
         "    app(['run', sys.argv[1]])\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
-        "print('reorderlab.sweeper' in sys.modules)\n"
+        "from reorderlab import _pool\n"
+        "print('reorderlab.sweeper' in sys.modules, _pool.fork_server_running())\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code, str(small_toml)],
@@ -46,7 +47,7 @@ def test_run_imports_no_sweep_machinery(small_toml: Path, cli_env: dict[str, str
         timeout=600,
         check=True,
     )
-    assert out.stdout.split()[-1:] == ["False"]
+    assert out.stdout.split()[-2:] == ["False", "False"]
 
 
 def test_run_json_and_out_dir(small_toml: Path, cli_env: dict[str, str], tmp_path: Path) -> None:

@@ -813,3 +813,30 @@ def test_a_scenario_the_core_refuses_is_a_scenario_error(monkeypatch: pytest.Mon
     assert isinstance(error, ScenarioError) and error.errors[0].path == "duration"
     panic = RuntimeError("reorderlab core panicked")
     assert sweeper_mod._completed(jobs, [panic], into) is panic
+
+
+def test_importing_the_sweeper_starts_the_fork_server() -> None:
+    code = (
+        "from reorderlab import _pool\n"
+        "before = _pool.fork_server_running()\n"
+        "import reorderlab.sweeper\n"
+        "print(before, _pool.fork_server_running())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
+
+
+def test_a_child_process_importing_the_sweeper_starts_no_fork_server() -> None:
+    """E.g. a Dask worker running a task that imports it."""
+    import multiprocessing
+
+    from .child_targets import import_sweeper_and_report_fork_server
+
+    ctx = multiprocessing.get_context("spawn")
+    ours, theirs = ctx.Pipe()
+    child = ctx.Process(target=import_sweeper_and_report_fork_server, args=(theirs,))
+    child.start()
+    try:
+        assert ours.poll(60) and ours.recv() is False
+    finally:
+        child.join(timeout=30)

@@ -12,9 +12,10 @@ and reports:
   the runs' wall times in place of their CPU times, which hides the CPU the
   driver takes from a worker in the middle of a run);
 * the same for the N-worker sweep as the first thing a new Python process
-  does (``cold_process``): it also waits for Python to start the fork server
-  that worker processes are forked from (the in-process measurements run
-  after the 1-worker sweep has started it);
+  does (``cold_process``): its first worker may wait for the fork server
+  that worker processes are forked from, whose start begins when
+  ``reorderlab.sweeper`` is imported (here: before pandas is), and the
+  driver runs its code paths for the first time;
 * the driver's CPU time (all its threads) during the sweep, in total and per
   run: what the driver takes from the cores the workers share with it, and
   less sensitive to other load on the machine than wall times.

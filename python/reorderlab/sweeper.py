@@ -40,10 +40,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+from reorderlab import _pool
+
+# Python's fork server, which the local backend's workers are forked from,
+# starts now (about 1 ms here): its interpreter's start, and the resource
+# tracker's, then run on another core while pandas and DuckDB import
+# (hundreds of ms), not while the first sweep waits for its first worker.
+_pool.start_fork_server()
+
+# isort: split
 import orjson
 import pandas as pd
 
-from reorderlab import _pool, _worker
+from reorderlab import _worker
 from reorderlab.errors import BackendError
 from reorderlab.runner import _count, engine_version
 from reorderlab.scenario import (
