@@ -72,6 +72,20 @@ Assumptions (the paper does not say)
       (epsilon = 0: equally, 500: the 3-hop path only); ACKs take the
       shortest path back.
 
+Observed (session 8), why TCP-PR trails SACK at long RTTs (Fig. 13 at
+180 ms, Figs. 15-16 at 60 ms per link)
+    A start-up transient, not the steady state. On the single 3-hop path at
+    60 ms per link (propagation RTT 360 ms, 100-packet queue) TCP-PR detects
+    the slow-start overshoot only mxrtt = 3 srtt after the first drop; its
+    SACKed packets keep opening cwnd meanwhile (to 1213 packets against
+    SACK's 555), ~690 packets are dropped, the first drop halves cwnd(n)
+    to 114.5 and the burst trips the extreme-loss rule (ssthresh 57, cwnd 1,
+    a wait of 1.3 s). Congestion avoidance from 57 packets at 1 packet per
+    0.44 s RTT needs ~200 s to reach the path's ~550. Throughput, seed 1:
+    90 s (quick) TCP-PR 3.59 vs SACK 7.38 Mb/s; 200 s (full) 6.42 vs 8.18;
+    1000 s 8.29 vs 8.66. The recipes keep the 90 s / 200 s runs of every
+    seed-001 experiment; the claims report what those give.
+
 Tolerances of the claims are stated in each claim's ``expected`` text.
 """
 
