@@ -8,8 +8,8 @@ from typing import Any
 
 def import_sweeper_and_report_fork_server(conn: Any) -> None:
     """Import the sweeper (in a started child process) and send whether
-    this process now runs a fork server of its own."""
+    this process has started a fork server of its own."""
     import reorderlab.sweeper  # noqa: F401
     from reorderlab import _pool
 
-    conn.send(_pool.fork_server_running())
+    conn.send(_pool.fork_server_started())

@@ -37,7 +37,7 @@ def test_run_imports_no_sweep_machinery(small_toml: Path, cli_env: dict[str, str
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
         "from reorderlab import _pool\n"
-        "print('reorderlab.sweeper' in sys.modules, _pool.fork_server_running())\n"
+        "print('reorderlab.sweeper' in sys.modules, _pool.fork_server_started())\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code, str(small_toml)],

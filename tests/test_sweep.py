@@ -818,9 +818,9 @@ def test_a_scenario_the_core_refuses_is_a_scenario_error(monkeypatch: pytest.Mon
 def test_importing_the_sweeper_starts_the_fork_server() -> None:
     code = (
         "from reorderlab import _pool\n"
-        "before = _pool.fork_server_running()\n"
+        "before = _pool.fork_server_started()\n"
         "import reorderlab.sweeper\n"
-        "print(before, _pool.fork_server_running())\n"
+        "print(before, _pool.fork_server_started())\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]

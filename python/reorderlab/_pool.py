@@ -48,7 +48,7 @@ __all__ = [
     "Pool",
     "WorkerDiedError",
     "discard_pool",
-    "fork_server_running",
+    "fork_server_started",
     "get_pool",
     "prestart",
     "shutdown_pools",
@@ -396,16 +396,13 @@ def start_fork_server() -> None:
         forkserver.ensure_running()
 
 
-def fork_server_running() -> bool:
-    """Is this process's fork server running (started, and not yet exited)?"""
+def fork_server_started() -> bool:
+    """Has this process started its fork server? (Whether it still runs is
+    not asked: a ``waitpid`` here would reap an exited server, and
+    multiprocessing's own check would then fail.)"""
     from multiprocessing import forkserver
 
-    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)  # (not public)
-    if pid is None:
-        return False
-    with contextlib.suppress(ChildProcessError):
-        return os.waitpid(pid, os.WNOHANG) == (0, 0)
-    return False
+    return getattr(forkserver._forkserver, "_forkserver_pid", None) is not None  # (not public)
 
 
 def worker_count(workers: int | None) -> int:
