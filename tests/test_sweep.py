@@ -452,6 +452,9 @@ class _FakePool:
     def has_idle(self) -> bool:
         return len(self.running) < self.size
 
+    def queued_behind(self) -> list[sweeper_mod.Job] | None:
+        return None if len(self.running) < self.size else self.running[0]
+
     def busy(self) -> int:
         return len(self.running)
 
@@ -583,11 +586,12 @@ def test_a_worker_gets_its_next_task_while_it_runs_one(small: bool) -> None:
     items = [(job.core_json(), job.seed) for job in jobs]
     pool = _pool.Pool(1)
     try:
+        assert pool.queued_behind() is None  # room for a worker
         pool.submit(items[:1], "first")
         [worker] = pool._workers
         if not small:
             worker.handoff_bytes = 0
-        assert pool.has_idle()
+        assert pool.has_idle() and pool.queued_behind() == "first"
         pool.submit(items[1:3], "second")
         assert not pool.has_idle() and pool.busy() == 2
         assert len(worker.tasks) == (2 if small else 1)  # sent, or held back
@@ -600,7 +604,7 @@ def test_a_worker_gets_its_next_task_while_it_runs_one(small: bool) -> None:
         assert tag == "second" and [r[0] for r in results] == [
             _core.run(*item) for item in items[1:3]
         ]
-        assert pool.busy() == 0
+        assert pool.busy() == 0 and pool.queued_behind() is None
     finally:
         pool.close()
 
@@ -840,3 +844,20 @@ def test_a_child_process_importing_the_sweeper_starts_no_fork_server() -> None:
         assert ours.poll(60) and ours.recv() is False
     finally:
         child.join(timeout=30)
+
+
+def test_near_the_end_a_task_does_not_queue_behind_a_long_one() -> None:
+    """A task queued behind a running one could keep its worker busy at the
+    end while another has nothing left: it queues only while the runs left
+    after it could keep the others busy twice as long."""
+    grid = Grid(small_scenario(), {"impairments[0].p": [0.001 * i for i in range(1, 41)]})
+    jobs = jobs_for(grid, seeds=[1])
+    tasks = sweeper_mod._Tasks(jobs, len(jobs), slots=4)
+    tasks.record([(jobs[0], ("{}", 0.001, 0.001))])  # 1 ms runs: tasks of 40 // 4 = 10
+    assert tasks.may_queue(behind=1, workers=2)  # 30 left after it >= 2 x (1 + 10)
+    assert not tasks.may_queue(behind=10, workers=2)  # 30 < 2 x (10 + 10)
+    assert tasks.may_queue(behind=10, workers=1)  # a single worker: nothing to balance
+    assert len(tasks.next()) == 10
+    assert len(tasks.next()) == 7  # 30 // 4
+    assert tasks.may_queue(behind=1, workers=2)  # 23 - 5 = 18 >= 2 x (1 + 5)
+    assert not tasks.may_queue(behind=5, workers=2)  # 18 < 2 x (5 + 5)

@@ -195,6 +195,14 @@ class Pool:
             return False
         return len(self._workers) < self.size or any(len(w.tasks) < 2 for w in self._workers)
 
+    def queued_behind(self) -> Any:
+        """The tag of the running task that a task submitted now would wait
+        behind, or None if it would start at once (a worker without a task,
+        or room for a new one). Call only when :meth:`has_idle`."""
+        if len(self._workers) < self.size or any(not w.tasks for w in self._workers):
+            return None
+        return min(self._workers, key=lambda w: len(w.tasks)).tasks[0]
+
     def busy(self) -> int:
         """How many tasks are submitted and not yet returned by :meth:`wait`."""
         return sum(len(w.tasks) for w in self._workers) + (self._held is not None)

@@ -472,6 +472,16 @@ class _Tasks:
             size = max(1, min(MAX_BATCH, int(TASK_SECONDS / per_run)))
         return min(size, max(1, self._left // self._slots))
 
+    def may_queue(self, behind: int, workers: int) -> bool:
+        """May the next task wait in a worker's pipe behind a running task
+        of ``behind`` runs? Only while the runs left after it can keep the
+        other workers busy that long, with a margin of 2 for runs of
+        different lengths; otherwise it should go to whichever worker is
+        free first (queued, it could keep its worker busy at the end of the
+        sweep while another has nothing left to do)."""
+        size = self._size()
+        return self._left - size >= 2 * (behind + size) * (workers - 1)
+
     def next(self) -> list[Job]:
         """The next task's jobs (empty when none are left)."""
         size = self._size()
@@ -519,7 +529,8 @@ def _run_on_pool(pool: _pool.Pool, jobs: Iterable[Job], count: int, done: Done) 
     runs to ``done`` a few at a time (one journal write each).
 
     Each worker holds its next task while it runs one (see ``Pool.submit``),
-    so it does not wait for the driver between tasks; the driver's other
+    so it does not wait for the driver between tasks, but for the last ones
+    (see ``_Tasks.may_queue``); the driver's other
     work (storing results, computing the next jobs' keys) comes in small
     pieces between which it looks whether a worker's results are in, so
     that it hands out the task after next in time.
@@ -528,8 +539,11 @@ def _run_on_pool(pool: _pool.Pool, jobs: Iterable[Job], count: int, done: Done) 
     unstored: collections.deque[tuple[Job, _worker.Output]] = collections.deque()
 
     def refill() -> None:
-        while pool.has_idle() and (chunk := tasks.next()):
+        while pool.has_idle() and may_queue(pool.queued_behind()) and (chunk := tasks.next()):
             pool.submit(_items(chunk), chunk)
+
+    def may_queue(behind: list[Job] | None) -> bool:
+        return behind is None or tasks.may_queue(len(behind), pool.size)
 
     try:
         refill()
