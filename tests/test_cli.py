@@ -232,3 +232,20 @@ def test_bench_sweep_json(cli_env: dict[str, str], backend: str) -> None:
         assert 0 <= r["outside_simulation_fraction"] < 1
     assert report["speedup"] > 0
     assert report["backend"] == backend
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("--preset", "error: preset: must be one of light, medium, heavy, got 'nope'"),
+        ("--backend", "error: backend: must be one of local, threads, dask, got 'nope'"),
+    ],
+)
+def test_bench_sweep_bad_preset_or_backend_is_one_line(
+    cli_env: dict[str, str], option: str, message: str
+) -> None:
+    """Checked before anything runs (a bad preset reached the benchmark's
+    subprocess and came back as a traceback)."""
+    proc = run_cli(["bench", "--sweep", option, "nope"], cli_env)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == message

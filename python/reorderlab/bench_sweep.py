@@ -136,7 +136,12 @@ def measure_sweep(
 ) -> dict[str, Any]:
     """Time the sweep with 1 and with ``workers`` processes (cold: each
     measurement includes starting its worker pool), and with ``workers`` in
-    a new process."""
+    a new process. A bad ``preset`` or ``backend`` is a ``ValueError``
+    naming it, before anything runs."""
+    if preset not in PRESETS:
+        raise ValueError(f"preset: must be one of {', '.join(PRESETS)}, got {preset!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
     n = workers or os.cpu_count() or 1
     report: dict[str, Any] = {
         "preset": preset,
