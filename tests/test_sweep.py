@@ -871,3 +871,46 @@ def test_runs_of_one_shape_share_one_tuple_of_column_names() -> None:
     b = reorderlab.run(small_scenario(duration=1.0), seed=2).to_dict()
     (names_a, values_a), (names_b, values_b) = sweeper_mod._flat(a), sweeper_mod._flat(b)
     assert names_a is names_b and values_a is not values_b
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        (
+            {"workers": 2.5},
+            TypeError,
+            "workers: must be a whole number or None (all cores), got 2.5",
+        ),
+        (
+            {"workers": "2"},
+            TypeError,
+            "workers: must be a whole number or None (all cores), got '2'",
+        ),
+        (
+            {"workers": True},
+            TypeError,
+            "workers: must be a whole number or None (all cores), got True",
+        ),
+        ({"workers": -1}, ValueError, "workers: must be >= 1, got -1"),
+        ({"store": 123}, TypeError, "store: must be a path, a Store, None or DEFAULT, got 123"),
+        ({"on_run": 5}, TypeError, "on_run: must be a function (job, result_json), got 5"),
+    ],
+)
+def test_bad_sweep_arguments_are_named(
+    kwargs: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    """Before any run (an on_run that cannot be called failed after the
+    first run was simulated; 2.5 workers failed deep in itertools)."""
+    before = reorderlab.simulations_executed()
+    kwargs = {"store": None, **kwargs}
+    with pytest.raises(error) as info:
+        reorderlab.sweep(small_scenario(duration=1.0), seeds=2, progress=False, **kwargs)
+    assert str(info.value) == message
+    assert reorderlab.simulations_executed() == before
+
+
+def test_a_store_that_is_not_a_path_is_named() -> None:
+    with pytest.raises(
+        TypeError, match=r"^store: must be a path \(or None: the default\), got 123$"
+    ):
+        reorderlab.run(small_scenario(duration=1.0), store=123)  # type: ignore[arg-type]

@@ -32,6 +32,7 @@ import collections
 import contextlib
 import multiprocessing
 import multiprocessing.connection
+import numbers
 import os
 import select
 import socket
@@ -414,8 +415,13 @@ def fork_server_started() -> bool:
 
 
 def worker_count(workers: int | None) -> int:
-    """``workers``, or all cores if None (or 0); an error below 1."""
-    n = workers or os.cpu_count() or 1
+    """``workers``, or all cores if None (or 0); a ``TypeError`` if it is
+    not a whole number (``True`` is not one), a ``ValueError`` below 1."""
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, numbers.Integral)
+    ):
+        raise TypeError(f"workers: must be a whole number or None (all cores), got {workers!r}")
+    n = int(workers or 0) or os.cpu_count() or 1
     if n < 1:
         raise ValueError(f"workers: must be >= 1, got {workers}")
     return n

@@ -420,6 +420,8 @@ class Store:
         flush_rows: int | None = None,
         _wait: bool = True,
     ) -> None:
+        if path is not None and not isinstance(path, str | os.PathLike):
+            raise TypeError(f"store: must be a path (or None: the default), got {path!r}")
         self.path = Path(path) if path is not None else default_store_path()
         self.read_only = read_only
         self.flush_interval = self.FLUSH_INTERVAL if flush_interval is None else flush_interval

@@ -752,6 +752,10 @@ def sweep(
         raise ValueError(
             f"backend: must be 'local', 'threads', 'dask' or 'serial', got {backend!r}"
         )
+    if not (store is None or store is DEFAULT or isinstance(store, Store | str | os.PathLike)):
+        raise TypeError(f"store: must be a path, a Store, None or DEFAULT, got {store!r}")
+    if on_run is not None and not callable(on_run):
+        raise TypeError(f"on_run: must be a function (job, result_json), got {on_run!r}")
     path = None if store is None or isinstance(store, Store) else _store_path(store)
     # Can runs be cached? Not in no store, nor in one that does not exist yet.
     lookup = isinstance(store, Store) or (path is not None and not _is_new_store(path))
