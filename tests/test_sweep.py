@@ -75,9 +75,22 @@ def test_grid_values_must_be_lists() -> None:
         match=r"^grid\['flows\[0\]\.variant'\]: must be a list of values, got 'SACK'$",
     ):
         grid.points()
-    # any other iterable of values is a list of values
+    # any other iterable of values is a list of values (a generator too)
     ranged = Grid(small_scenario(), {"flows[0].tcp.max_window": range(10, 13)})
     assert [v for v, _ in ranged.points()] == [{"flows[0].tcp.max_window": w} for w in (10, 11, 12)]
+    once = Grid(small_scenario(), {"flows[0].tcp.max_window": (w for w in (10, 11))})
+    assert [v for v, _ in once.points()] == [{"flows[0].tcp.max_window": w} for w in (10, 11)]
+
+
+def test_grid_values_must_not_be_empty_and_paths_must_be_strings() -> None:
+    """An empty list gave an empty table, silently (a sweep file refuses it);
+    a path that is not a string failed with "object of type 'int' has no len()"."""
+    empty = Grid(small_scenario(), {"flows[0].variant": []})
+    with pytest.raises(ScenarioError, match=r"^grid\['flows\[0\]\.variant'\]: must not be empty$"):
+        reorderlab.sweep(empty, store=None)
+    numbered = Grid(small_scenario(), {3: [1]})  # type: ignore[dict-item]
+    with pytest.raises(TypeError, match=r"^grid: field paths must be strings, got 3$"):
+        reorderlab.sweep(numbered, store=None)
 
 
 def test_what_is_not_a_grid_is_named() -> None:

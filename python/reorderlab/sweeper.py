@@ -103,13 +103,19 @@ class Grid:
     def points(self) -> list[tuple[dict[str, Any], Scenario]]:
         """Every (parameter values, scenario) pair, validated."""
         paths = list(self.params)
+        lists: dict[str, list[Any]] = {}
         for path in paths:
+            if not isinstance(path, str):
+                raise TypeError(f"grid: field paths must be strings, got {path!r}")
             given = self.params[path]
             if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
                 message = f"must be a list of values, got {format_value(given)}"
                 raise ScenarioError([FieldError(f"grid[{path!r}]", message)])
+            lists[path] = list(given)  # (a generator can be read once)
+            if not lists[path]:
+                raise ScenarioError([FieldError(f"grid[{path!r}]", "must not be empty")])
         out: list[tuple[dict[str, Any], Scenario]] = []
-        for combo in itertools.product(*(self.params[p] for p in paths)):
+        for combo in itertools.product(*(lists[p] for p in paths)):
             values = dict(zip(paths, combo, strict=True))
             try:
                 scenario = self.base.with_params(values) if values else self.base
