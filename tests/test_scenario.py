@@ -299,3 +299,15 @@ def test_variant_aliases_resolve_to_the_registry_name() -> None:
     assert Scenario.from_dict(data).flows[0].variant == "DSACK-BL-INC"
     data["flows"][0]["variant"] = "TCP-RR"
     assert Scenario.from_dict(data).flows[0].variant == "DSACK-TA"
+
+
+def test_with_params_that_are_not_a_mapping_of_paths_are_named() -> None:
+    """Were an AttributeError ('int' object has no attribute 'items') and
+    a failure inside the path parser."""
+    sc = Scenario.from_dict(BASE)
+    with pytest.raises(
+        TypeError, match=r"^params: must be a mapping of field path -> value, got 5$"
+    ):
+        sc.with_params(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^params: field paths must be strings, got 3$"):
+        sc.with_params({3: 1})  # type: ignore[dict-item]

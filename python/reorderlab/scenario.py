@@ -1321,10 +1321,15 @@ class Scenario(_Model):
         """A copy with fields set by path, e.g. ``{"impairments[0].p": 0.01}``.
 
         The result is validated again; a bad path or value raises
-        :class:`ScenarioError`.
+        :class:`ScenarioError`; ``params`` that is not a mapping of string
+        paths a ``TypeError``.
         """
+        if not isinstance(params, Mapping):
+            raise TypeError(f"params: must be a mapping of field path -> value, got {params!r}")
         data = self.to_dict()
         for path, value in params.items():
+            if not isinstance(path, str):
+                raise TypeError(f"params: field paths must be strings, got {path!r}")
             set_path(data, path, value)
         return Scenario.from_dict(data)
 
