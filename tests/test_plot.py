@@ -56,3 +56,21 @@ def test_a_figure_that_fails_in_background_fails_the_block(tmp_path: Path) -> No
             ylabel="y",
             styles={"a": "not a style"},  # matplotlib refuses it when drawing
         )
+
+
+def test_figures_drawn_by_several_drawers_are_the_bytes_drawn_here(tmp_path: Path) -> None:
+    from reorderlab.plot import DRAWERS, in_background, line_plot
+
+    figures = {
+        f"fig{i}": {"SACK": ([1.0, 2.0, 3.0], [3.0, 2.0, float(i)], None)}
+        for i in range(DRAWERS + 2)
+    }
+    for stem, series in figures.items():
+        line_plot(tmp_path / "now", stem, series, xlabel="x", ylabel="y", logx=True)
+    with in_background():
+        for stem, series in figures.items():
+            line_plot(tmp_path / "later", stem, series, xlabel="x", ylabel="y", logx=True)
+    for stem in figures:
+        for ext in (".png", ".svg"):
+            later = (tmp_path / "later" / f"{stem}{ext}").read_bytes()
+            assert later == (tmp_path / "now" / f"{stem}{ext}").read_bytes(), stem + ext
