@@ -927,3 +927,54 @@ def test_a_store_that_is_not_a_path_is_named() -> None:
         TypeError, match=r"^store: must be a path \(or None: the default\), got 123$"
     ):
         reorderlab.run(small_scenario(duration=1.0), store=123)  # type: ignore[arg-type]
+
+
+def test_big_results_are_parsed_once_and_read_back_as_summaries(
+    store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big result (stored compressed with its summary) is parsed once by
+    the sweep, which hands the store its summary; a later sweep builds its
+    table from the stored summaries without decompressing anything. The
+    stored summary is the one the store would compute, and the tables agree."""
+    from reorderlab import store as store_mod
+
+    monkeypatch.setattr(store_mod, "COMPRESS_FROM", 1000)  # every result here is "big"
+    summarize = store_mod._summary
+    parsed_again: list[str] = []
+
+    def counted(text: str) -> str:
+        parsed_again.append(text)
+        return summarize(text)
+
+    monkeypatch.setattr(store_mod, "_summary", counted)
+    first = reorderlab.sweep(loss_grid(1.0), seeds=1, store=store_path, progress=False)
+    store_mod.wait_for_background_closes()  # (the sweep's store is flushed as it closes)
+    assert parsed_again == []
+
+    def no_unpack(result_json: object, result_z: object) -> str:
+        if result_z is not None:
+            raise AssertionError("decompressed a result for the table")
+        return str(result_json)
+
+    monkeypatch.setattr(store_mod, "_unpack", no_unpack)
+    again = reorderlab.sweep(loss_grid(1.0), seeds=1, store=store_path, progress=False)
+    assert again.attrs["cached"] == len(P_VALUES)
+    pd.testing.assert_frame_equal(comparable(first), comparable(again))
+    monkeypatch.undo()
+    with Store(store_path, read_only=True) as ro:
+        for key in first["key"]:
+            full = ro.get(key)
+            assert full is not None and len(full.result_json) >= 1000
+            [(summary, _)] = ro.get_results([key], summaries=True).values()
+            assert summary == summarize(full.result_json)
+
+
+def test_summary_of_leaves_the_result_alone() -> None:
+    from reorderlab import store as store_mod
+
+    from .test_store_journal import big_result
+
+    text = big_result(1)
+    data = json.loads(text)
+    assert store_mod.summary_of(data) == store_mod._summary(text)
+    assert data == json.loads(text)

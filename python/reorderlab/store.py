@@ -47,7 +47,7 @@ import time
 import weakref
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -67,8 +67,10 @@ __all__ = [
     "StoreRow",
     "StoredRun",
     "default_store_path",
+    "is_big",
     "journal_path",
     "read_journal",
+    "summary_of",
     "wait_for_background_closes",
 ]
 
@@ -161,6 +163,9 @@ class StoreRow:
     scenario_json: str
     result_json: str
     wall_s: float | None = None
+    #: ``summary_of`` the result, if the caller has it parsed already (only
+    #: a big result's is used: it saves parsing the result again)
+    result_summary: str | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -248,6 +253,9 @@ class _Journal:
         self.path = path
         self.fd: int | None = None
         self.pending: dict[str, _Row] = {}
+        #: summaries of big pending results given by the caller (in memory
+        #: only: after a crash, the replay computes them)
+        self.summaries: dict[str, str] = {}
         self.pending_bytes = 0  # their journal lines' size
         self.since = 0.0  # monotonic time of the oldest pending run
         self.lock = threading.RLock()
@@ -287,6 +295,7 @@ class _Journal:
     def truncate(self) -> None:
         """Empty the journal (every pending run is in DuckDB)."""
         self.pending.clear()
+        self.summaries.clear()
         self.pending_bytes = 0
         if self.fd is not None:
             os.ftruncate(self.fd, 0)
@@ -603,7 +612,9 @@ class Store:
         """
         if not rows:
             return
-        packed = [(*r[:5], *_pack(r[5]), r[6], r[7]) for r in rows]
+        # (none while a leftover journal is replayed: the journal is not attached yet)
+        summaries = self._journal.summaries if self._journal is not None else {}
+        packed = [(*r[:5], *_pack(r[5], summaries.get(r[0])), r[6], r[7]) for r in rows]
         columns = (*_COLUMNS[:6], "result_z", *_COLUMNS[6:])
         names = ", ".join(columns)
         if len(rows) <= _FEW_ROWS:
@@ -738,8 +749,15 @@ class Store:
         ).fetchone()
         return _row(row) if row else None
 
-    def get_results(self, keys: Iterable[str]) -> dict[str, tuple[str, float | None]]:
-        """``{key: (result_json, wall_s)}`` for the stored keys among ``keys``."""
+    def get_results(
+        self, keys: Iterable[str], *, summaries: bool = False
+    ) -> dict[str, tuple[str, float | None]]:
+        """``{key: (result_json, wall_s)}`` for the stored keys among ``keys``.
+
+        ``summaries``: a big result stored compressed is given as its summary
+        (its metrics, without series, traces and per-object records: see
+        :func:`summary_of`), not decompressed (a sweep's table needs no more).
+        """
         pending = self._jr.pending
         out: dict[str, tuple[str, float | None]] = {}
         wanted: list[str] = []
@@ -751,8 +769,9 @@ class Store:
                 wanted.append(k)
         if not wanted:
             return out
+        result_z = "NULL" if summaries else self._result_z
         rows = self._con.execute(
-            f"SELECT key, result_json, {self._result_z}, wall_s FROM runs "
+            f"SELECT key, result_json, {result_z}, wall_s FROM runs "
             "WHERE key IN (SELECT unnest(?::VARCHAR[]))",
             [wanted],
         ).fetchall()
@@ -847,8 +866,13 @@ class Store:
 
 
 def _new_rows(journal: _Journal, rows: Iterable[StoreRow]) -> list[_Row]:
-    """Journal lines for the runs of ``rows`` not pending in ``journal`` yet."""
+    """Journal lines for the runs of ``rows`` not pending in ``journal`` yet
+    (their big results' summaries, if given, kept for the flush)."""
     now = time.time()
+    rows = list(rows)
+    for r in rows:
+        if r.result_summary is not None and r.key not in journal.pending:
+            journal.summaries[r.key] = r.result_summary
     new = {
         r.key: (
             r.key,
@@ -965,34 +989,45 @@ def _transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     con.execute("COMMIT")
 
 
-def _pack(text: str) -> tuple[str, bytes | None]:
+def _pack(text: str, summary: str | None = None) -> tuple[str, bytes | None]:
     """``(result_json, result_z)`` of a result: itself, or for a big one
-    (per-object records of a long run: megabytes) its summary and the
-    zlib-compressed text. zlib at level 1 shrinks such JSON ~7x at ~200 MB/s,
-    and DuckDB then holds and reads a seventh of it."""
+    (per-object records of a long run: megabytes) its summary (``summary``
+    if given) and the zlib-compressed text. zlib at level 1 shrinks such
+    JSON ~7x at ~200 MB/s, and DuckDB then holds and reads a seventh of it."""
     if len(text) < COMPRESS_FROM:
         return text, None
-    return _summary(text), zlib.compress(text.encode("utf-8"), 1)
+    return summary or _summary(text), zlib.compress(text.encode("utf-8"), 1)
+
+
+def is_big(text: str) -> bool:
+    """Is this result stored compressed, with its summary in ``result_json``?"""
+    return len(text) >= COMPRESS_FROM
 
 
 def _summary(text: str) -> str:
-    """A big result without its bulky parts (``series``, ``traces``, each
-    traffic generator's ``object_list``), marked ``"compressed":
-    "result_z"``: SQL on the file still finds the run's metrics in
-    ``result_json``; ``Store.get`` gives the whole result."""
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError:
         data = None
+    return summary_of(data)
+
+
+def summary_of(data: Any) -> str:
+    """A big result (parsed) without its bulky parts (``series``,
+    ``traces``, each traffic generator's ``object_list``), marked
+    ``"compressed": "result_z"``: SQL on the file still finds the run's
+    metrics in ``result_json``; ``Store.get`` gives the whole result.
+    ``data`` is not modified."""
     if not isinstance(data, dict):
         return '{"compressed":"result_z"}'
-    for name in _BULKY:
-        data.pop(name, None)
-    for gen in data.get("traffic") or []:
-        if isinstance(gen, dict):
-            gen.pop("object_list", None)
-    data["compressed"] = "result_z"
-    return orjson.dumps(data).decode("utf-8")
+    out = {name: value for name, value in data.items() if name not in _BULKY}
+    if out.get("traffic"):
+        out["traffic"] = [
+            {k: v for k, v in gen.items() if k != "object_list"} if isinstance(gen, dict) else gen
+            for gen in out["traffic"]
+        ]
+    out["compressed"] = "result_z"
+    return orjson.dumps(out).decode("utf-8")
 
 
 def _unpack(result_json: Any, result_z: Any) -> str:

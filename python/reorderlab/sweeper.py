@@ -63,7 +63,15 @@ from reorderlab.scenario import (
     check_seed,
     format_value,
 )
-from reorderlab.store import NewStore, Store, StoreRow, default_store_path, journal_path
+from reorderlab.store import (
+    NewStore,
+    Store,
+    StoreRow,
+    default_store_path,
+    is_big,
+    journal_path,
+    summary_of,
+)
 
 __all__ = [
     "DEFAULT",
@@ -839,6 +847,10 @@ def sweep(
             return st if st is not None else new
 
         def done(batch: list[tuple[Job, _worker.Output]], *, aborting: bool = False) -> None:
+            # Each result is parsed once, for its table row and, if it is
+            # big (megabytes of per-object records), for the summary the
+            # store keeps beside it; not when the sweep is being stopped.
+            parsed = None if aborting else [orjson.loads(text) for _, (text, _, _) in batch]
             target = sink()
             if target is not None:
                 target.put_many(
@@ -850,8 +862,11 @@ def sweep(
                         scenario_json=job.stored_json(),
                         result_json=text,
                         wall_s=wall,
+                        result_summary=(
+                            summary_of(parsed[i]) if parsed is not None and is_big(text) else None
+                        ),
                     )
-                    for job, (text, wall, _cpu) in batch
+                    for i, (job, (text, wall, _cpu)) in enumerate(batch)
                 )
                 last_out = not aborting and 0 < count - stats.executed - len(batch) < stats.workers
                 if last_out and st is not None and not own_store:
@@ -860,12 +875,12 @@ def sweep(
                     # the last one (a store the sweep opened itself is
                     # flushed as it closes, in the background)
                     st.flush()
-            if aborting:  # stored: that is all an interrupted sweep owes
+            if parsed is None:  # stored: that is all an interrupted sweep owes
                 for _ in batch:
                     _count()
                 return
-            for job, (text, wall, cpu) in batch:
-                metrics = _flat(orjson.loads(text))
+            for (job, (text, wall, cpu)), data in zip(batch, parsed, strict=True):
+                metrics = _flat(data)
                 results[job.key] = (metrics, wall)
                 rows[job.index] = _row(job, metrics, wall, cached=False)
                 stats.executed += 1
@@ -930,7 +945,8 @@ def _fetch_rows(st: Store, keys: list[str], into: dict[str, tuple[_Metrics, floa
     """The table rows of the stored runs among ``keys``, a chunk at a time."""
     wanted = list(dict.fromkeys(keys))
     for i in range(0, len(wanted), FETCH_CHUNK):
-        found = st.get_results(wanted[i : i + FETCH_CHUNK])
+        # a big result's summary holds all the table needs
+        found = st.get_results(wanted[i : i + FETCH_CHUNK], summaries=True)
         for key, (text, wall) in found.items():
             into[key] = (_flat(orjson.loads(text)), wall)
 
