@@ -1005,6 +1005,8 @@ def is_big(text: str) -> bool:
 
 
 def _summary(text: str) -> str:
+    """:func:`summary_of` a result's text (text that is not a JSON object:
+    a summary that only says where the result is)."""
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError:
