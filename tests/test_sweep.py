@@ -978,3 +978,47 @@ def test_summary_of_leaves_the_result_alone() -> None:
     data = json.loads(text)
     assert store_mod.summary_of(data) == store_mod._summary(text)
     assert data == json.loads(text)
+
+
+@pytest.mark.parametrize("collide", [False, True])
+def test_the_same_run_twice_reads_its_metrics_back_from_the_first_row(collide: bool) -> None:
+    """A simulated run's metrics are kept once, in its table row; the same
+    run later in the grid takes them from there (or, when a parameter is
+    named like a metric and the row lost a value, from a copy kept for it).
+    Both rows agree, whatever the parameters are called. (The old code kept
+    every run's metrics twice; this test guards the new bookkeeping.)"""
+    sc = small_scenario(duration=1.0)
+    name = "throughput_bps" if collide else "p"
+    points = [
+        ({name: 1}, sc),
+        ({name: 2}, sc.with_params({"impairments[0].p": 0.02})),
+        ({name: 3}, sc),
+    ]
+    df = reorderlab.sweep(points, seeds=[1], backend="serial", store=None, progress=False)
+    assert df.attrs["executed"] == 2 and len(df) == 3
+    first, again = df.iloc[0].drop(name), df.iloc[2].drop(name)
+    pd.testing.assert_series_equal(first, again, check_names=False)
+    if collide:  # the metric's value, as a dict's last update (see flatten_result)
+        assert df[name].iloc[0] == df[name].iloc[2] > 1000
+    else:
+        assert df[name].tolist() == [1, 2, 3]
+
+
+def test_a_sweep_keeps_no_json_of_the_runs_it_has_stored() -> None:
+    """Every job is held until the table is built; its scenario JSON (1.5 KB
+    here) only until its run is stored."""
+    seen: list[sweeper_mod.Job] = []
+    jobs = sweeper_mod.jobs_for(loss_grid(1.0), seeds=[1])
+    assert all(job.canonical_json for job in jobs)
+    original = sweeper_mod._table
+
+    def table(jobs: list[sweeper_mod.Job], *args: Any) -> pd.DataFrame:
+        seen.extend(jobs)
+        return original(jobs, *args)
+
+    import unittest.mock
+
+    with unittest.mock.patch.object(sweeper_mod, "_table", table):
+        reorderlab.sweep(loss_grid(1.0), seeds=1, backend="serial", store=None, progress=False)
+    assert len(seen) == len(P_VALUES)
+    assert not any(job.canonical_json or job.scenario_json for job in seen)

@@ -804,6 +804,8 @@ def sweep(
     # arrive: the table at the end, which every worker waits for, is then
     # only pandas' part.
     rows: dict[int, _TableRow] = {}
+    # Where the metrics of a run simulated now are in its row (see _in_row).
+    firsts: dict[str, _RowRef] = {}
 
     def end_of_sweep() -> None:
         """Every journaled run goes into DuckDB; a store the sweep opened is
@@ -881,8 +883,16 @@ def sweep(
                 return
             for (job, (text, wall, cpu)), data in zip(batch, parsed, strict=True):
                 metrics = _flat(data)
-                results[job.key] = (metrics, wall)
-                rows[job.index] = _row(job, metrics, wall, cached=False)
+                row = rows[job.index] = _row(job, metrics, wall, cached=False)
+                if len(row[1]) == len(job.params) + len(metrics[1]) + 4:
+                    # every value kept: a later job of the same key (the same
+                    # run twice in a grid) finds its metrics in this row
+                    firsts[job.key] = (job.index, len(job.params), metrics[0])
+                else:
+                    results[job.key] = (metrics, wall)
+                # the job's JSON texts are not needed any more (a sweep
+                # holds every job until its table is built)
+                jobs[job.index] = Job(job.index, job.params, job.scenario, job.seed, job.key)
                 stats.executed += 1
                 stats.sim_wall_s += wall
                 stats.sim_cpu_s += cpu
@@ -914,7 +924,7 @@ def sweep(
             end_of_sweep()
         raise
     try:
-        df = _table(jobs, results, cached_keys, rows)
+        df = _table(jobs, results, cached_keys, rows, firsts)
     finally:
         end_of_sweep()  # after the table: its background work would slow it down
     stats.wall_s = time.perf_counter() - t0
@@ -980,19 +990,37 @@ def _row_plan(
     return columns, tuple(last[name] for name in columns)
 
 
+#: A run's metrics in the table row of the job that ran it: (that job's
+#: index, its number of parameters, the metrics' names).
+_RowRef = tuple[int, int, tuple[str, ...]]
+
+
+def _in_row(rows: Mapping[int, _TableRow], ref: _RowRef) -> tuple[_Metrics, float | None]:
+    """The metrics (and core time) of a run, read back from its table row
+    (one that kept every value: ``[*params, seed, *metrics, key, cached,
+    wall]``), rather than kept twice for every run."""
+    index, n_params, names = ref
+    values = rows[index][1]
+    start = n_params + 1
+    return (names, values[start : start + len(names)]), values[-1]
+
+
 def _table(
     jobs: list[Job],
     results: Mapping[str, tuple[_Metrics, float | None]],
     cached: set[str],
     rows: Mapping[int, _TableRow],
+    firsts: Mapping[str, _RowRef] | None = None,
 ) -> pd.DataFrame:
     """One row per job: from ``rows`` (by job index, built as the runs
-    arrived, while the workers still had work) or built now."""
+    arrived, while the workers still had work) or built now, from
+    ``results`` or, for the same run twice, the row of its first job."""
     table: list[_TableRow] = []
     for job in jobs:
         row = rows.get(job.index)
         if row is None:
-            metrics, wall = results[job.key]
+            ref = firsts.get(job.key) if firsts else None
+            metrics, wall = results[job.key] if ref is None else _in_row(rows, ref)
             row = _row(job, metrics, wall, job.key in cached)
         table.append(row)
     return _frame(table)
