@@ -855,21 +855,7 @@ def sweep(
             parsed = None if aborting else [orjson.loads(text) for _, (text, _, _) in batch]
             target = sink()
             if target is not None:
-                target.put_many(
-                    StoreRow(
-                        key=job.key,
-                        scenario_name=job.scenario.name,
-                        seed=job.seed,
-                        engine_version=version,
-                        scenario_json=job.stored_json(),
-                        result_json=text,
-                        wall_s=wall,
-                        result_summary=(
-                            summary_of(parsed[i]) if parsed is not None and is_big(text) else None
-                        ),
-                    )
-                    for i, (job, (text, wall, _cpu)) in enumerate(batch)
-                )
+                target.put_many(_store_rows(batch, parsed, version))
                 last_out = not aborting and 0 < count - stats.executed - len(batch) < stats.workers
                 if last_out and st is not None and not own_store:
                     # the last runs are out and a worker is idle: move the
@@ -882,14 +868,7 @@ def sweep(
                     _count()
                 return
             for (job, (text, wall, cpu)), data in zip(batch, parsed, strict=True):
-                metrics = _flat(data)
-                row = rows[job.index] = _row(job, metrics, wall, cached=False)
-                if len(row[1]) == len(job.params) + len(metrics[1]) + 4:
-                    # every value kept: a later job of the same key (the same
-                    # run twice in a grid) finds its metrics in this row
-                    firsts[job.key] = (job.index, len(job.params), metrics[0])
-                else:
-                    results[job.key] = (metrics, wall)
+                _keep_row(job, _flat(data), wall, rows, firsts, results)
                 # the job's JSON texts are not needed any more (a sweep
                 # holds every job until its table is built)
                 jobs[job.index] = Job(job.index, job.params, job.scenario, job.seed, job.key)
@@ -993,6 +972,43 @@ def _row_plan(
 #: A run's metrics in the table row of the job that ran it: (that job's
 #: index, its number of parameters, the metrics' names).
 _RowRef = tuple[int, int, tuple[str, ...]]
+
+
+def _store_rows(
+    batch: list[tuple[Job, _worker.Output]], parsed: list[Any] | None, version: str
+) -> Iterator[StoreRow]:
+    """The store's rows of completed runs; a big result's with the summary
+    of its parsed result (``parsed``: the results parsed, or None)."""
+    for i, (job, (text, wall, _cpu)) in enumerate(batch):
+        summary = summary_of(parsed[i]) if parsed is not None and is_big(text) else None
+        yield StoreRow(
+            key=job.key,
+            scenario_name=job.scenario.name,
+            seed=job.seed,
+            engine_version=version,
+            scenario_json=job.stored_json(),
+            result_json=text,
+            wall_s=wall,
+            result_summary=summary,
+        )
+
+
+def _keep_row(
+    job: Job,
+    metrics: _Metrics,
+    wall: float,
+    rows: dict[int, _TableRow],
+    firsts: dict[str, _RowRef],
+    results: dict[str, tuple[_Metrics, float | None]],
+) -> None:
+    """Build a simulated run's table row; say where a later job of the same
+    key (the same run twice in a grid) finds its metrics: in this row if it
+    kept every value, else (a parameter named like a metric) in a copy."""
+    row = rows[job.index] = _row(job, metrics, wall, cached=False)
+    if len(row[1]) == len(job.params) + len(metrics[1]) + 4:
+        firsts[job.key] = (job.index, len(job.params), metrics[0])
+    else:
+        results[job.key] = (metrics, wall)
 
 
 def _in_row(rows: Mapping[int, _TableRow], ref: _RowRef) -> tuple[_Metrics, float | None]:
