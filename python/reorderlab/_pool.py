@@ -202,7 +202,11 @@ class Pool:
         or room for a new one). Call only when :meth:`has_idle`."""
         if len(self._workers) < self.size or any(not w.tasks for w in self._workers):
             return None
-        return min(self._workers, key=lambda w: len(w.tasks)).tasks[0]
+        return self._queue_target().tasks[0]
+
+    def _queue_target(self) -> _Worker:
+        """The worker a task goes to when none is idle (the least loaded)."""
+        return min(self._workers, key=lambda w: len(w.tasks))
 
     def busy(self) -> int:
         """How many tasks are submitted and not yet returned by :meth:`wait`."""
@@ -219,7 +223,7 @@ class Pool:
         if worker is not None:
             self._send(worker, task, tag)  # it is reading its pipe: never blocks
             return
-        worker = min(self._workers, key=lambda w: len(w.tasks))
+        worker = self._queue_target()
         if len(worker.tasks) != 1 or self._held is not None:
             raise RuntimeError("no worker can take a task now")
         if len(task) <= worker.handoff_bytes:

@@ -73,8 +73,7 @@ def bench_scenarios(
 
     Each run gets its own p, so no two runs share a cache key.
     """
-    if preset not in PRESETS:
-        raise ValueError(f"preset: must be one of {', '.join(PRESETS)}, got {preset!r}")
+    _check_choice("preset", preset, PRESETS)
     lo, hi = {"light": (0.0001, 0.02), "medium": (0.0001, 0.005), "heavy": (0.00001, 0.0001)}[
         preset
     ]
@@ -127,6 +126,11 @@ def bench_scenarios(
     return points
 
 
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name}: must be one of {', '.join(choices)}, got {value!r}")
+
+
 def measure_sweep(
     runs: int = 100,
     seconds: float = 10.0,
@@ -138,10 +142,8 @@ def measure_sweep(
     measurement includes starting its worker pool), and with ``workers`` in
     a new process. A bad ``preset`` or ``backend`` is a ``ValueError``
     naming it, before anything runs."""
-    if preset not in PRESETS:
-        raise ValueError(f"preset: must be one of {', '.join(PRESETS)}, got {preset!r}")
-    if backend not in BACKENDS:
-        raise ValueError(f"backend: must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    _check_choice("preset", preset, PRESETS)
+    _check_choice("backend", backend, BACKENDS)
     n = workers or os.cpu_count() or 1
     report: dict[str, Any] = {
         "preset": preset,
