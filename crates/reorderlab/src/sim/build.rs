@@ -1,0 +1,286 @@
+//! Building the world from a validated scenario.
+
+use std::collections::HashMap;
+
+use super::{Flow, Origin, Simulation, Source, Traffic};
+use crate::app::{HttpSource, PageSource};
+use crate::engine::event::TIMER_KINDS;
+use crate::engine::time::{secs, tx_time};
+use crate::engine::{Event, EventQueue, Time, TimerSlot};
+use crate::impair::Element;
+use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
+use crate::net::multipath::{epsilon_probabilities, normalise, Multipath};
+use crate::net::topology::build_topology;
+use crate::net::{Link, RoutingTable};
+use crate::spec::{
+    FlowSpec, Position, ReceiverSpec, Scenario, SpecError, TrafficKind, TrafficSpec,
+};
+use crate::tcp::cc::CongestionControl;
+use crate::tcp::variants;
+use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
+
+fn receiver_config(r: &ReceiverSpec, ack_size: Option<u32>, cfg: &SenderConfig) -> ReceiverConfig {
+    ReceiverConfig {
+        delayed_ack: r.delayed_ack,
+        delack_timeout: secs(r.delack_timeout),
+        delack_every: r.delack_every,
+        sack: r.sack,
+        dsack: r.dsack,
+        max_sack_blocks: r.max_sack_blocks,
+        ack_size: ack_size.unwrap_or(40),
+        mss: cfg.mss,
+        expected_segments: cfg.segments,
+        measure_from: 0,
+    }
+}
+
+/// One of the scenario's flows, not started yet.
+fn new_flow(i: u32, fs: &FlowSpec, nodes: &HashMap<String, u32>, warmup: Time) -> Flow {
+    let cfg = variants::resolve(&fs.variant, &fs.tcp, fs.segments).expect("validated variant");
+    let cc = CongestionControl::by_name(&fs.cc).expect("validated cc");
+    let (src, dst) = (nodes[&fs.src], nodes[&fs.dst]);
+    let start = secs(fs.start);
+    let rcfg = receiver_config(&fs.receiver, fs.tcp.ack_size, &cfg);
+    let name = fs.name.clone().unwrap_or_else(|| format!("f{i}"));
+    let cc_name = fs.cc.to_ascii_lowercase();
+    Flow::new(
+        i,
+        name,
+        cc_name,
+        (src, dst),
+        (cfg, cc, rcfg),
+        start,
+        warmup,
+        None,
+    )
+}
+
+fn new_traffic(
+    k: usize,
+    ts: &TrafficSpec,
+    nodes: &HashMap<String, u32>,
+    seed: u64,
+    end: Time,
+) -> Traffic {
+    let sender = variants::resolve(&ts.variant, &ts.tcp, 1).expect("validated variant");
+    let receiver = receiver_config(&ts.receiver, ts.tcp.ack_size, &sender);
+    Traffic {
+        name: ts.name.clone().unwrap_or_else(|| format!("traffic{k}")),
+        server: nodes[&ts.server],
+        client: nodes[&ts.client],
+        source: match ts.kind {
+            TrafficKind::Http => Source::Http(HttpSource::new(ts, k as u64, sender.mss, seed, end)),
+            TrafficKind::Page => Source::Page(PageSource::new(ts, k as u64, sender.mss, seed, end)),
+        },
+        request_delay: 0,
+        cc: CongestionControl::by_name(&ts.cc).expect("validated cc"),
+        cc_name: ts.cc.to_ascii_lowercase(),
+        sender,
+        receiver,
+    }
+}
+
+/// Unloaded one-way latency of a `bytes`-byte packet from `from` to `to`
+/// along the routing table: propagation plus serialisation on every hop.
+fn one_way_latency(links: &[Link], routing: &RoutingTable, from: u32, to: u32, bytes: u32) -> Time {
+    let mut node = from;
+    let mut t = 0;
+    while node != to {
+        let Some(li) = routing.next_link(node, to) else {
+            break;
+        };
+        let l = &links[li as usize];
+        t += l.delay + tx_time(bytes, l.rate);
+        node = l.to;
+    }
+    t
+}
+
+impl Flow {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        i: u32,
+        name: String,
+        cc_name: String,
+        (src, dst): (u32, u32),
+        (cfg, cc, mut rcfg): (SenderConfig, CongestionControl, ReceiverConfig),
+        start: Time,
+        warmup: Time,
+        origin: Option<Origin>,
+    ) -> Flow {
+        let measure_from = start.max(warmup);
+        rcfg.measure_from = measure_from;
+        Flow {
+            name,
+            cc_name,
+            src,
+            dst,
+            start,
+            measure_from,
+            sender: Sender::new(cfg, cc, i, dst),
+            receiver: Receiver::new(rcfg, i, src),
+            timers: [TimerSlot::default(); TIMER_KINDS],
+            data_arrivals: 0,
+            origin,
+            done: false,
+            web: None,
+        }
+    }
+}
+
+impl Simulation {
+    /// Build the world. Validates the scenario first.
+    pub fn new(scenario: &Scenario, seed: u64) -> Result<Simulation, SpecError> {
+        scenario.validate()?;
+        let topo = build_topology(&scenario.topology, seed);
+        let pairs: Vec<(u32, u32)> = topo.links.iter().map(|l| (l.from, l.to)).collect();
+        let routing = RoutingTable::shortest_paths(topo.node_names.len(), &pairs);
+        let mut links = topo.links;
+        let elements = attach_impairments(scenario, &topo.link_index, &mut links, seed);
+        let multipath = build_multipath(scenario, &topo.link_index, &topo.node_index, &links, seed);
+        let end = secs(scenario.duration);
+        let warmup = secs(scenario.warmup);
+        let flows: Vec<Flow> = (scenario.flows.iter().enumerate())
+            .map(|(i, fs)| new_flow(i as u32, fs, &topo.node_index, warmup))
+            .collect();
+        let traffic = (scenario.traffic.iter().enumerate())
+            .map(|(k, ts)| {
+                let mut t = new_traffic(k, ts, &topo.node_index, seed, end);
+                let ack = t.receiver.ack_size;
+                t.request_delay = one_way_latency(&links, &routing, t.client, t.server, ack);
+                t
+            })
+            .collect();
+        let (recorder, tracer) = recorders(scenario, flows.len());
+        let mut sim = Simulation {
+            name: scenario.name.clone(),
+            seed,
+            now: 0,
+            end,
+            events: EventQueue::with_links(links.len()),
+            node_names: topo.node_names,
+            element_timers: vec![TimerSlot::default(); elements.len()],
+            links,
+            routing,
+            elements,
+            multipath,
+            released: Vec::with_capacity(64),
+            scenario_flows: flows.len(),
+            flows,
+            traffic,
+            warmup,
+            record_objects: scenario.record.objects,
+            out: Vec::with_capacity(256),
+            counters: EngineCounters::default(),
+            recorder,
+            tracer,
+        };
+        sim.schedule_initial_events();
+        Ok(sim)
+    }
+
+    /// The events known at time 0, in a fixed order (ties run in insertion
+    /// order): flow starts, each traffic session's first event, the first
+    /// sample, then elements with a deadline from the start (swap timers).
+    fn schedule_initial_events(&mut self) {
+        for (i, f) in self.flows.iter().enumerate() {
+            let flow = i as u32;
+            self.events.schedule(f.start, Event::FlowStart { flow });
+        }
+        for (k, t) in self.traffic.iter_mut().enumerate() {
+            for session in 0..t.source.sessions() {
+                let first = match &mut t.source {
+                    Source::Http(h) => h.first_event(session),
+                    Source::Page(p) => p.first_event(),
+                };
+                if let Some(at) = first {
+                    let (source, session) = (k as u32, session as u32);
+                    self.events.schedule(at, Event::Traffic { source, session });
+                }
+            }
+        }
+        if self.recorder.is_some() {
+            self.events.schedule(0, Event::Sample);
+        }
+        for (i, e) in self.elements.iter().enumerate() {
+            if let Some((t, gen)) = self.element_timers[i].sync(e.deadline(), 0) {
+                let element = i as u32;
+                self.events
+                    .schedule(t, Event::ImpairRelease { element, gen });
+            }
+        }
+    }
+}
+
+/// The scenario's impairment elements, each appended to its link's ingress
+/// or egress chain, in scenario order (element `i` draws from stream `i`).
+fn attach_impairments(
+    scenario: &Scenario,
+    link_index: &HashMap<String, u32>,
+    links: &mut [Link],
+    seed: u64,
+) -> Vec<Element> {
+    let mut elements = Vec::new();
+    for (i, imp) in scenario.impairments.iter().enumerate() {
+        let li = link_index[&imp.link];
+        let link = &mut links[li as usize];
+        let position = imp.position();
+        let chain = match position {
+            Position::Ingress => &mut link.ingress,
+            Position::Egress => &mut link.egress,
+        };
+        let element = Element::new(li, position, chain.len(), &imp.model, seed, i as u64);
+        chain.push(elements.len() as u32);
+        elements.push(element);
+    }
+    elements
+}
+
+/// The multipath splitters: each path as (node, link) hops, with
+/// probabilities from explicit weights or from epsilon (seed 001 Sec. VII).
+fn build_multipath(
+    scenario: &Scenario,
+    link_index: &HashMap<String, u32>,
+    node_index: &HashMap<String, u32>,
+    links: &[Link],
+    seed: u64,
+) -> Multipath {
+    let mut multipath = Multipath::default();
+    for mp in &scenario.multipath {
+        let hop = |name: &String| {
+            let l = link_index[name];
+            (links[l as usize].from, l)
+        };
+        let paths: Vec<Vec<(u32, u32)>> = (mp.paths.iter())
+            .map(|p| p.iter().map(hop).collect())
+            .collect();
+        let probs = match (&mp.weights, mp.epsilon) {
+            (Some(w), _) => normalise(w),
+            (None, e) => {
+                let hops: Vec<usize> = mp.paths.iter().map(Vec::len).collect();
+                epsilon_probabilities(&hops, e.unwrap_or(0.0), mp.scale)
+            }
+        };
+        let (at, dst) = (node_index[&mp.at], node_index[&mp.dst]);
+        multipath.add(at, dst, paths, &probs, mp.data_only, seed);
+    }
+    multipath
+}
+
+/// The time-series recorder and the time-sequence tracer the scenario's
+/// `record` section asks for.
+fn recorders(scenario: &Scenario, flows: usize) -> (Option<SeriesRecorder>, Option<TraceRecorder>) {
+    let record = &scenario.record;
+    let which: Vec<u32> = if record.flows.is_empty() {
+        (0..flows as u32).collect()
+    } else {
+        record.flows.clone()
+    };
+    let recorder = (!record.series.is_empty())
+        .then(|| SeriesRecorder::new(secs(record.interval), record.series.clone(), which.clone()));
+    let tracer = match record.trace_window.as_slice() {
+        [from, until] => Some(TraceRecorder::new(secs(*from), secs(*until), &which, flows)),
+        _ => None,
+    };
+    (recorder, tracer)
+}

@@ -1,0 +1,188 @@
+//! A simulation: the world built from a validated [`Scenario`], and the event
+//! loop that runs it.
+//!
+//! * [`build`]: the world from the scenario (topology, impairments, flows,
+//!   traffic generators, recorders);
+//! * [`event_loop`]: the loop, its dispatch and the endpoints' timers;
+//! * [`path`]: a packet's way through links, impairment elements and nodes;
+//! * [`traffic`]: flows opened during the run by traffic generators;
+//! * [`results`]: the run's results and its conservation invariants.
+
+mod build;
+mod event_loop;
+mod path;
+mod results;
+mod traffic;
+
+use crate::app::{HttpSource, PageSource};
+use crate::engine::event::TIMER_KINDS;
+use crate::engine::{EventQueue, Time, TimerSlot};
+use crate::impair::Element;
+use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
+use crate::net::multipath::Multipath;
+use crate::net::packet::Packet;
+use crate::net::{Link, RoutingTable};
+use crate::tcp::cc::CongestionControl;
+use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
+pub use results::RunResult;
+
+/// Bumped whenever a model change can alter results, so cached results of an
+/// older engine are not reused. 6: scenario numbers parsed exactly
+/// (serde_json's `float_roundtrip`; before, some were 1 ulp off).
+pub const MODEL_REVISION: u32 = 6;
+/// One flow: its endpoints and timer slots.
+#[derive(Debug)]
+struct Flow {
+    name: String,
+    cc_name: String,
+    src: u32,
+    dst: u32,
+    start: Time,
+    measure_from: Time,
+    sender: Sender,
+    receiver: Receiver,
+    timers: [TimerSlot; TIMER_KINDS],
+    /// Data packets that reached the receiver (any copy).
+    data_arrivals: u64,
+    /// The traffic generator and session that opened this flow; `None` for
+    /// the scenario's own flows.
+    origin: Option<Origin>,
+    /// Completion already reported to the generator.
+    done: bool,
+    /// A persistent connection of a page download (`kind = "page"`).
+    web: Option<WebConn>,
+}
+
+/// Where a generated flow comes from.
+#[derive(Debug, Clone, Copy)]
+struct Origin {
+    source: u32,
+    session: u32,
+    /// `http`: the object's page and position in it.
+    page: u64,
+    index: u32,
+}
+
+/// State of a page download's persistent connection.
+#[derive(Debug, Clone, Copy)]
+struct WebConn {
+    /// The object in transfer (or the last one), an index into the page
+    /// source's objects.
+    object: u32,
+    /// Segments delivered once that object is complete.
+    end: u64,
+    busy: bool,
+    /// Segments of a request on its way to the server.
+    pending: u64,
+}
+
+/// A traffic generator's process.
+enum Source {
+    Http(HttpSource),
+    Page(PageSource),
+}
+
+impl Source {
+    fn kind(&self) -> &'static str {
+        match self {
+            Source::Http(_) => "http",
+            Source::Page(_) => "page",
+        }
+    }
+    fn sessions(&self) -> usize {
+        match self {
+            Source::Http(h) => h.sessions(),
+            Source::Page(p) => p.sessions(),
+        }
+    }
+}
+
+/// A traffic generator and the transport its objects use.
+struct Traffic {
+    name: String,
+    server: u32,
+    client: u32,
+    source: Source,
+    /// `page`: one-way latency of a request from client to server.
+    request_delay: Time,
+    /// Sender configuration of every object (its `segments` set per object).
+    sender: SenderConfig,
+    cc: CongestionControl,
+    cc_name: String,
+    receiver: ReceiverConfig,
+}
+
+/// The simulated world.
+pub struct Simulation {
+    name: String,
+    seed: u64,
+    now: Time,
+    end: Time,
+    events: EventQueue,
+    node_names: Vec<String>,
+    links: Vec<Link>,
+    routing: RoutingTable,
+    elements: Vec<Element>,
+    element_timers: Vec<TimerSlot>,
+    multipath: Multipath,
+    /// Scratch buffer for packets released by an element.
+    released: Vec<Packet>,
+    flows: Vec<Flow>,
+    /// Flows listed in the scenario; generated ones follow them.
+    scenario_flows: usize,
+    traffic: Vec<Traffic>,
+    warmup: Time,
+    record_objects: bool,
+    /// Scratch buffer for packets produced by an endpoint (reused: no
+    /// allocation per packet).
+    out: Vec<Packet>,
+    counters: EngineCounters,
+    recorder: Option<SeriesRecorder>,
+    tracer: Option<TraceRecorder>,
+}
+
+impl Simulation {
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    pub fn counters(&self) -> EngineCounters {
+        self.counters
+    }
+
+    pub fn sender(&self, flow: usize) -> &Sender {
+        &self.flows[flow].sender
+    }
+
+    pub fn receiver(&self, flow: usize) -> &Receiver {
+        &self.flows[flow].receiver
+    }
+
+    pub fn link(&self, name: &str) -> Option<&Link> {
+        self.links.iter().find(|l| l.name == name)
+    }
+
+    /// Run until the end time or until no event is left.
+    pub fn run(&mut self) {
+        self.run_until(self.end);
+    }
+
+    /// Run events up to and including time `t` (at most the end time).
+    pub fn run_until(&mut self, t: Time) {
+        let limit = t.min(self.end);
+        while let Some((time, event)) = self.events.peek() {
+            if time > limit {
+                break;
+            }
+            debug_assert!(
+                time >= self.now,
+                "event at {time} ns before now {}",
+                self.now
+            );
+            self.now = time;
+            self.counters.events += 1;
+            self.dispatch(event);
+        }
+        self.now = self.now.max(limit);
+    }
+}

@@ -1,0 +1,211 @@
+//! A packet's path: links, impairment elements and nodes.
+
+use super::{Simulation, Source};
+use crate::engine::timer::Fire;
+use crate::engine::Event;
+use crate::impair::Verdict;
+use crate::net::link::Admit;
+use crate::net::packet::{Packet, PacketKind};
+use crate::spec::Position;
+
+impl Simulation {
+    /// Deliver the head packet of `link`, whose event is at the top of the
+    /// queue: the link's next head takes that event's place (one path of
+    /// the link-head tree replayed), then the packet moves on.
+    pub(super) fn deliver_link_head(&mut self, link: u32) {
+        let (mut pkt, next) = self.links[link as usize].pop_arrival();
+        match next {
+            Some(t) => self.events.replace_top(t, Event::LinkDeliver { link }),
+            None => {
+                self.events.pop();
+            }
+        }
+        self.counters.packet_hops += 1;
+        self.leave_link(&mut pkt, link, 0);
+    }
+
+    /// A packet reached `node`. (Packets go down a hop by reference: a
+    /// 64-byte copy per call level was a measurable share of each event.)
+    fn arrive(&mut self, pkt: &mut Packet, node: u32) {
+        if node != pkt.dst {
+            self.forward(pkt, node);
+            return;
+        }
+        let fi = pkt.flow as usize;
+        let mut out = std::mem::take(&mut self.out);
+        let f = &mut self.flows[fi];
+        let at_receiver = matches!(pkt.kind, PacketKind::Data | PacketKind::Syn);
+        let from = match pkt.kind {
+            PacketKind::Data => {
+                f.data_arrivals += 1;
+                f.receiver.on_data(pkt, self.now, &mut out);
+                if f.origin.is_some() && !f.done && f.receiver.stats.completed_at.is_some() {
+                    f.done = true;
+                    self.object_done(fi);
+                } else if f
+                    .web
+                    .is_some_and(|w| w.busy && f.receiver.stats.segments_delivered >= w.end)
+                {
+                    self.web_object_done(fi, &mut out);
+                }
+                self.flows[fi].dst
+            }
+            PacketKind::Syn => {
+                f.receiver.on_syn(self.now, &mut out);
+                if let (Some(w), Some(o)) = (f.web, f.origin) {
+                    // The browser's request goes out with the handshake.
+                    if let Source::Page(p) = &mut self.traffic[o.source as usize].source {
+                        p.on_handshake(w.object, self.now);
+                    }
+                }
+                self.flows[fi].dst
+            }
+            PacketKind::Ack | PacketKind::SynAck => {
+                if let Some(t) = self.tracer.as_mut() {
+                    t.on_ack(pkt.flow, pkt.seq, self.now);
+                }
+                f.sender.on_packet(pkt, self.now, &mut out);
+                f.src
+            }
+        };
+        self.send_all(&mut out, from);
+        self.out = out;
+        if at_receiver {
+            self.sync_receiver_timer(pkt.flow);
+        } else {
+            self.sync_sender_timers(pkt.flow);
+        }
+    }
+
+    pub(super) fn send_all(&mut self, out: &mut Vec<Packet>, node: u32) {
+        if let Some(t) = self.tracer.as_mut() {
+            for p in out.iter().filter(|p| p.is_data()) {
+                t.on_send(p.flow, p.seq, p.copy, self.now);
+            }
+        }
+        for mut pkt in out.drain(..) {
+            self.forward(&mut pkt, node);
+        }
+    }
+
+    /// Send a packet from `node` towards its destination: choose the link
+    /// (multipath route, else the routing table), then offer it.
+    fn forward(&mut self, pkt: &mut Packet, node: u32) {
+        let Some(li) = self.next_link(pkt, node) else {
+            // Validation guarantees routes for every flow; count as a drop.
+            self.on_drop(pkt);
+            return;
+        };
+        self.links[li as usize].stats.arrivals += 1;
+        self.enter_link(pkt, li, 0);
+    }
+
+    fn next_link(&mut self, pkt: &mut Packet, node: u32) -> Option<u32> {
+        if self.multipath.is_empty() {
+            return self.routing.next_link(node, pkt.dst);
+        }
+        if pkt.route != 0 {
+            match self.multipath.next_link(pkt.route, node) {
+                Some(l) => return Some(l),
+                None => pkt.route = 0,
+            }
+        }
+        if let Some(route) = self.multipath.choose(node, pkt) {
+            pkt.route = route;
+            return self.multipath.next_link(route, node);
+        }
+        self.routing.next_link(node, pkt.dst)
+    }
+
+    /// Run the link's ingress elements from `from` on, then its queue.
+    fn enter_link(&mut self, pkt: &Packet, li: u32, from: usize) {
+        let n = self.links[li as usize].ingress.len();
+        for k in from..n {
+            let e = self.links[li as usize].ingress[k];
+            let verdict = self.elements[e as usize].process(pkt, self.now);
+            // A passing packet can move a deadline too (the reordering
+            // generator arms its release on the first later packet).
+            self.sync_element(e);
+            match verdict {
+                Verdict::Pass => {}
+                Verdict::Drop => {
+                    self.links[li as usize].stats.ingress_drops += 1;
+                    self.on_drop(pkt);
+                    return;
+                }
+                Verdict::Hold => return,
+            }
+        }
+        match self.links[li as usize].admit(pkt, self.now) {
+            Admit::Accepted(Some(t)) => self.events.schedule(t, Event::LinkDeliver { link: li }),
+            Admit::Accepted(None) => {}
+            Admit::Dropped => self.on_drop(pkt),
+        }
+    }
+
+    /// Run the link's egress elements from `from` on, then hand the packet
+    /// to the far node.
+    fn leave_link(&mut self, pkt: &mut Packet, li: u32, from: usize) {
+        let n = self.links[li as usize].egress.len();
+        for k in from..n {
+            let e = self.links[li as usize].egress[k];
+            let verdict = self.elements[e as usize].process(pkt, self.now);
+            self.sync_element(e);
+            match verdict {
+                Verdict::Pass => {}
+                Verdict::Drop => {
+                    self.links[li as usize].stats.egress_drops += 1;
+                    self.on_drop(pkt);
+                    return;
+                }
+                Verdict::Hold => return,
+            }
+        }
+        let node = self.links[li as usize].to;
+        self.arrive(pkt, node);
+    }
+
+    fn sync_element(&mut self, e: u32) {
+        let deadline = self.elements[e as usize].deadline();
+        if let Some((t, gen)) = self.element_timers[e as usize].sync(deadline, self.now) {
+            self.events
+                .schedule(t, Event::ImpairRelease { element: e, gen });
+        }
+    }
+
+    /// An element's deadline: release what is due and continue each packet
+    /// after that element.
+    pub(super) fn fire_element(&mut self, e: u32, gen: u32) {
+        let deadline = self.elements[e as usize].deadline();
+        match self.element_timers[e as usize].on_fire(gen, self.now, deadline) {
+            Fire::Ignore => return,
+            Fire::Requeue(t) => {
+                let gen = self.element_timers[e as usize].generation();
+                self.events
+                    .schedule(t, Event::ImpairRelease { element: e, gen });
+                return;
+            }
+            Fire::Expire => {}
+        }
+        let el = &mut self.elements[e as usize];
+        let (li, position, next) = (el.link, el.position, el.chain_index + 1);
+        let mut batch = std::mem::take(&mut self.released);
+        el.on_deadline(self.now, &mut self.links[li as usize], &mut batch);
+        for mut pkt in batch.drain(..) {
+            match position {
+                Position::Ingress => self.enter_link(&pkt, li, next),
+                Position::Egress => self.leave_link(&mut pkt, li, next),
+            }
+        }
+        self.released = batch;
+        self.sync_element(e);
+    }
+
+    fn on_drop(&mut self, pkt: &Packet) {
+        if pkt.is_data() {
+            self.flows[pkt.flow as usize]
+                .sender
+                .on_drop(pkt.seq, pkt.copy);
+        }
+    }
+}

@@ -1,0 +1,414 @@
+//! The run's results and its conservation invariants.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{Flow, Simulation, Source};
+use crate::app::PageObject;
+use crate::engine::time::to_secs;
+use crate::metrics::{
+    fairness, FlowResult, FlowTrace, LinkResult, ObjectRecord, SeriesRecorder, TraceRecorder,
+    TrafficResult,
+};
+use crate::net::Link;
+use crate::tcp::truth::RetxCause;
+
+/// The full result of a run.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunResult {
+    pub scenario: String,
+    pub seed: u64,
+    pub engine_version: String,
+    pub duration: f64,
+    pub events: u64,
+    pub packet_hops: u64,
+    /// The scenario's own flows (not those of traffic generators).
+    pub flows: Vec<FlowResult>,
+    /// Fairness among the scenario's flows over the measurement window
+    /// (seed 001 Sec. V); absent with fewer than two flows.
+    pub fairness: Option<fairness::Fairness>,
+    /// Totals of each traffic generator, in scenario order.
+    pub traffic: Vec<TrafficResult>,
+    pub links: Vec<LinkResult>,
+    pub series: BTreeMap<String, BTreeMap<String, Vec<f64>>>,
+    /// Time-sequence traces (`record.trace_window`), by flow index.
+    pub traces: BTreeMap<String, FlowTrace>,
+    /// RFC 5236 reorder density per flow: fractions at displacements
+    /// -DT..=DT (DT = 8).
+    pub reorder_density: BTreeMap<String, Vec<f64>>,
+    /// Counters of each impairment element, in scenario order.
+    pub impairments: Vec<crate::impair::ElementStats>,
+    /// Packets that took each multipath route, in scenario order.
+    pub multipath_routes: Vec<u64>,
+}
+
+impl Simulation {
+    /// Violations of the conservation and correctness invariants; empty when
+    /// the run is sound. Checked at the end of every scenario test.
+    pub fn check_invariants(&self) -> Vec<String> {
+        let mut bad = Vec::new();
+        for l in &self.links {
+            let s = &l.stats;
+            let held_ingress: u64 = l
+                .ingress
+                .iter()
+                .map(|&e| self.elements[e as usize].held_packets().len() as u64)
+                .sum();
+            if s.arrivals != s.enqueued + s.queue_drops + s.ingress_drops + held_ingress {
+                bad.push(format!(
+                    "{}: arrivals {} != enqueued + drops + held",
+                    l.name, s.arrivals
+                ));
+            }
+            if s.enqueued != s.delivered + l.in_system() as u64 {
+                bad.push(format!(
+                    "{}: enqueued {} != delivered + in system",
+                    l.name, s.enqueued
+                ));
+            }
+        }
+        // Data packets of each flow still in a link or held by an element.
+        let mut in_flight = vec![0u64; self.flows.len()];
+        let held = self.elements.iter().flat_map(|e| e.held_packets());
+        for p in self
+            .links
+            .iter()
+            .flat_map(|l| l.packets_in_system())
+            .cloned()
+            .chain(held)
+        {
+            if p.is_data() {
+                in_flight[p.flow as usize] += 1;
+            }
+        }
+        for (i, f) in self.flows.iter().enumerate() {
+            let rs = &f.receiver.stats;
+            if rs.order_violations > 0 {
+                bad.push(format!(
+                    "flow {i}: {} out-of-order deliveries",
+                    rs.order_violations
+                ));
+            }
+            if rs.segments_delivered > f.sender.stats.new_segments_sent {
+                bad.push(format!("flow {i}: delivered more segments than sent"));
+            }
+            if f.sender.stats.min_cwnd < 1.0 {
+                bad.push(format!(
+                    "flow {i}: cwnd fell to {}",
+                    f.sender.stats.min_cwnd
+                ));
+            }
+            let in_links = in_flight[i];
+            let sent = f.sender.stats.data_packets_sent;
+            let drops = f.sender.truth.dropped_copies();
+            if sent != f.data_arrivals + drops + in_links {
+                bad.push(format!(
+                    "flow {i}: sent {sent} != arrived {} + dropped {drops} + in flight {in_links}",
+                    f.data_arrivals
+                ));
+            }
+        }
+        bad
+    }
+
+    /// Collect the results.
+    pub fn result(&self) -> RunResult {
+        let mut flows: Vec<FlowResult> = self.flows[..self.scenario_flows]
+            .iter()
+            .enumerate()
+            .map(|(i, f)| self.flow_result(i as u32, f))
+            .collect();
+        let shares: Vec<(&str, f64)> = flows
+            .iter()
+            .map(|f| (f.variant.as_str(), f.throughput_bps))
+            .collect();
+        let fairness = fairness::Fairness::of(&shares);
+        if fairness.is_some() {
+            let x: Vec<f64> = shares.iter().map(|s| s.1).collect();
+            for (f, t) in flows.iter_mut().zip(fairness::normalized(&x)) {
+                f.normalized_throughput = Some(t);
+            }
+        }
+        let links = self.links.iter().map(|l| self.link_result(l)).collect();
+        RunResult {
+            scenario: self.name.clone(),
+            seed: self.seed,
+            engine_version: crate::engine_version(),
+            duration: to_secs(self.end),
+            events: self.counters.events,
+            packet_hops: self.counters.packet_hops,
+            flows,
+            fairness,
+            traffic: (0..self.traffic.len())
+                .map(|k| self.traffic_result(k))
+                .collect(),
+            links,
+            series: self
+                .recorder
+                .clone()
+                .map(SeriesRecorder::into_map)
+                .unwrap_or_default(),
+            traces: self
+                .tracer
+                .clone()
+                .map(TraceRecorder::into_map)
+                .unwrap_or_default(),
+            reorder_density: self.flows[..self.scenario_flows]
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (i.to_string(), f.receiver.stats.reordering.density()))
+                .collect(),
+            impairments: self.elements.iter().map(|e| e.stats.clone()).collect(),
+            multipath_routes: self.multipath.route_counts.clone(),
+        }
+    }
+
+    fn link_result(&self, l: &Link) -> LinkResult {
+        LinkResult {
+            link: l.name.clone(),
+            from: self.node_names[l.from as usize].clone(),
+            to: self.node_names[l.to as usize].clone(),
+            rate: l.rate,
+            delay: to_secs(l.delay),
+            arrivals: l.stats.arrivals,
+            enqueued: l.stats.enqueued,
+            queue_drops: l.stats.queue_drops,
+            impairment_drops: l.stats.ingress_drops + l.stats.egress_drops,
+            egress_drops: l.stats.egress_drops,
+            delivered: l.stats.delivered,
+            bytes_delivered: l.stats.bytes_delivered,
+            in_system_at_end: l.in_system() as u64,
+            max_queue: l.stats.max_queue,
+        }
+    }
+
+    /// Totals over the flows generator `k` opened.
+    fn traffic_result(&self, k: usize) -> TrafficResult {
+        let t = &self.traffic[k];
+        let (pages, pages_completed, objects) = match &t.source {
+            Source::Http(h) => (h.pages, 0, h.objects),
+            Source::Page(p) => (p.pages, p.pages_completed, p.objects.len() as u64),
+        };
+        let mut r = TrafficResult {
+            name: t.name.clone(),
+            kind: t.source.kind().to_string(),
+            server: self.node_names[t.server as usize].clone(),
+            client: self.node_names[t.client as usize].clone(),
+            variant: t.sender.variant.clone(),
+            cc: t.cc_name.clone(),
+            sessions: t.source.sessions() as u32,
+            pages,
+            objects,
+            objects_completed: 0,
+            active_at_end: 0,
+            segments_delivered: 0,
+            bytes_delivered: 0,
+            bytes_delivered_measured: 0,
+            throughput_bps: 0.0,
+            data_packets_sent: 0,
+            retransmits: 0,
+            fast_retransmits: 0,
+            timeouts: 0,
+            spurious_retransmits: 0,
+            dsacks_received: 0,
+            data_drops: 0,
+            connections: 0,
+            pages_completed,
+            oct_mean: None,
+            oct_median: None,
+            oct_p95: None,
+            object_list: Vec::new(),
+        };
+        let mut octs = Vec::new();
+        let first = self.scenario_flows;
+        let mine = self.flows[first..]
+            .iter()
+            .filter(|f| f.origin.is_some_and(|o| o.source == k as u32));
+        for f in mine {
+            add_connection(&mut r, f);
+            if let Source::Http(_) = t.source {
+                self.add_http_object(&mut r, &mut octs, f);
+            }
+        }
+        if let Source::Page(p) = &t.source {
+            for o in &p.objects {
+                self.add_page_object(&mut r, &mut octs, o);
+            }
+        }
+        let span = to_secs(self.end.saturating_sub(self.warmup));
+        if span > 0.0 {
+            r.throughput_bps = r.bytes_delivered_measured as f64 * 8.0 / span;
+        }
+        set_oct_statistics(&mut r, octs);
+        r
+    }
+
+    /// An `http` flow is one object: its completion time from its start.
+    fn add_http_object(&self, r: &mut TrafficResult, octs: &mut Vec<f64>, f: &Flow) {
+        let (s, rs) = (&f.sender.stats, &f.receiver.stats);
+        let oct = rs.completed_at.map(|c| to_secs(c - f.start));
+        match oct {
+            Some(o) => {
+                r.objects_completed += 1;
+                octs.push(o);
+            }
+            None => r.active_at_end += 1,
+        }
+        if !self.record_objects {
+            return;
+        }
+        let segments = f.sender.cfg.segments.unwrap_or(0);
+        let last = segments.min(u32::MAX as u64) as u32;
+        let tail = last.saturating_sub(4)..last;
+        let origin = f.origin.expect("a generated flow");
+        r.object_list.push(ObjectRecord {
+            start: to_secs(f.start),
+            segments,
+            oct,
+            retransmits: s.retransmits,
+            timeouts: s.timeouts,
+            tail_drops: f.sender.truth.segments_dropped_in(tail.clone()),
+            tail_retransmits: f.sender.truth.retransmitted_in(tail).0,
+            session: origin.session,
+            page: origin.page,
+            index: origin.index,
+            connection: origin.index,
+        });
+    }
+
+    /// A `page` object, one of several on a persistent connection: its
+    /// segments are a range of that connection's.
+    fn add_page_object(&self, r: &mut TrafficResult, octs: &mut Vec<f64>, o: &PageObject) {
+        let oct = o.oct().map(to_secs);
+        match oct {
+            Some(x) => {
+                r.objects_completed += 1;
+                octs.push(x);
+            }
+            None => r.active_at_end += 1,
+        }
+        if !self.record_objects {
+            return;
+        }
+        let f = &self.flows[o.flow as usize];
+        let seg = |x: u64| x.min(u32::MAX as u64) as u32;
+        let (from, to) = (seg(o.first_segment), seg(o.first_segment + o.segments));
+        let tail = to.saturating_sub(4).max(from)..to;
+        let truth = &f.sender.truth;
+        let now_timeouts = f.sender.stats.timeouts;
+        r.object_list.push(ObjectRecord {
+            start: to_secs(o.requested.unwrap_or(o.assigned)),
+            segments: o.segments,
+            oct,
+            retransmits: truth.retransmitted_in(from..to).1,
+            timeouts: o.timeouts_after.unwrap_or(now_timeouts) - o.timeouts_before,
+            tail_drops: truth.segments_dropped_in(tail.clone()),
+            tail_retransmits: truth.retransmitted_in(tail).0,
+            session: o.session,
+            page: o.page,
+            index: o.index,
+            connection: o.connection,
+        });
+    }
+
+    fn flow_result(&self, i: u32, f: &Flow) -> FlowResult {
+        let s = &f.sender.stats;
+        let r = &f.receiver.stats;
+        let t = &f.sender.truth;
+        let rtt = f.sender.rtt();
+        let w = f.sender.window();
+        let end = r.completed_at.unwrap_or(self.end).max(f.measure_from);
+        let span = to_secs(end.saturating_sub(f.measure_from));
+        let throughput = if span > 0.0 {
+            r.bytes_delivered_measured as f64 * 8.0 / span
+        } else {
+            0.0
+        };
+        FlowResult {
+            flow: i,
+            name: f.name.clone(),
+            src: self.node_names[f.src as usize].clone(),
+            dst: self.node_names[f.dst as usize].clone(),
+            variant: f.sender.cfg.variant.clone(),
+            cc: f.cc_name.clone(),
+            start: to_secs(f.start),
+            segments_sent: s.new_segments_sent,
+            data_packets_sent: s.data_packets_sent,
+            bytes_sent: s.data_packets_sent * f.sender.cfg.mss as u64,
+            retransmits: s.retransmits,
+            fast_retransmits: s.fast_retransmits,
+            timeout_retransmits: s.timeout_retransmits,
+            probe_retransmits: s.probe_retransmits,
+            tlp_probes: s.loss_probes,
+            timeouts: s.timeouts,
+            fast_recoveries: s.fast_recoveries,
+            rack_marked_lost: s.rack_marked_lost,
+            rack_reorder_timeouts: s.rack_reorder_timeouts,
+            spurious_retransmits: t.spurious_total(),
+            spurious_fast_retransmits: t.spurious(RetxCause::Fast),
+            spurious_timeout_retransmits: t.spurious(RetxCause::Timeout),
+            spurious_probe_retransmits: t.spurious(RetxCause::Probe),
+            data_drops: t.dropped_copies(),
+            dsacks_received: s.dsacks_received,
+            false_fast_retransmits_detected: s.false_fast_retransmits_detected,
+            false_timeouts_detected: s.false_timeouts_detected,
+            undos: s.undos,
+            lt_idle_periods: s.lt_idle_periods,
+            dupthresh: f.sender.dupthresh(),
+            fa_ratio: f.sender.fa_ratio(),
+            acks_received: s.acks_received,
+            acks_sent: r.acks_sent,
+            segments_delivered: r.segments_delivered,
+            bytes_delivered: r.bytes_delivered,
+            duplicate_segments_received: r.duplicates,
+            reordered_ratio: r.reordering.reordered_ratio(),
+            reorder_extent_mean: r.reordering.mean_extent(),
+            reorder_extent_max: r.reordering.max_extent(),
+            throughput_bps: throughput,
+            normalized_throughput: None,
+            completed: r.completed_at.is_some(),
+            fct: r.completed_at.map(|c| to_secs(c - f.start)),
+            srtt: f.sender.srtt().map(to_secs),
+            rttvar: to_secs(rtt.rttvar()),
+            min_rtt: rtt.min_rtt().map(to_secs),
+            rto: to_secs(rtt.rto()),
+            rto_mean: if s.rto_count > 0 {
+                s.rto_sum / s.rto_count as f64
+            } else {
+                to_secs(rtt.rto())
+            },
+            cwnd: w.cwnd,
+            ssthresh: w.ssthresh.is_finite().then_some(w.ssthresh),
+            max_cwnd: s.max_cwnd,
+        }
+    }
+}
+
+/// A generated connection's counters added to its generator's totals.
+fn add_connection(r: &mut TrafficResult, f: &Flow) {
+    let (s, rs) = (&f.sender.stats, &f.receiver.stats);
+    r.connections += 1;
+    r.segments_delivered += rs.segments_delivered;
+    r.bytes_delivered += rs.bytes_delivered;
+    r.bytes_delivered_measured += rs.bytes_delivered_measured;
+    r.data_packets_sent += s.data_packets_sent;
+    r.retransmits += s.retransmits;
+    r.fast_retransmits += s.fast_retransmits;
+    r.timeouts += s.timeouts;
+    r.spurious_retransmits += f.sender.truth.spurious_total();
+    r.dsacks_received += s.dsacks_received;
+    r.data_drops += f.sender.truth.dropped_copies();
+}
+
+/// Mean, median and 95th percentile of the object completion times.
+fn set_oct_statistics(r: &mut TrafficResult, mut octs: Vec<f64>) {
+    if octs.is_empty() {
+        return;
+    }
+    octs.sort_by(f64::total_cmp);
+    let at = |q: f64| octs[((octs.len() - 1) as f64 * q).round() as usize];
+    r.oct_mean = Some(octs.iter().sum::<f64>() / octs.len() as f64);
+    r.oct_median = Some(at(0.5));
+    r.oct_p95 = Some(at(0.95));
+}
