@@ -1,0 +1,110 @@
+//! Every registered variant on a fixed set of scenarios, each result hashed
+//! and compared with `tests/data/fingerprints.txt`: a refactor or a speed
+//! change must leave every line unchanged, and a model change shows exactly
+//! which variants and scenarios it moved.
+//!
+//! After an intended model change, regenerate the file with
+//! `REORDERLAB_BLESS=1 cargo test -p reorderlab --test fingerprint` and say
+//! in the commit why the lines changed.
+
+use reorderlab::tcp::variants::VARIANTS;
+use reorderlab::Scenario;
+
+/// Scenarios exercising reordering, random and burst loss, tail loss with
+/// delayed ACKs, a SYN handshake, ACK-path reordering and finite flows.
+const SCENARIOS: &[(&str, &str)] = &[
+    (
+        "reorder-and-loss",
+        r#"{"name": "fp-reorder", "duration": 20.0, "warmup": 2.0,
+            "topology": {"kind": "chain", "bottleneck_rate": 8e6, "bottleneck_delay": 0.023,
+                         "queue": {"kind": "droptail", "limit_packets": 60}},
+            "impairments": [
+              {"link": "R1->R2", "kind": "delay", "fraction": 0.1,
+               "delay": {"dist": "normal", "mean": 0.025, "sd": 0.008}},
+              {"link": "R1->R2", "kind": "loss", "p": 0.005}],
+            "flows": [{"src": "S1", "dst": "D", "variant": "VARIANT",
+                       "tcp": {"max_window": 50}}]}"#,
+    ),
+    (
+        "bursts-and-ack-reordering",
+        r#"{"name": "fp-bursts", "duration": 20.0,
+            "topology": {"kind": "chain", "bottleneck_rate": 2e7, "bottleneck_delay": 0.02,
+                         "queue": {"kind": "red", "limit_packets": 120, "min_th": 20, "max_th": 60}},
+            "impairments": [
+              {"link": "R1->R2", "kind": "burst_loss", "q": 0.002,
+               "duration": {"dist": "exponential", "mean": 0.01}},
+              {"link": "R2->R1", "kind": "delay", "fraction": 0.05,
+               "delay": {"dist": "uniform", "low": 0.0, "high": 0.02}}],
+            "flows": [{"src": "S1", "dst": "D", "variant": "VARIANT", "cc": "cubic"},
+                      {"src": "S1", "dst": "D", "variant": "VARIANT", "start": 1.0}]}"#,
+    ),
+    (
+        "tail-loss-finite",
+        r#"{"name": "fp-tail", "duration": 10.0,
+            "topology": {"kind": "chain", "bottleneck_rate": 1e7, "bottleneck_delay": 0.05,
+                         "queue": {"kind": "droptail", "limit_packets": 100}},
+            "impairments": [
+              {"link": "R1->R2", "kind": "positioned", "flow": 0, "segments": [17, 18, 19]},
+              {"link": "R1->R2", "kind": "gilbert_elliott", "p_gb": 0.01, "p_bg": 0.3}],
+            "flows": [{"src": "S1", "dst": "D", "variant": "VARIANT", "segments": 20,
+                       "tcp": {"syn": true},
+                       "receiver": {"delayed_ack": "rfc1122"}},
+                      {"src": "S1", "dst": "D", "variant": "VARIANT", "segments": 400,
+                       "start": 0.5}]}"#,
+    ),
+];
+
+/// FNV-1a, 64 bits: a stable hash with no dependency.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn fingerprints() -> String {
+    let mut out = String::new();
+    for v in VARIANTS {
+        for (label, json) in SCENARIOS {
+            let scenario = Scenario::from_json(&json.replace("VARIANT", v.name))
+                .unwrap_or_else(|e| panic!("{label}: {e}"));
+            let mut result = reorderlab::run(&scenario, Some(7)).expect("valid scenario");
+            // The engine version is in the result; the fingerprint is of
+            // the model's output only.
+            result.engine_version.clear();
+            let text = serde_json::to_string(&result).expect("serialisable");
+            out += &format!(
+                "{:<20} {:<28} {:016x}\n",
+                v.name,
+                label,
+                fnv1a(text.as_bytes())
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn every_variant_gives_the_recorded_results() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/fingerprints.txt");
+    let now = fingerprints();
+    if std::env::var_os("REORDERLAB_BLESS").is_some() {
+        std::fs::write(path, &now).expect("write fingerprints");
+        return;
+    }
+    let recorded = std::fs::read_to_string(path).expect("tests/data/fingerprints.txt");
+    let changed: Vec<String> = recorded
+        .lines()
+        .zip(now.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| format!("  recorded {a}\n  now      {b}"))
+        .collect();
+    assert!(
+        changed.is_empty() && recorded.lines().count() == now.lines().count(),
+        "results changed for {} variant/scenario pairs (REORDERLAB_BLESS=1 to accept):\n{}",
+        changed.len(),
+        changed.join("\n")
+    );
+}
