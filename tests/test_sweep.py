@@ -168,6 +168,38 @@ def test_local_sweep_table_and_cache(store_path: Path, monkeypatch: pytest.Monke
     assert (more.attrs["executed"], more.attrs["cached"]) == (len(P_VALUES), 12)
 
 
+def test_cached_only_reads_the_store_and_simulates_nothing(
+    store_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cached_only``: the table of runs all in the store, with no run
+    simulated; a run missing is named before anything is simulated."""
+    with pytest.raises(sweeper_mod.MissingRunsError, match="no results store at"):
+        reorderlab.sweep(loss_grid(), seeds=2, store=store_path, cached_only=True)
+    with pytest.raises(ValueError, match="cached_only: needs a store"):
+        reorderlab.sweep(loss_grid(), seeds=2, store=None, cached_only=True)
+    df = reorderlab.sweep(loss_grid(), seeds=2, workers=2, store=store_path, progress=False)
+
+    def refuse(*args: Any) -> None:
+        raise AssertionError("cached_only simulated a run")
+
+    monkeypatch.setattr(sweeper_mod._worker, "simulate", refuse)
+    monkeypatch.setattr(sweeper_mod._worker, "simulate_batch", refuse)
+    monkeypatch.setattr(sweeper_mod._pool, "get_pool", refuse)
+    before = reorderlab.simulations_executed()
+    again = reorderlab.sweep(loss_grid(), seeds=2, store=store_path, cached_only=True)
+    assert reorderlab.simulations_executed() == before
+    assert (again.attrs["executed"], again.attrs["cached"]) == (0, 8)
+    pd.testing.assert_frame_equal(comparable(again), comparable(df))
+    # a third seed is not stored: 4 of 12 runs missing, the first named
+    with pytest.raises(
+        sweeper_mod.MissingRunsError,
+        match=r"^4 of 12 runs are not in the store .*store\.duckdb "
+        r"\(first: impairments\[0\]\.p=0, seed 3\)$",
+    ):
+        reorderlab.sweep(loss_grid(), seeds=3, store=store_path, cached_only=True)
+    assert reorderlab.simulations_executed() == before
+
+
 @pytest.mark.parametrize("store_kind", ["none", "new", "existing"])
 def test_a_run_twice_in_a_grid_is_simulated_once(tmp_path: Path, store_kind: str) -> None:
     """Jobs are expanded as the workers take them when nothing can be cached

@@ -7,7 +7,7 @@ not import DuckDB, pandas and the sweep machinery.
 
 from __future__ import annotations
 
-__all__ = ["BackendError", "StoreBusyError", "StoreError"]
+__all__ = ["BackendError", "MissingRunsError", "StoreBusyError", "StoreError"]
 
 
 class StoreError(RuntimeError):
@@ -22,3 +22,8 @@ class StoreBusyError(StoreError):
 class BackendError(RuntimeError):
     """The sweep's backend cannot be used (a Dask scheduler that cannot be
     reached, or an address that is not one)."""
+
+
+class MissingRunsError(StoreError):
+    """Runs that were to be read from the store without simulating (a sweep
+    with ``cached_only``, ``reorderlab report --recheck``) are not in it."""

@@ -53,7 +53,7 @@ import orjson
 import pandas as pd
 
 from reorderlab import _worker
-from reorderlab.errors import BackendError
+from reorderlab.errors import BackendError, MissingRunsError
 from reorderlab.runner import _count, engine_version
 from reorderlab.scenario import (
     FieldError,
@@ -78,6 +78,7 @@ __all__ = [
     "BackendError",
     "Grid",
     "Job",
+    "MissingRunsError",
     "SweepStats",
     "flatten_result",
     "jobs_for",
@@ -734,6 +735,136 @@ def _connect(dist: Any, address: str) -> Any:
         raise BackendError(f"dask: cannot use the scheduler at {address!r}: {exc}") from None
 
 
+class _Sweep:
+    """One sweep's state, from its plan to its table.
+
+    * :meth:`plan`: the jobs of every point and seed, the runs found in the
+      store, and which jobs are left to simulate;
+    * :meth:`done`: the runner hands it completed runs: they are stored
+      (journaled) at once and flattened into their table rows;
+    * :meth:`table`: the tidy table, one row per job in grid order;
+    * :meth:`close`: every journaled run goes into DuckDB.
+    """
+
+    def __init__(
+        self,
+        points: list[tuple[dict[str, Any], Scenario]],
+        seeds: list[int],
+        stats: SweepStats,
+        *,
+        store: Store | None,
+        new: NewStore | None,
+        own_store: bool,
+        on_run: Callable[[Job, str], None] | None,
+    ) -> None:
+        self.points = points
+        self.seeds = seeds
+        self.stats = stats
+        self.version = engine_version()
+        self.jobs: list[Job] = []  # every job, in grid order (the table's rows)
+        self.bar = _Progress(False, 0, 0, "")
+        self._st = store
+        self._new = new  # a store file created when first needed
+        self._own_store = own_store
+        self._on_run = on_run
+        self._count = 0  # runs to simulate
+        # Each run's table row (flattened on arrival: a sweep of long runs
+        # with per-object records would otherwise hold gigabytes of result
+        # text) and core time.
+        self._results: dict[str, tuple[_Metrics, float | None]] = {}
+        self._cached_keys: set[str] = set()
+        # Table rows of the runs simulated now, by job index, built as they
+        # arrive: the table at the end, which every worker waits for, is
+        # then only pandas' part.
+        self._rows: dict[int, _TableRow] = {}
+        # Where the metrics of a run simulated now are in its row (see _in_row).
+        self._firsts: dict[str, _RowRef] = {}
+
+    def plan(self, progress: bool | None) -> tuple[Iterable[Job], int]:
+        """The jobs to simulate and how many (an upper bound when they are
+        computed as the runner takes them); starts the progress bar."""
+        todo: Iterable[Job]
+        if self._st is not None:
+            self.jobs.extend(_iter_jobs(self.points, self.seeds, self.version))
+            _fetch_rows(self._st, [job.key for job in self.jobs], self._results)
+            self._cached_keys = set(self._results)
+            todo = [job for job in _first_of_each_key(self.jobs) if job.key not in self._results]
+            self._count = len(todo)
+            self.stats.cached = sum(1 for job in self.jobs if job.key in self._cached_keys)
+        else:
+            # Each job is computed as the runner takes it: the first runs
+            # start while the rest of the grid is expanded.
+            todo = _first_of_each_key(_iter_jobs(self.points, self.seeds, self.version), self.jobs)
+            self._count = self.stats.total
+        cached = self.stats.cached
+        self.bar = _Progress(
+            _progress_enabled(progress),
+            total=self.stats.total,
+            done=self.stats.total - self._count,
+            label=f"sweep ({cached} cached)" if cached else "sweep",
+        )
+        return todo, self._count
+
+    def _sink(self) -> Store | NewStore | None:
+        """Where completed runs go: the store, or its journal until the new
+        store file is created."""
+        if self._st is None and self._new is not None and self._new.is_open():
+            self._st = self._new.store()
+        return self._st if self._st is not None else self._new
+
+    def done(self, batch: list[tuple[Job, _worker.Output]], *, aborting: bool = False) -> None:
+        """Store completed runs and keep their table rows (see :class:`Done`)."""
+        # Each result is parsed once, for its table row and, if it is big
+        # (megabytes of per-object records), for the summary the store keeps
+        # beside it; not when the sweep is being stopped.
+        parsed = None if aborting else [orjson.loads(text) for _, (text, _, _) in batch]
+        target = self._sink()
+        stats = self.stats
+        if target is not None:
+            target.put_many(_store_rows(batch, parsed, self.version))
+            last_out = (
+                not aborting and 0 < self._count - stats.executed - len(batch) < stats.workers
+            )
+            if last_out and self._st is not None and not self._own_store:
+                # the last runs are out and a worker is idle: move the
+                # journal into the caller's store now rather than after the
+                # last one (a store the sweep opened itself is flushed as it
+                # closes, in the background)
+                self._st.flush()
+        if parsed is None:  # stored: that is all an interrupted sweep owes
+            for _ in batch:
+                _count()
+            return
+        for (job, (text, wall, cpu)), data in zip(batch, parsed, strict=True):
+            _keep_row(job, _flat(data), wall, self._rows, self._firsts, self._results)
+            # the job's JSON texts are not needed any more (a sweep holds
+            # every job until its table is built)
+            self.jobs[job.index] = Job(job.index, job.params, job.scenario, job.seed, job.key)
+            stats.executed += 1
+            stats.sim_wall_s += wall
+            stats.sim_cpu_s += cpu
+            _count()
+            self.bar.advance()
+            if self._on_run is not None:
+                self._on_run(job, text)
+
+    def table(self) -> pd.DataFrame:
+        """One row per job, in grid order."""
+        return _table(self.jobs, self._results, self._cached_keys, self._rows, self._firsts)
+
+    def close(self) -> None:
+        """Every journaled run goes into DuckDB; a store the sweep opened is
+        closed in the background (every run is durable in the journal
+        already; opening the file again waits for it, and so does
+        interpreter exit)."""
+        if self._st is not None and self._own_store:
+            self._st.close_in_background()
+        elif self._st is not None:
+            self._st.flush()
+        elif self._new is not None:
+            self._new.close_in_background()
+
+
 def sweep(
     grid: GridLike,
     seeds: int | Iterable[int] = 1,
@@ -744,6 +875,7 @@ def sweep(
     store: Store | str | Path | None = DEFAULT,
     progress: bool | None = None,
     on_run: Callable[[Job, str], None] | None = None,
+    cached_only: bool = False,
 ) -> pd.DataFrame:
     """Run every grid point with every seed; return a tidy DataFrame.
 
@@ -755,13 +887,70 @@ def sweep(
     simulated run has been made durable in the store (journaled: it survives
     ``kill -9`` of this process from then on); not for the runs stored while
     the sweep is being stopped (Ctrl-C, a failed run, a dead worker), which
-    may be what ``on_run`` was doing.
+    may be what ``on_run`` was doing. ``cached_only``: simulate nothing; a
+    run that is not in the store raises :class:`MissingRunsError` (naming
+    how many and the first) before anything else happens.
 
     The DataFrame's ``attrs["stats"]`` is a :class:`SweepStats`; ``attrs`` also
     holds ``total``, ``executed`` (simulated now) and ``cached`` (from the store).
     """
     t0 = time.perf_counter()
     n_workers = _pool.worker_count(workers)
+    _check_arguments(backend, store, on_run, cached_only)
+    path = None if store is None or isinstance(store, Store) else _store_path(store)
+    # Can runs be cached? Not in no store, nor in one that does not exist yet.
+    lookup = isinstance(store, Store) or (path is not None and not _is_new_store(path))
+    if cached_only and not lookup:
+        raise MissingRunsError(f"no results store at {path}: every run is missing")
+    if backend == "local" and not cached_only and (lookup or isinstance(grid, Grid)):
+        # Workers start while the grid's points are validated, the store
+        # opened and the cache consulted (a pool is kept for the process's
+        # later sweeps). Otherwise each starts with its first task.
+        _pool.prestart(n_workers)
+    seed_values = seeds_list(seeds)
+    points = _points(grid)  # a Grid: every point validated before any run
+    st: Store | None = store if isinstance(store, Store) else None
+    new: NewStore | None = None
+    if path is not None and lookup:
+        st = Store(path)
+    elif path is not None:
+        # Nothing can be cached in it: the runs start at once, into its
+        # journal; DuckDB's file is created when its first flush is due
+        # (a short sweep: in the background once it returns).
+        new = NewStore(path)
+    stats = SweepStats(total=len(points) * len(seed_values), workers=n_workers, backend=backend)
+    state = _Sweep(
+        points, seed_values, stats, store=st, new=new, own_store=path is not None, on_run=on_run
+    )
+    try:
+        todo, count = state.plan(progress)
+        if cached_only and count:
+            raise MissingRunsError(_missing_text(todo, count, stats.total, st))
+        runner = _runner(backend, count, n_workers, address, stats)
+        try:
+            runner(todo, count, state.done)
+        finally:
+            state.bar.stop()
+    except BaseException:
+        # Interrupted or failed: the completed runs are in the journal already;
+        # moving them into DuckDB is a courtesy that must not mask the error.
+        with contextlib.suppress(Exception):
+            state.close()
+        raise
+    try:
+        df = state.table()
+    finally:
+        state.close()  # after the table: its background work would slow it down
+    stats.wall_s = time.perf_counter() - t0
+    df.attrs["stats"] = stats
+    df.attrs["total"] = stats.total
+    df.attrs["executed"] = stats.executed
+    df.attrs["cached"] = stats.cached
+    return df
+
+
+def _check_arguments(backend: str, store: Any, on_run: Any, cached_only: bool) -> None:
+    """Bad arguments are named before any run."""
     if backend not in _BACKENDS:
         raise ValueError(
             f"backend: must be 'local', 'threads', 'dask' or 'serial', got {backend!r}"
@@ -770,148 +959,31 @@ def sweep(
         raise TypeError(f"store: must be a path, a Store, None or DEFAULT, got {store!r}")
     if on_run is not None and not callable(on_run):
         raise TypeError(f"on_run: must be a function (job, result_json), got {on_run!r}")
-    path = None if store is None or isinstance(store, Store) else _store_path(store)
-    # Can runs be cached? Not in no store, nor in one that does not exist yet.
-    lookup = isinstance(store, Store) or (path is not None and not _is_new_store(path))
-    if backend == "local" and (lookup or isinstance(grid, Grid)):
-        # Workers start while the grid's points are validated, the store
-        # opened and the cache consulted (a pool is kept for the process's
-        # later sweeps). Otherwise each starts with its first task.
-        _pool.prestart(n_workers)
-    seed_values = seeds_list(seeds)
-    points = _points(grid)  # a Grid: every point validated before any run
-    version = engine_version()
-    jobs: list[Job] = []  # every job, in grid order (the table's rows)
-    total = len(points) * len(seed_values)
-    own_store = path is not None
-    st: Store | None = store if isinstance(store, Store) else None
-    new: NewStore | None = None  # a store file created when first needed
-    if path is not None and lookup:
-        st = Store(path)
-    elif path is not None:
-        # Nothing can be cached in it: the runs start at once, into its
-        # journal; DuckDB's file is created when its first flush is due
-        # (a short sweep: in the background once it returns).
-        new = NewStore(path)
+    if cached_only and store is None:
+        raise ValueError("cached_only: needs a store to read the runs from")
 
-    stats = SweepStats(total=total, workers=n_workers, backend=backend)
-    # Each run's table row (flattened on arrival: a sweep of long runs with
-    # per-object records would otherwise hold gigabytes of result text) and
-    # core time.
-    results: dict[str, tuple[_Metrics, float | None]] = {}
-    cached_keys: set[str] = set()
-    # Table rows of the runs simulated now, by job index, built as they
-    # arrive: the table at the end, which every worker waits for, is then
-    # only pandas' part.
-    rows: dict[int, _TableRow] = {}
-    # Where the metrics of a run simulated now are in its row (see _in_row).
-    firsts: dict[str, _RowRef] = {}
 
-    def end_of_sweep() -> None:
-        """Every journaled run goes into DuckDB; a store the sweep opened is
-        closed in the background (every run is durable in the journal
-        already; opening the file again waits for it, and so does
-        interpreter exit)."""
-        if st is not None and own_store:
-            st.close_in_background()
-        elif st is not None:
-            st.flush()
-        elif new is not None:
-            new.close_in_background()
+def _runner(backend: str, count: int, n_workers: int, address: Any, stats: SweepStats) -> Runner:
+    """The runner of ``backend`` for ``count`` runs."""
+    if count == 0:
+        return _run_serial  # nothing to run
+    if backend == "serial":
+        stats.workers = 1
+        return _run_serial
+    if backend == "local":
+        return _local_runner(n_workers)
+    if backend == "threads":
+        return _thread_runner(n_workers)
+    return _dask_runner(address, n_workers, stats)
 
-    try:
-        todo: Iterable[Job]
-        if st is not None:
-            jobs.extend(_iter_jobs(points, seed_values, version))
-            _fetch_rows(st, [job.key for job in jobs], results)
-            cached_keys = set(results)
-            todo = [job for job in _first_of_each_key(jobs) if job.key not in results]
-            count = len(todo)
-            stats.cached = sum(1 for job in jobs if job.key in cached_keys)
-        else:
-            # Each job is computed as the runner takes it: the first runs
-            # start while the rest of the grid is expanded.
-            todo = _first_of_each_key(_iter_jobs(points, seed_values, version), jobs)
-            count = total
-        bar = _Progress(
-            _progress_enabled(progress),
-            total=total,
-            done=total - count,
-            label=f"sweep ({stats.cached} cached)" if stats.cached else "sweep",
-        )
 
-        def sink() -> Store | NewStore | None:
-            """Where completed runs go: the store, or its journal until the
-            new store file is created."""
-            nonlocal st
-            if st is None and new is not None and new.is_open():
-                st = new.store()
-            return st if st is not None else new
-
-        def done(batch: list[tuple[Job, _worker.Output]], *, aborting: bool = False) -> None:
-            # Each result is parsed once, for its table row and, if it is
-            # big (megabytes of per-object records), for the summary the
-            # store keeps beside it; not when the sweep is being stopped.
-            parsed = None if aborting else [orjson.loads(text) for _, (text, _, _) in batch]
-            target = sink()
-            if target is not None:
-                target.put_many(_store_rows(batch, parsed, version))
-                last_out = not aborting and 0 < count - stats.executed - len(batch) < stats.workers
-                if last_out and st is not None and not own_store:
-                    # the last runs are out and a worker is idle: move the
-                    # journal into the caller's store now rather than after
-                    # the last one (a store the sweep opened itself is
-                    # flushed as it closes, in the background)
-                    st.flush()
-            if parsed is None:  # stored: that is all an interrupted sweep owes
-                for _ in batch:
-                    _count()
-                return
-            for (job, (text, wall, cpu)), data in zip(batch, parsed, strict=True):
-                _keep_row(job, _flat(data), wall, rows, firsts, results)
-                # the job's JSON texts are not needed any more (a sweep
-                # holds every job until its table is built)
-                jobs[job.index] = Job(job.index, job.params, job.scenario, job.seed, job.key)
-                stats.executed += 1
-                stats.sim_wall_s += wall
-                stats.sim_cpu_s += cpu
-                _count()
-                bar.advance()
-                if on_run is not None:
-                    on_run(job, text)
-
-        runner: Runner
-        if count == 0:
-            runner = _run_serial
-        elif backend == "serial":
-            runner = _run_serial
-            stats.workers = 1
-        elif backend == "local":
-            runner = _local_runner(n_workers)
-        elif backend == "threads":
-            runner = _thread_runner(n_workers)
-        else:
-            runner = _dask_runner(address, n_workers, stats)
-        try:
-            runner(todo, count, done)
-        finally:
-            bar.stop()
-    except BaseException:
-        # Interrupted or failed: the completed runs are in the journal already;
-        # moving them into DuckDB is a courtesy that must not mask the error.
-        with contextlib.suppress(Exception):
-            end_of_sweep()
-        raise
-    try:
-        df = _table(jobs, results, cached_keys, rows, firsts)
-    finally:
-        end_of_sweep()  # after the table: its background work would slow it down
-    stats.wall_s = time.perf_counter() - t0
-    df.attrs["stats"] = stats
-    df.attrs["total"] = stats.total
-    df.attrs["executed"] = stats.executed
-    df.attrs["cached"] = stats.cached
-    return df
+def _missing_text(todo: Iterable[Job], count: int, total: int, st: Store | None) -> str:
+    """``N of M runs are not in the store PATH (first: params, seed S)``."""
+    first = next(iter(todo))
+    params = ", ".join(f"{k}={format_value(v)}" for k, v in first.params.items())
+    what = f"{params}, seed {first.seed}" if params else f"{first.scenario.name} seed {first.seed}"
+    where = f" {st.path}" if st is not None else ""
+    return f"{count} of {total} runs are not in the store{where} (first: {what})"
 
 
 _BACKENDS = ("local", "threads", "dask", "serial")
