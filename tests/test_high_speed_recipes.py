@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -11,6 +10,7 @@ import pytest
 
 from reorderlab.papers import high_speed as hs
 from reorderlab.papers import papers, select
+from reorderlab.papers.common import RUNS, Plan, write_table
 from reorderlab.scenario import DumbbellTopology, ReorderImpairment
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "shared" / "EXPERIMENTS.md"
@@ -55,12 +55,33 @@ def test_zero_delay_means_no_reordering() -> None:
     assert hs.scenario("SACK", "highspeed", 30.0, delay=0.0).impairments == []
 
 
-def test_rack_tlp_is_drawn_in_every_figure_but_not_judged(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+class FakeRuns:
+    """Runs of a plan with made-up throughputs (Mb/s by curve; rising with
+    the reordering interval)."""
+
+    def __init__(self, plan: Plan, level: dict[str, float]) -> None:
+        self.plan, self.level = plan, level
+
+    def table(self, name: str = RUNS) -> pd.DataFrame:
+        rows = []
+        for params, _ in self.plan[name].points:
+            x = params["x"]
+            mbps = self.level[params["curve"]] * (1 + x if x < 1 else 1)
+            rows.append(
+                {
+                    **params,
+                    "seed": 1,
+                    "throughput_bps": mbps * 1e6,
+                    "fast_retransmits": 0,
+                    "spurious_fast_retransmits": 0,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+def test_rack_tlp_is_drawn_in_every_figure_but_not_judged() -> None:
     """BIC over RACK-TLP is an extra curve of Figs. 9-14; the claims use the
     paper's variants only (a RACK-TLP far above the rest changes none)."""
-    curves_by_fig: list[set[str]] = []
     level = {
         "BIC-SACK": 5.0,
         "HSTCP-SACK": 1.0,
@@ -70,36 +91,14 @@ def test_rack_tlp_is_drawn_in_every_figure_but_not_judged(
         "BIC-AVG-DEV": 800.0,
         "BIC-TCP-RR": 700.0,
     }
-
-    def fake_sweep(
-        param: str,
-        xs: Sequence[float],
-        curves: Sequence[tuple[str, str, str]],
-        quick: bool,
-        store: object,
-    ) -> pd.DataFrame:
-        curves_by_fig.append({label for label, _, _ in curves})
-        rows = [
-            {
-                "curve": label,
-                "x": float(x),
-                "mbps": level[label] * (1 + x if param == "interval" else 1),
-                "fast_retransmits": 0.0,
-                "spurious": 0.0,
-            }
-            for label, _, _ in curves
-            for x in xs
-        ]
-        return pd.DataFrame(rows)
-
-    monkeypatch.setattr(hs, "sweep_parameter", fake_sweep)
-    monkeypatch.setattr(hs, "_plot", lambda *a, **k: None)
-    claims = [
-        c
-        for fig in (hs.fig9, hs.fig10, hs.fig11, hs.fig12_13_14)
-        for c in fig(True, tmp_path, None)
-    ]
-    drawn = [c for c in curves_by_fig if len(c) > 2]
+    curves_by_sweep: list[set[str]] = []
+    claims = []
+    for rec in papers()["high-speed"].values():
+        plan = rec.points(True)
+        curves_by_sweep += [{p["curve"] for p, _ in sweep.points} for sweep in plan.values()]
+        data = rec.table(FakeRuns(plan, level), True).data  # type: ignore[arg-type]
+        claims += rec.claims(data, True)
+    drawn = [c for c in curves_by_sweep if len(c) > 2]
     assert len(drawn) == 6  # figs 9, 10, 11 and the three sweeps of 12-14
     assert all("BIC-RACK-TLP" in c for c in drawn)
     assert not any("RACK" in c.claim or "RACK" in c.measured for c in claims)
@@ -118,7 +117,7 @@ def test_a_figure_plot_does_not_replace_its_table(tmp_path: Path) -> None:
             "seed_sd": [0.5, 0.7],
         }
     )
-    hs.write_table(tmp_path, "fig9", table)
+    write_table(tmp_path, "fig9", table)
     hs._plot(tmp_path, "fig9", table, "interval (s)", "Fig. 9", logx=True)
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "fig9.csv"), table)
     assert (tmp_path / "fig9_throughput.png").exists()

@@ -75,7 +75,8 @@ def pct(x: float) -> str:
 
 def points(x: float) -> str:
     """A difference of fractions in percentage points: ``0.1`` -> ``10 points``."""
-    return f"{100 * x:g} points"
+    n = f"{100 * x:g}"
+    return f"{n} point" if n == "1" else f"{n} points"
 
 
 def unit(name: str, scale: float = 1.0) -> Fmt:
@@ -224,11 +225,12 @@ def rises(first: float, last: float, what: str, start: str, end: str) -> Check:
 # --- every value of a mapping ---------------------------------------------------
 
 
-def _each(keys: Iterable[Any], test: Callable[[Any], bool], expected: str) -> Check:
-    """``test`` on every key; fails when there is none."""
+def _each(keys: Iterable[Any], test: Callable[[Any], bool], text: str, where: str) -> Check:
+    """``test`` on every key; fails when there is none. ``where`` ends the
+    text (e.g. "at every fraction"; empty when ``text`` says it)."""
     keys = list(keys)
     failed = tuple(k for k in keys if not test(k))
-    return Check(expected, bool(keys) and not failed, failed)
+    return Check(f"{text} {where}" if where else text, bool(keys) and not failed, failed)
 
 
 def _each_compare(
@@ -239,7 +241,8 @@ def _each_compare(
     return _each(
         values,
         lambda k: bool(compare(values[k], _limit(limit, k, fmt)[0])),
-        f"{what} {op} {text} {where}",
+        f"{what} {op} {text}",
+        where,
     )
 
 
@@ -285,7 +288,8 @@ def each_within(
     return _each(
         values,
         lambda k: _in(values[k], lo, hi, low_open),
-        f"{what} in {_range(lo, hi, fmt, low_open)} {where}",
+        f"{what} in {_range(lo, hi, fmt, low_open)}",
+        where,
     )
 
 
@@ -301,7 +305,8 @@ def each_near(
     return _each(
         pairs,
         lambda k: bool(abs(pairs[k][0] - pairs[k][1]) <= tol),
-        f"{what} within {fmt(tol)} of {target} {where}",
+        f"{what} within {fmt(tol)} of {target}",
+        where,
     )
 
 
@@ -312,7 +317,8 @@ def each_falls(
     return _each(
         pairs,
         lambda k: bool(pairs[k][1] < pairs[k][0]),
-        f"{what} falls from {start} to {end} {where}",
+        f"{what} falls from {start} to {end}",
+        where,
     )
 
 
@@ -323,7 +329,8 @@ def each_rises(
     return _each(
         pairs,
         lambda k: bool(pairs[k][1] > pairs[k][0]),
-        f"{what} rises from {start} to {end} {where}",
+        f"{what} rises from {start} to {end}",
+        where,
     )
 
 
@@ -337,17 +344,28 @@ def _count(values: Iterable[float], op: str, limit: float) -> tuple[int, int]:
 
 
 def at_least_n(
-    values: Iterable[float], op: str, limit: float, n: int, what: str, fmt: Fmt = num
+    values: Iterable[float],
+    op: str,
+    limit: float,
+    n: int,
+    what: str,
+    items: str,
+    fmt: Fmt = num,
 ) -> Check:
-    """At least ``n`` of the values ``op limit`` (e.g. ``op = "<"``)."""
+    """At least ``n`` of the values ``op limit`` (e.g. ``op = "<"``);
+    ``items`` names what the values are of."""
     hits, total = _count(values, op, limit)
-    return Check(f"{what} {op} {fmt(limit)} in at least {n} of {total}", hits >= n)
+    return Check(f"{what} {op} {fmt(limit)} in at least {n} of {total} {items}", hits >= n)
 
 
-def most(values: Iterable[float], op: str, limit: float, what: str, fmt: Fmt = num) -> Check:
+def most(
+    values: Iterable[float], op: str, limit: float, what: str, items: str, fmt: Fmt = num
+) -> Check:
     """More than half of the values ``op limit``."""
     hits, total = _count(values, op, limit)
-    return Check(f"{what} {op} {fmt(limit)} for more than half of {total}", hits > total / 2)
+    return Check(
+        f"{what} {op} {fmt(limit)} for more than half of the {total} {items}", hits > total / 2
+    )
 
 
 def all_of(*checks: Check, sep: str = "; ") -> Check:

@@ -165,7 +165,7 @@ def _registry() -> dict[str, tuple[str, list[str], dict[str, str]]]:
 
     known: dict[str, tuple[str, list[str], dict[str, str]]] = {}
     for key, figs in papers().items():
-        module = sys.modules.get(next(iter(figs.values())).func.__module__)
+        module = sys.modules.get(next(iter(figs.values())).points.__module__)
         doc = (getattr(module, "__doc__", None) or key).strip().splitlines()[0]
         titles = {f: rec.title for f, rec in figs.items()}
         known[key] = (doc.rstrip("."), list(figs), titles)

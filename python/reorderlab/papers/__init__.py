@@ -1,35 +1,54 @@
-"""Paper recipes: paper name -> figure -> function producing :class:`Claim` s.
+"""Paper recipes: paper name -> figure -> the steps that reproduce it.
 
-A recipe is ``func(quick: bool, out: Path, store: Store | None) -> list[Claim]``:
-it runs what it needs (through :func:`reorderlab.sweep`, so runs are cached in
-``store``), writes its plots and data under ``out`` (``results/<paper>/``), and
-returns the paper's claims checked against the measured numbers.
+A figure's recipe works in four steps, each a plain function:
 
-Register one with the :func:`recipe` decorator in a module listed in
-``_MODULES``; ``reorderlab reproduce PAPER FIGURE`` finds it.
+``points(quick) -> Plan``
+    the runs it needs (named :class:`~reorderlab.papers.common.Sweep` s of
+    points x seeds; ``quick``: the short runs of ``--quick``);
+``table(runs, quick) -> Derived``
+    what the figure shows, computed from those runs only
+    (:class:`~reorderlab.papers.common.Runs`), and the CSV tables written
+    beside its plots;
+``plot(data, out, quick)``
+    its plots, under ``out`` (``results/<paper>/``);
+``claims(data, quick) -> list[Claim]``
+    the paper's claims checked against the data (:mod:`reorderlab.checks`).
+
+``reproduce`` runs all four, simulating what the store lacks;
+:func:`recheck` (``reorderlab report --recheck``) runs the table and claims
+steps on runs read from the store, simulating nothing. Register a figure
+with :func:`recipe` in a module listed in ``_MODULES``; ``reorderlab
+reproduce PAPER FIGURE`` finds it.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from reorderlab.claims import Claim, write_claims
+from reorderlab.claims import Claim, load_claims, write_claims
 from reorderlab.plot import in_background
 from reorderlab.store import Store
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from reorderlab.papers.common import Plan, Runs
+
 __all__ = [
+    "Derived",
     "FigureRecipe",
-    "RecipeFunc",
     "UnknownRecipeError",
     "papers",
+    "recheck",
     "recipe",
     "reproduce",
 ]
 
-RecipeFunc = Callable[[bool, Path, Store | None], list[Claim]]
+T = TypeVar("T")
 
 #: Modules of this package that register recipes (imported on first use).
 _MODULES: tuple[str, ...] = ("baseline", "rr_tcp", "tail_loss", "tcp_pr", "high_speed", "wwan")
@@ -38,14 +57,44 @@ _REGISTRY: dict[str, dict[str, FigureRecipe]] = {}
 
 
 @dataclass(frozen=True)
+class Derived(Generic[T]):
+    """What a table step derives from the runs: the figure's ``data`` (for
+    its plot and claims steps) and its CSV tables (file stem -> rows)."""
+
+    data: T
+    csv: Mapping[str, pd.DataFrame | Sequence[Mapping[str, Any]]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class FigureRecipe:
-    """One figure (or table) of a paper and the function reproducing it."""
+    """One figure (or table) of a paper and the steps reproducing it."""
 
     paper: str
     figure: str
     title: str
-    func: RecipeFunc
+    points: Callable[[bool], Plan]
+    table: Callable[[Runs, bool], Derived[Any]]
+    plot: Callable[[Any, Path, bool], None]
+    claims: Callable[[Any, bool], list[Claim]]
     default: bool = True
+
+    def run(self, quick: bool, out: Path, store: Store | None) -> list[Claim]:
+        """Every step: simulate the runs the store lacks, write the tables
+        and plots under ``out``, check the claims."""
+        from reorderlab.papers.common import Runs
+
+        derived = self.derive(Runs(self.points(quick), store), quick, out)
+        self.plot(derived.data, out, quick)
+        return self.claims(derived.data, quick)
+
+    def derive(self, runs: Runs, quick: bool, out: Path) -> Derived[Any]:
+        """The table step; its CSV tables written under ``out``."""
+        from reorderlab.papers.common import write_table
+
+        derived = self.table(runs, quick)
+        for stem, rows in derived.csv.items():
+            write_table(out, stem, rows)
+        return derived
 
 
 class UnknownRecipeError(KeyError):
@@ -56,19 +105,24 @@ class UnknownRecipeError(KeyError):
 
 
 def recipe(
-    paper: str, figure: str, title: str, *, default: bool = True
-) -> Callable[[RecipeFunc], RecipeFunc]:
-    """Register ``func`` as the recipe of ``paper`` / ``figure``.
+    paper: str,
+    figure: str,
+    title: str,
+    *,
+    points: Callable[[bool], Plan],
+    table: Callable[[Runs, bool], Derived[T]],
+    plot: Callable[[T, Path, bool], None],
+    claims: Callable[[T, bool], list[Claim]],
+    default: bool = True,
+) -> FigureRecipe:
+    """Register the steps of ``paper`` / ``figure`` (see the module docstring).
 
     ``default=False`` leaves it out of ``reproduce PAPER`` (long or optional
     figures), though ``reproduce PAPER FIGURE`` still runs it.
     """
-
-    def register(func: RecipeFunc) -> RecipeFunc:
-        _REGISTRY.setdefault(paper, {})[figure] = FigureRecipe(paper, figure, title, func, default)
-        return func
-
-    return register
+    rec = FigureRecipe(paper, figure, title, points, table, plot, claims, default)
+    _REGISTRY.setdefault(paper, {})[figure] = rec
+    return rec
 
 
 def papers() -> dict[str, dict[str, FigureRecipe]]:
@@ -117,14 +171,12 @@ def reproduce(
         for rec in chosen:
             if on_figure is not None:
                 on_figure(rec)
-            claims = rec.func(quick, out_dir / rec.paper, store)
+            claims = rec.run(quick, out_dir / rec.paper, store)
             by_paper.setdefault(rec.paper, []).extend(claims)
     for name, claims in by_paper.items():
         path = out_dir / name / "claims.json"
         merged = claims
         if figure is not None and path.exists():
-            from reorderlab.claims import load_claims
-
             ran = {c.figure for c in claims}
             try:
                 merged = [c for c in load_claims(path) if c.figure not in ran] + claims
@@ -132,3 +184,83 @@ def reproduce(
                 merged = claims
         write_claims(merged, path)
     return by_paper
+
+
+@dataclass(frozen=True)
+class Rechecked:
+    """One paper's claims before and after :func:`recheck`."""
+
+    paper: str
+    previous: list[Claim]
+    claims: list[Claim]
+    figures: list[str]  # the figures re-checked (others' claims are kept as they were)
+
+
+def recheck(out: str | Path, store: Store, *, quick: bool) -> list[Rechecked]:
+    """Re-derive the tables and claims of ``out`` from the runs in ``store``,
+    simulating nothing.
+
+    Every registered figure with claims in ``out/<paper>/claims.json`` is
+    re-checked: its table step reads its runs (``quick``: those of
+    ``--quick``) from the store, its CSV tables and claims are written again
+    (claims in the file's order; claims of figures no longer registered are
+    kept). Plots are left as they are. If any run is missing, nothing is
+    written: :class:`~reorderlab.errors.MissingRunsError` says how many, of
+    which figures, and names the first.
+    """
+    from reorderlab.papers.common import Runs
+    from reorderlab.report import read_claims
+
+    out_dir = Path(out)
+    registry = papers()
+    work: list[tuple[str, list[Claim], list[tuple[FigureRecipe, Runs]]]] = []
+    for path in sorted(out_dir.glob("*/claims.json")):
+        figs = registry.get(path.parent.name)
+        if figs is None:
+            continue  # a paper no longer registered
+        previous = read_claims(path)
+        order = [f for f in dict.fromkeys(c.figure for c in previous) if f in figs]
+        runs = [(figs[f], Runs(figs[f].points(quick), store, simulate=False)) for f in order]
+        work.append((path.parent.name, previous, runs))
+    _check_stored([pair for _, _, runs in work for pair in runs], store, quick)
+    done: list[Rechecked] = []
+    for paper, previous, runs in work:
+        fresh: dict[str, list[Claim]] = {}
+        for rec, source in runs:
+            data = rec.derive(source, quick, out_dir / paper).data
+            fresh[rec.figure] = rec.claims(data, quick)
+        claims = _in_file_order(previous, fresh)
+        write_claims(claims, out_dir / paper / "claims.json")
+        done.append(Rechecked(paper, previous, claims, list(fresh)))
+    return done
+
+
+def _check_stored(recipes: Sequence[tuple[FigureRecipe, Runs]], store: Store, quick: bool) -> None:
+    """Every run of every recipe is in the store, or a
+    :class:`~reorderlab.errors.MissingRunsError` naming what is missing."""
+    from reorderlab.errors import MissingRunsError
+    from reorderlab.papers.common import describe
+
+    missing = [(rec, runs.missing(), runs) for rec, runs in recipes]
+    short = [(rec, jobs, runs) for rec, jobs, runs in missing if jobs]
+    if not short:
+        return
+    n_missing = sum(len(jobs) for _, jobs, _ in short)
+    total = sum(len(s.jobs()) for _, _, runs in short for s in runs.plan.values())
+    names = ", ".join(f"{rec.paper} {rec.figure}" for rec, _, _ in short)
+    rec, jobs, _ = short[0]
+    mode = " --quick" if quick else ""
+    raise MissingRunsError(
+        f"{n_missing} of {total} runs of {names} are not in the store {store.path} "
+        f"(first: {rec.paper} {rec.figure}: {describe(jobs[0])}); "
+        f"'reorderlab reproduce{mode}' with this store runs them"
+    )
+
+
+def _in_file_order(previous: Sequence[Claim], fresh: Mapping[str, list[Claim]]) -> list[Claim]:
+    """The re-checked claims in place of the previous ones of their figure,
+    figures in the order they first appear in the file."""
+    out: list[Claim] = []
+    for figure in dict.fromkeys(c.figure for c in previous):
+        out += fresh[figure] if figure in fresh else [c for c in previous if c.figure == figure]
+    return out

@@ -55,14 +55,16 @@ Paper key ``baseline``. Two figures:
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from reorderlab.checks import Ref, each_at_least, equals, near_rel, within
 from reorderlab.claims import Claim
-from reorderlab.papers import recipe
+from reorderlab.papers import Derived, recipe
+from reorderlab.papers.common import RUNS, Plan, Runs, Sweep, make_claim
 from reorderlab.plot import line_plot
-from reorderlab.runner import run
 from reorderlab.scenario import (
     ChainTopology,
     DroptailQueue,
@@ -72,8 +74,6 @@ from reorderlab.scenario import (
     Scenario,
     TcpSpec,
 )
-from reorderlab.store import Store
-from reorderlab.sweeper import sweep
 
 PAPER = "baseline"
 
@@ -189,18 +189,34 @@ def pftk_full(p: float, rtt: float, t0: float, w_max: float, b: int = 1) -> floa
     return float(num / den)
 
 
-@recipe(PAPER, "undisturbed", "undisturbed SACK flow on the seed-000 chain runs at S = M/R")
-def undisturbed(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    duration, warmup = (30.0, 5.0) if quick else (300.0, 10.0)
-    sc = undisturbed_scenario(duration, warmup)
-    res = run(sc, seed=1, store=store)  # deterministic, no randomness: one seed
-    row = res.flow(0)
-    s_bps = bottleneck_rate()
-    thr = float(row["throughput_bps"])
-    err = abs(thr - s_bps) / s_bps
-    rtx = int(row["retransmits"])
+# --------------------------------------------------------------------------
+# undisturbed
+# --------------------------------------------------------------------------
 
-    series = res.series(0)
+
+def _undisturbed_points(quick: bool) -> Plan:
+    duration, warmup = (30.0, 5.0) if quick else (300.0, 10.0)
+    # deterministic, no randomness: one seed
+    return {RUNS: Sweep([({}, undisturbed_scenario(duration, warmup))], seeds=1)}
+
+
+@dataclass(frozen=True)
+class Undisturbed:
+    throughput_bps: float
+    retransmits: int
+    series: dict[str, np.ndarray]
+
+
+def _undisturbed_table(runs: Runs, quick: bool) -> Derived[Undisturbed]:
+    res = runs.result()
+    row = res.flow(0)
+    return Derived(
+        Undisturbed(float(row["throughput_bps"]), int(row["retransmits"]), res.series(0))
+    )
+
+
+def _undisturbed_plot(data: Undisturbed, out: Path, quick: bool) -> None:
+    series = data.series
     if "t" in series and "cwnd" in series:
         line_plot(
             out,
@@ -208,29 +224,52 @@ def undisturbed(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             {"cwnd": (series["t"].tolist(), series["cwnd"].tolist(), None)},
             xlabel="time (s)",
             ylabel="cwnd (segments)",
-            title=f"undisturbed SACK flow, M = {M}, S = {s_bps / 1e6:.3f} Mb/s",
+            title=f"undisturbed SACK flow, M = {M}, S = {bottleneck_rate() / 1e6:.3f} Mb/s",
             styles={"cwnd": "-"},
         )
+
+
+def _undisturbed_claims(data: Undisturbed, quick: bool) -> list[Claim]:
+    s_bps = bottleneck_rate()
+    thr, rtx = data.throughput_bps, data.retransmits
+    err = abs(thr - s_bps) / s_bps
     return [
-        Claim(
-            paper=PAPER,
-            figure="undisturbed",
-            claim="an undisturbed flow with window M = 50 runs at S = M/R",
-            expected=f"throughput within 1 % of S = {s_bps / 1e6:.4f} Mb/s",
-            measured=f"{thr / 1e6:.4f} Mb/s ({100 * err:.3f} % off)",
-            holds=err <= 0.01,
-            values={"throughput_bps": thr, "S_bps": s_bps, "R_s": unqueued_rtt(), "error": err},
+        make_claim(
+            PAPER,
+            "undisturbed",
+            "an undisturbed flow with window M = 50 runs at S = M/R",
+            near_rel(thr, s_bps, 0.01, "throughput", f"S = {s_bps / 1e6:.4f} Mb/s"),
+            f"{thr / 1e6:.4f} Mb/s ({100 * err:.3f} % off)",
+            throughput_bps=thr,
+            S_bps=s_bps,
+            R_s=unqueued_rtt(),
+            error=err,
         ),
-        Claim(
-            paper=PAPER,
-            figure="undisturbed",
-            claim="no retransmissions without loss or reordering",
-            expected="0 retransmissions",
-            measured=f"{rtx} retransmissions",
-            holds=rtx == 0,
-            values={"retransmits": rtx},
+        make_claim(
+            PAPER,
+            "undisturbed",
+            "no retransmissions without loss or reordering",
+            equals(rtx, 0, "retransmissions"),
+            f"{rtx} retransmissions",
+            retransmits=rtx,
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "undisturbed",
+    "undisturbed SACK flow on the seed-000 chain runs at S = M/R",
+    points=_undisturbed_points,
+    table=_undisturbed_table,
+    plot=_undisturbed_plot,
+    claims=_undisturbed_claims,
+)
+
+
+# --------------------------------------------------------------------------
+# random-loss
+# --------------------------------------------------------------------------
 
 
 def sqrt_law(p: float, rtt: float) -> float:
@@ -238,17 +277,29 @@ def sqrt_law(p: float, rtt: float) -> float:
     return math.sqrt(1.5) / (rtt * math.sqrt(p))
 
 
-@recipe(PAPER, "random-loss", "Reno and SACK under i.i.d. loss vs PFTK and the square-root law")
-def random_loss(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    duration, warmup, seeds = (100.0, 10.0, 3) if quick else (1000.0, 20.0, 5)
+def _random_loss_mode(quick: bool) -> tuple[float, float, int]:
+    return (100.0, 10.0, 3) if quick else (1000.0, 20.0, 5)
+
+
+def _random_loss_points(quick: bool) -> Plan:
+    duration, warmup, seeds = _random_loss_mode(quick)
     points = [
         ({"variant": v, "p": p}, random_loss_scenario(p, duration, warmup, variant=v))
         for v in VARIANTS
         for p in LOSS_RATES
     ]
-    df = sweep(points, seeds=seeds, store=store)
+    return {RUNS: Sweep(points, seeds)}
 
-    rows: dict[tuple[str, float], dict[str, float]] = {}
+
+#: Per (variant, p): goodput and the models' rates (packets/s), their
+#: ratios, the mean srtt and T0, and the share of loss indications that
+#: were timeouts.
+RandomLoss = dict[tuple[str, float], dict[str, float]]
+
+
+def _random_loss_table(runs: Runs, quick: bool) -> Derived[RandomLoss]:
+    df = runs.table()
+    rows: RandomLoss = {}
     for v in VARIANTS:
         for p in LOSS_RATES:
             g = df[(df["variant"] == v) & (df["p"] == p)]
@@ -271,24 +322,30 @@ def random_loss(quick: bool, out: Path, store: Store | None) -> list[Claim]:
                 "rto_mean": float(t0.mean()),
                 "timeouts_per_loss_indication": float(g["timeouts"].sum()) / max(1.0, indications),
             }
+    return Derived(rows)
 
-    to_mbps = 8 * MSS / 1e6
+
+TO_MBPS = 8 * MSS / 1e6
+
+
+def _random_loss_plot(rows: RandomLoss, out: Path, quick: bool) -> None:
+    duration, _, seeds = _random_loss_mode(quick)
     xs = [100 * p for p in LOSS_RATES]
     series: dict[str, tuple[list[float], list[float], list[float] | None]] = {}
     for v in VARIANTS:
         series[f"simulated {v}"] = (
             xs,
-            [rows[(v, p)]["sim_pps"] * to_mbps for p in LOSS_RATES],
-            [rows[(v, p)]["sim_std"] * to_mbps for p in LOSS_RATES],
+            [rows[(v, p)]["sim_pps"] * TO_MBPS for p in LOSS_RATES],
+            [rows[(v, p)]["sim_std"] * TO_MBPS for p in LOSS_RATES],
         )
     series["PFTK full model (Reno's RTT, T0)"] = (
         xs,
-        [rows[("Reno", p)]["pftk_pps"] * to_mbps for p in LOSS_RATES],
+        [rows[("Reno", p)]["pftk_pps"] * TO_MBPS for p in LOSS_RATES],
         None,
     )
     series["square-root law"] = (
         xs,
-        [rows[("SACK", p)]["sqrt_pps"] * to_mbps for p in LOSS_RATES],
+        [rows[("SACK", p)]["sqrt_pps"] * TO_MBPS for p in LOSS_RATES],
         None,
     )
     line_plot(
@@ -308,66 +365,62 @@ def random_loss(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         },
     )
 
-    def measured(r: dict[str, float], ratio: str) -> str:
-        return (
-            f"ratio {r[ratio]:.3f} (sim {r['sim_pps'] * to_mbps:.3f} Mb/s; "
-            f"srtt {1000 * r['srtt']:.1f} ms, T0 {r['rto_mean']:.2f} s; "
-            f"{100 * r['timeouts_per_loss_indication']:.1f} % of loss indications "
-            "were timeouts)"
-        )
 
+def _measured(r: dict[str, float], ratio: str) -> str:
+    return (
+        f"ratio {r[ratio]:.3f} (sim {r['sim_pps'] * TO_MBPS:.3f} Mb/s; "
+        f"srtt {1000 * r['srtt']:.1f} ms, T0 {r['rto_mean']:.2f} s; "
+        f"{100 * r['timeouts_per_loss_indication']:.1f} % of loss indications "
+        "were timeouts)"
+    )
+
+
+def _model_claim(variant: str, p: float, r: dict[str, float], model: str, ratio: str) -> Claim:
+    return make_claim(
+        PAPER,
+        "random-loss",
+        f"{variant} goodput matches the {model} at p = {100 * p:g} %"
+        + (" (timeouts rare)" if variant == "SACK" and ratio == "ratio_pftk" else ""),
+        within(r[ratio], 0.7, 1.3, "simulated / model"),
+        _measured(r, ratio),
+        variant=variant,
+        p=p,
+        **r,
+    )
+
+
+def _random_loss_claims(rows: RandomLoss, quick: bool) -> list[Claim]:
     claims: list[Claim] = []
     for p in LOSS_RATES:
-        pct = f"{100 * p:g} %"
         reno, sack = rows[("Reno", p)], rows[("SACK", p)]
-        claims.append(
-            Claim(
-                paper=PAPER,
-                figure="random-loss",
-                claim=f"Reno goodput matches the PFTK full model at p = {pct}",
-                expected="simulated / model in [0.7, 1.3]",
-                measured=measured(reno, "ratio_pftk"),
-                holds=0.7 <= reno["ratio_pftk"] <= 1.3,
-                values={"variant": "Reno", "p": p, **reno},
-            )
-        )
-        claims.append(
-            Claim(
-                paper=PAPER,
-                figure="random-loss",
-                claim=f"SACK goodput matches the square-root law at p = {pct}",
-                expected="simulated / model in [0.7, 1.3]",
-                measured=measured(sack, "ratio_sqrt"),
-                holds=0.7 <= sack["ratio_sqrt"] <= 1.3,
-                values={"variant": "SACK", "p": p, **sack},
-            )
-        )
+        claims.append(_model_claim("Reno", p, reno, "PFTK full model", "ratio_pftk"))
+        claims.append(_model_claim("SACK", p, sack, "square-root law", "ratio_sqrt"))
         if p <= 0.001:
-            claims.append(
-                Claim(
-                    paper=PAPER,
-                    figure="random-loss",
-                    claim=f"SACK goodput matches the PFTK full model at p = {pct} (timeouts rare)",
-                    expected="simulated / model in [0.7, 1.3]",
-                    measured=measured(sack, "ratio_pftk"),
-                    holds=0.7 <= sack["ratio_pftk"] <= 1.3,
-                    values={"variant": "SACK", "p": p, **sack},
-                )
-            )
-    faster = {p: rows[("SACK", p)]["sim_pps"] >= rows[("Reno", p)]["sim_pps"] for p in LOSS_RATES}
+            claims.append(_model_claim("SACK", p, sack, "PFTK full model", "ratio_pftk"))
+    sack_pps = {p: rows[("SACK", p)]["sim_pps"] for p in LOSS_RATES}
+    reno_pps = {p: rows[("Reno", p)]["sim_pps"] for p in LOSS_RATES}
+    check = each_at_least(sack_pps, Ref(reno_pps, "Reno goodput"), "SACK goodput", "for each p")
     claims.append(
-        Claim(
-            paper=PAPER,
-            figure="random-loss",
-            claim="SACK is at least as fast as Reno at every loss rate",
-            expected="SACK goodput >= Reno goodput for each p",
-            measured=", ".join(
-                f"p = {100 * p:g} %: SACK/Reno "
-                f"{rows[('SACK', p)]['sim_pps'] / rows[('Reno', p)]['sim_pps']:.3f}"
-                for p in LOSS_RATES
+        make_claim(
+            PAPER,
+            "random-loss",
+            "SACK is at least as fast as Reno at every loss rate",
+            check,
+            ", ".join(
+                f"p = {100 * p:g} %: SACK/Reno {sack_pps[p] / reno_pps[p]:.3f}" for p in LOSS_RATES
             ),
-            holds=all(faster.values()),
-            values={str(p): ok for p, ok in faster.items()},
+            **{str(p): p not in check.failed for p in LOSS_RATES},
         )
     )
     return claims
+
+
+recipe(
+    PAPER,
+    "random-loss",
+    "Reno and SACK under i.i.d. loss vs PFTK and the square-root law",
+    points=_random_loss_points,
+    table=_random_loss_table,
+    plot=_random_loss_plot,
+    claims=_random_loss_claims,
+)

@@ -1,24 +1,41 @@
-"""Helpers shared by the paper recipes: running points, claims, tables."""
+"""Helpers shared by the paper recipes: the runs a recipe asks for, claims, tables.
+
+A recipe works in steps (see :mod:`reorderlab.papers`): its points step
+names the runs it needs as a :data:`Plan` (named :class:`Sweep` s of
+points x seeds); its table step reads them through :class:`Runs`, which
+simulates what the store lacks, or, with ``simulate=False`` (``reorderlab
+report --recheck``), reads every run from the store and simulates nothing.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import orjson
 import pandas as pd
 
+from reorderlab.checks import Check
 from reorderlab.claims import Claim
-from reorderlab.scenario import Scenario
+from reorderlab.errors import MissingRunsError
+from reorderlab.scenario import Scenario, format_value
 from reorderlab.store import Store
-from reorderlab.sweeper import jobs_for, sweep
+from reorderlab.sweeper import Job, jobs_for, seeds_list, sweep
+
+if TYPE_CHECKING:
+    from reorderlab.runner import Result
 
 __all__ = [
+    "RUNS",
+    "Plan",
     "Point",
+    "Runs",
+    "Sweep",
+    "describe",
     "flow_column",
-    "full_results",
     "make_claim",
     "plain",
     "run_points",
@@ -30,6 +47,28 @@ __all__ = [
 #: A grid point: its parameters (become columns) and its scenario.
 Point = tuple[dict[str, Any], Scenario]
 
+#: The name of a plan's sweep when it has one.
+RUNS = "runs"
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Runs a recipe needs: every point with every seed (a count n: 1..n)."""
+
+    points: Sequence[Point]
+    seeds: int | Sequence[int] = 1
+
+    def seed_list(self) -> list[int]:
+        return seeds_list(self.seeds)
+
+    def jobs(self) -> list[Job]:
+        """Every run, point by point and seed by seed (a table's row order)."""
+        return jobs_for(list(self.points), self.seed_list())
+
+
+#: Every run a recipe needs, by name (most recipes: one sweep, :data:`RUNS`).
+Plan = Mapping[str, Sweep]
+
 #: Metrics of every run made in this process, by store key: a run that two
 #: figures share (same scenario and seed) is simulated once even without a
 #: store (``--no-cache``).
@@ -37,9 +76,16 @@ _ROWS: dict[str, dict[str, Any]] = {}
 
 
 def run_points(
-    points: Sequence[Point], seeds: int | Sequence[int], store: Store | None
+    points: Sequence[Point],
+    seeds: int | Sequence[int],
+    store: Store | None,
+    *,
+    simulate: bool = True,
 ) -> pd.DataFrame:
-    """Every point x seed: a tidy table (the point's params, seed, metrics)."""
+    """Every point x seed: a tidy table (the point's params, seed, metrics).
+
+    ``simulate=False``: every run is read from ``store``; one that is not
+    there raises :class:`MissingRunsError`."""
     seed_list = list(range(1, seeds + 1)) if isinstance(seeds, int) else list(seeds)
     jobs = jobs_for(list(points), seed_list)
     n = len(seed_list)
@@ -50,7 +96,7 @@ def run_points(
             seen.add(job.index // n)
             todo.append(points[job.index // n])
     if todo:
-        df = sweep(todo, seeds=seed_list, store=store)
+        df = sweep(todo, seeds=seed_list, store=store, cached_only=not simulate)
         params = {k for p, _ in todo for k in p} | {"seed"}
         for rec in df.to_dict(orient="records"):
             _ROWS[str(rec["key"])] = {str(k): v for k, v in rec.items() if k not in params}
@@ -58,23 +104,78 @@ def run_points(
     return pd.DataFrame(rows)
 
 
-def full_results(
-    df: pd.DataFrame, store: Store | None, rebuild: Callable[[dict[str, Any]], Scenario]
-) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
-    """Each row of a :func:`run_points` table with the run's full result
-    (series, traces, object lists): read from the store, or, without a store
-    (``--no-cache``), simulated again from ``rebuild(row)``."""
-    from reorderlab.runner import run
+class Runs:
+    """The runs of a recipe's :data:`Plan`, as its table step reads them.
 
-    for rec in df.to_dict(orient="records"):
-        row = {str(k): v for k, v in rec.items()}
-        # one run at a time: a run's object list can be tens of MB of JSON
-        key = str(row["key"])
-        hit = store.get_results([key]).get(key) if store is not None else None
+    With ``simulate`` (``reproduce``) a run not in ``store`` is simulated
+    (and stored); without (``report --recheck``) every run must be in the
+    store (:meth:`missing` names those that are not) and none is simulated.
+    """
+
+    def __init__(self, plan: Plan, store: Store | None, *, simulate: bool = True) -> None:
+        if not simulate and store is None:
+            raise ValueError("Runs: reading runs without simulating needs a store")
+        self.plan = plan
+        self.store = store
+        self.simulate = simulate
+
+    def table(self, name: str = RUNS) -> pd.DataFrame:
+        """The sweep's tidy table: params, ``seed``, metrics, ``key``; one
+        row per point and seed, in order."""
+        sweep_ = self.plan[name]
+        return run_points(sweep_.points, sweep_.seeds, self.store, simulate=self.simulate)
+
+    def results(self, name: str = RUNS) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+        """Each row of :meth:`table` with its run's full result (series,
+        traces, object lists), one at a time (a run's object list can be
+        tens of MB of JSON): read from the store, or, without one
+        (``--no-cache``), simulated again."""
+        sweep_ = self.plan[name]
+        n = len(sweep_.seed_list())
+        for i, rec in enumerate(self.table(name).to_dict(orient="records")):
+            row = {str(k): v for k, v in rec.items()}
+            scenario = sweep_.points[i // n][1]
+            yield row, self._full(str(row["key"]), scenario, int(row["seed"]))
+
+    def _full(self, key: str, scenario: Scenario, seed: int) -> dict[str, Any]:
+        from reorderlab.runner import run
+
+        hit = self.store.get_results([key]).get(key) if self.store is not None else None
         if hit is not None:
-            yield row, orjson.loads(hit[0])  # same values as json, 4-6x faster
-        else:
-            yield row, run(rebuild(row), seed=int(row["seed"])).to_dict()
+            data: dict[str, Any] = orjson.loads(hit[0])  # as json, 4-6x faster
+            return data
+        if not self.simulate:
+            raise MissingRunsError(f"run {scenario.name} seed {seed} is not in the store")
+        return run(scenario, seed=seed).to_dict()
+
+    def result(self, name: str = RUNS, point: int = 0, seed: int | None = None) -> Result:
+        """The full :class:`~reorderlab.runner.Result` of one run: the
+        sweep's ``point`` with ``seed`` (default: the sweep's first)."""
+        from reorderlab.runner import Result, engine_version, run
+
+        sweep_ = self.plan[name]
+        scenario = sweep_.points[point][1]
+        seed = sweep_.seed_list()[0] if seed is None else seed
+        if self.simulate:
+            return run(scenario, seed=seed, store=self.store)
+        assert self.store is not None
+        key = scenario.cache_key(seed, engine_version())
+        hit = self.store.get(key)
+        if hit is None:
+            raise MissingRunsError(f"run {scenario.name} seed {seed} is not in the store")
+        return Result.from_json(hit.result_json, key=key, cached=True, wall_s=hit.wall_s)
+
+    def missing(self) -> list[Job]:
+        """The plan's runs that are not in the store (all without a store)."""
+        jobs = [job for sweep_ in self.plan.values() for job in sweep_.jobs()]
+        found = self.store.existing(job.key for job in jobs) if self.store is not None else set()
+        return [job for job in jobs if job.key not in found]
+
+
+def describe(job: Job) -> str:
+    """A run in a message: its point's parameters (or its scenario's name) and seed."""
+    params = ", ".join(f"{k}={format_value(v)}" for k, v in job.params.items())
+    return f"{params or job.scenario.name}, seed {job.seed}"
 
 
 def flow_column(df: pd.DataFrame, flow: int, metric: str) -> str:
@@ -98,23 +199,17 @@ def plain(v: Any) -> Any:
 
 
 def make_claim(
-    paper: str,
-    figure: str,
-    claim: str,
-    expected: str,
-    measured: str,
-    holds: bool,
-    /,
-    **values: Any,
+    paper: str, figure: str, claim: str, check: Check, measured: str, /, **values: Any
 ) -> Claim:
-    """A :class:`Claim` with its raw numbers made JSON-friendly."""
+    """A :class:`Claim` whose expected text and verdict are ``check``'s
+    (:mod:`reorderlab.checks`), with its raw numbers made JSON-friendly."""
     return Claim(
         paper=paper,
         figure=figure,
         claim=claim,
-        expected=expected,
+        expected=check.expected,
         measured=measured,
-        holds=bool(holds),
+        holds=check.holds,
         values={k: plain(v) for k, v in values.items()},
     )
 

@@ -80,18 +80,42 @@ from typing import Any, cast
 import numpy as np
 import pandas as pd
 
+from reorderlab.checks import (
+    Ref,
+    above,
+    all_of,
+    at_least,
+    at_most,
+    below,
+    each_above,
+    each_at_least,
+    each_at_most,
+    each_below,
+    each_falls,
+    each_rises,
+    equals,
+    falls,
+    near,
+    pct,
+    points,
+    rises,
+    that,
+    unit,
+    within,
+)
 from reorderlab.claims import Claim
-from reorderlab.papers import recipe
+from reorderlab.papers import Derived, recipe
 from reorderlab.papers.common import (
+    RUNS,
+    Plan,
     Point,
+    Runs,
+    Sweep,
     make_claim,
-    run_points,
     series_str,
     spearman,
-    write_table,
 )
 from reorderlab.plot import line_plot
-from reorderlab.runner import run
 from reorderlab.scenario import (
     BurstLossImpairment,
     ChainTopology,
@@ -113,7 +137,6 @@ from reorderlab.scenario import (
     TcpSpec,
     UniformVar,
 )
-from reorderlab.store import Store
 
 PAPER = "rr-tcp"
 
@@ -243,6 +266,11 @@ def _point(curve: str, x: float, s_bps: float, sc: Scenario) -> Point:
     return ({"curve": curve, "x": float(x), "S_bps": float(s_bps)}, sc)
 
 
+def _plan(points: Sequence[Point], quick: bool) -> Plan:
+    """Every point with the mode's seeds."""
+    return {RUNS: Sweep(points, _mode(quick)[1])}
+
+
 _MEAN_METRICS = (
     "norm",
     "to_frac",
@@ -316,6 +344,11 @@ def summarise(df: pd.DataFrame) -> Table:
     return table
 
 
+def _summary(runs: Runs, quick: bool) -> Derived[Table]:
+    """The table step of most figures: :func:`summarise` of the runs."""
+    return Derived(summarise(runs.table()))
+
+
 def _xs(table: Table, curve: str) -> list[float]:
     return sorted(x for c, x in table if c == curve)
 
@@ -350,12 +383,6 @@ def _plot(
     for label, (xs_e, ys_e) in (extra or {}).items():
         series[label] = (xs_e, ys_e, None)
     return line_plot(out, stem, series, xlabel=xlabel, ylabel=ylabel, title=title, styles=styles)
-
-
-def _claim(
-    figure: str, claim: str, expected: str, measured: str, holds: bool, /, **values: Any
-) -> Claim:
-    return make_claim(PAPER, figure, claim, expected, measured, holds, **values)
 
 
 def _pct(v: float) -> str:
@@ -413,17 +440,35 @@ def fig1_scenario(variant: str) -> Scenario:
     )
 
 
-@recipe(PAPER, "fig1", "one false fast retransmit and its DSACK undo (cwnd vs time)")
-def fig1(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig1"
-    res = {v: run(fig1_scenario(v), seed=1, store=store) for v in ("DSACK-R", "SACK")}
-    series = {v: r.series(0) for v, r in res.items()}
+FIG1_VARIANTS = ("DSACK-R", "SACK")
+
+
+def _fig1_points(quick: bool) -> Plan:
+    return {RUNS: Sweep([({"variant": v}, fig1_scenario(v)) for v in FIG1_VARIANTS], seeds=1)}
+
+
+@dataclass(frozen=True)
+class Fig1:
+    """Each variant's cwnd series and flow metrics."""
+
+    series: dict[str, dict[str, np.ndarray]]
+    flows: dict[str, dict[str, Any]]
+
+
+def _fig1_table(runs: Runs, quick: bool) -> Derived[Fig1]:
+    res = {v: runs.result(RUNS, i) for i, v in enumerate(FIG1_VARIANTS)}
+    return Derived(
+        Fig1({v: r.series(0) for v, r in res.items()}, {v: r.flow(0) for v, r in res.items()})
+    )
+
+
+def _fig1_plot(data: Fig1, out: Path, quick: bool) -> None:
     line_plot(
         out,
         "fig1_cwnd",
         {
             v: (s["t"].tolist(), s["cwnd"].tolist(), None)
-            for v, s in series.items()
+            for v, s in data.series.items()
             if "t" in s and "cwnd" in s
         },
         xlabel="time (s)",
@@ -431,9 +476,18 @@ def fig1(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         title=f"one packet held {FIG1_HOLD} s at t = {FIG1_EVENT:g} s, window {FIG1_WINDOW}",
         styles={"DSACK-R": "-", "SACK": "--"},
     )
-    s = series["DSACK-R"]
+
+
+def _first(t: np.ndarray, where: np.ndarray) -> float:
+    """The first time where ``where`` holds (NaN: never)."""
+    idx = np.flatnonzero(where)
+    return float(t[idx[0]]) if idx.size else float("nan")
+
+
+def _fig1_claims(data: Fig1, quick: bool) -> list[Claim]:
+    s = data.series["DSACK-R"]
     t, cwnd = s.get("t", np.array([])), s.get("cwnd", np.array([]))
-    flow = res["DSACK-R"].flow(0)
+    flow = data.flows["DSACK-R"]
     before = cwnd[(t > FIG1_EVENT - 0.5) & (t < FIG1_EVENT)]
     w_before = float(before.min()) if before.size else float("nan")
     after_event = t >= FIG1_EVENT
@@ -447,53 +501,72 @@ def fig1(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     jump_from = float(cwnd[back_idx[0] - 1]) if back_idx.size else float("nan")
     w_end = float(cwnd[-1]) if cwnd.size else float("nan")
     gap = t_back - t_halve
-    sack_flow = res["SACK"].flow(0)
-    st, sc = series["SACK"].get("t", np.array([])), series["SACK"].get("cwnd", np.array([]))
-    sack_back_idx = (
-        np.flatnonzero((st > t_halve) & (sc >= FIG1_WINDOW)) if st.size else np.array([], int)
+    st, sc = (
+        data.series["SACK"].get("t", np.array([])),
+        data.series["SACK"].get("cwnd", np.array([])),
     )
-    sack_back = float(st[sack_back_idx[0]]) if len(sack_back_idx) else float("nan")
+    sack_back = _first(st, (st > t_halve) & (sc >= FIG1_WINDOW)) if st.size else float("nan")
+    halves = all_of(
+        equals(w_before, FIG1_WINDOW, "cwnd before the event"),
+        equals(w_min, FIG1_WINDOW / 2, "minimum cwnd after it"),
+        equals(flow["fast_retransmits"], 1, "fast retransmits"),
+        equals(flow["spurious_fast_retransmits"], 1, "false ones (ground truth)"),
+    )
+    restores = all_of(
+        equals(flow["undos"], 1, "undos"),
+        at_most(
+            jump_from,
+            0.75 * FIG1_WINDOW,
+            f"cwnd in the 10 ms sample before it is back at {FIG1_WINDOW} (one step)",
+        ),
+        near(gap, FIG1_HOLD, 0.1, "seconds from the halving to the restore").noted(
+            "(the DSACK comes back when the held original reaches the receiver)"
+        ),
+        equals(w_end, FIG1_WINDOW, "final cwnd"),
+    )
     return [
-        _claim(
-            fig,
+        make_claim(
+            PAPER,
+            "fig1",
             "the window halves at the false fast retransmit",
-            f"cwnd {FIG1_WINDOW} before the event, {FIG1_WINDOW // 2} after the fast "
-            "retransmit; exactly one fast retransmit, and it is false (ground truth)",
+            halves,
             f"cwnd {w_before:g} before, minimum {w_min:g} after (at t = {t_halve:.2f} s); "
             f"{flow['fast_retransmits']} fast retransmit(s), "
             f"{flow['spurious_fast_retransmits']} false",
-            w_before == FIG1_WINDOW
-            and w_min == FIG1_WINDOW / 2
-            and flow["fast_retransmits"] == 1
-            and flow["spurious_fast_retransmits"] == 1,
             cwnd_before=w_before,
             cwnd_min=w_min,
             t_halve=t_halve,
             fast_retransmits=flow["fast_retransmits"],
             spurious_fast_retransmits=flow["spurious_fast_retransmits"],
         ),
-        _claim(
-            fig,
+        make_claim(
+            PAPER,
+            "fig1",
             "the window returns to 16 when the DSACK arrives (DSACK-R)",
-            f"one undo; cwnd jumps back to {FIG1_WINDOW} in one step (10 ms sample), "
-            f"{FIG1_HOLD} s +- 0.1 s after the halving (the DSACK comes back when the "
-            "held original reaches the receiver), and stays there",
+            restores,
             f"{flow['undos']} undo(s); cwnd {jump_from:.2f} -> {FIG1_WINDOW} at "
             f"t = {t_back:.2f} s, {gap:.3f} s after the halving; final cwnd {w_end:g} "
             f"(SACK without undo regrows to {FIG1_WINDOW} only at t = {sack_back:.2f} s)",
-            flow["undos"] == 1
-            and jump_from <= 0.75 * FIG1_WINDOW
-            and abs(gap - FIG1_HOLD) <= 0.1
-            and w_end == FIG1_WINDOW,
             undos=flow["undos"],
             t_restore=t_back,
             restore_after_s=gap,
             cwnd_before_restore=jump_from,
             cwnd_end=w_end,
-            sack_undos=sack_flow["undos"],
+            sack_undos=data.flows["SACK"]["undos"],
             sack_regrown_at=sack_back,
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "fig1",
+    "one false fast retransmit and its DSACK undo (cwnd vs time)",
+    points=_fig1_points,
+    table=_fig1_table,
+    plot=_fig1_plot,
+    claims=_fig1_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -515,8 +588,8 @@ FIG4_CURVES = {
 NODELAY = "SACK-NODELAY"
 
 
-def _fig4_table(quick: bool, store: Store | None) -> tuple[Table, float, int]:
-    duration, seeds = _mode(quick)
+def _fig4_points(quick: bool) -> Plan:
+    duration, _ = _mode(quick)
     fractions = FIG4_FRACTIONS_QUICK if quick else FIG4_FRACTIONS
     s = capacity_bps(FIG4_P)
     points = [_point(NODELAY, 0.0, s, chain_scenario(CHAIN, FIG4_P, "SACK", duration))]
@@ -524,19 +597,16 @@ def _fig4_table(quick: bool, store: Store | None) -> tuple[Table, float, int]:
         for f in fractions:
             sc = chain_scenario(CHAIN, FIG4_P, variant, duration, [delayed(f, FIG4_DELAY)])
             points.append(_point(label, f, s, sc))
-    return summarise(run_points(points, seeds, store)), duration, seeds
+    return _plan(points, quick)
 
 
-@recipe(PAPER, "fig4", "throughput vs fraction of delayed packets (P = 50 ms, N(25, 8) ms)")
-def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig4"
-    tab, duration, seeds = _fig4_table(quick, store)
-    curves = [NODELAY, *FIG4_CURVES]
+def _fig4_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
     _plot(
         out,
         "fig4_throughput",
         tab,
-        curves,
+        [NODELAY, *FIG4_CURVES],
         "norm",
         xlabel="fraction of packets delayed (%)",
         ylabel="throughput / S",
@@ -545,6 +615,10 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         xscale=100,
         styles={NODELAY: "k*", "DSACK-FA-RTX": "s--", "DSACK-TA-RTX": "^--"},
     )
+
+
+def _fig4_claims(tab: Table, quick: bool) -> list[Claim]:
+    fig = "fig4"
     nodelay = tab[(NODELAY, 0.0)]["norm"]
     xs = _xs(tab, "SACK")
     th = {c: _by_x(tab, c) for c in FIG4_CURVES}
@@ -554,14 +628,16 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     sack10 = th["SACK"][x10] / nodelay
     sack_lowest = all(th["SACK"][x] <= min(th[c][x] for c in FIG4_CURVES) + 1e-12 for x in xs)
     claims.append(
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "SACK's throughput falls fast as more packets are delayed",
-            f"SACK below 50 % of SACK-NODELAY at {_pct(x10)} delayed, and the lowest "
-            "curve at every fraction",
+            all_of(
+                below(sack10, 0.5, f"SACK / SACK-NODELAY at {_pct(x10)} delayed"),
+                that(sack_lowest, "SACK the lowest curve at every fraction"),
+            ),
             f"SACK / SACK-NODELAY at {_pct(x10)}: {sack10:.3f}; SACK vs fraction: "
             f"{series_str(th['SACK'])}; lowest everywhere: {sack_lowest}",
-            sack10 < 0.5 and sack_lowest,
             sack_over_nodelay_at_10pct=sack10,
             sack=th["SACK"],
             nodelay=nodelay,
@@ -571,13 +647,18 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     others = [c for c in FIG4_CURVES if not c.startswith("DSACK-TA")]
     gaps = {x: th["DSACK-TA-MEAN"][x] - max(th[c][x] for c in others) for x in xs}
     claims.append(
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA performs best",
-            "DSACK-TA(-MEAN) >= every non-TA curve (SACK, DSACK-R, FA-MEAN, FA-RTX) "
-            "- 0.01 S at every fraction",
+            each_at_least(
+                gaps,
+                -0.01,
+                "DSACK-TA(-MEAN) - the best non-TA curve (SACK, DSACK-R, FA-MEAN, FA-RTX)",
+                "at every fraction",
+                unit("S"),
+            ),
             "TA - best other: " + series_str(gaps, "{:+.3f}"),
-            all(g >= -0.01 for g in gaps.values()),
             ta_minus_best_other=gaps,
         )
     )
@@ -585,12 +666,12 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     x30 = max(xs)
     ta30 = th["DSACK-TA-MEAN"][x30] / nodelay
     claims.append(
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             f"DSACK-TA keeps over 71 % of SACK-NODELAY's throughput at {_pct(x30)} delayed",
-            "DSACK-TA / SACK-NODELAY > 0.71",
+            above(ta30, 0.71, "DSACK-TA / SACK-NODELAY"),
             f"{ta30:.3f} (TA {th['DSACK-TA-MEAN'][x30]:.3f} S, SACK-NODELAY {nodelay:.3f} S)",
-            ta30 > 0.71,
             ta_over_nodelay=ta30,
         )
     )
@@ -598,12 +679,12 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     diff_ta = {x: th["DSACK-TA-MEAN"][x] - th["DSACK-TA-RTX"][x] for x in xs}
     worst = max(abs(v) for v in diff_ta.values())
     claims.append(
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA-MEAN ~ DSACK-TA-RTX (plotted atop one another)",
-            "|TA-MEAN - TA-RTX| <= 0.03 S at every fraction",
+            at_most(worst, 0.03, "|TA-MEAN - TA-RTX|, largest over the fractions", unit("S")),
             "TA-MEAN - TA-RTX: " + series_str(diff_ta, "{:+.3f}"),
-            worst <= 0.03,
             diff=diff_ta,
             max_abs_diff=worst,
         )
@@ -612,12 +693,19 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     diff_fa = {x: th["DSACK-FA-MEAN"][x] - th["DSACK-FA-RTX"][x] for x in xs}
     mean_fa = float(np.mean(list(diff_fa.values())))
     claims.append(
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-FA-MEAN performs slightly better than DSACK-FA-RTX",
-            "mean over the fractions of FA-MEAN - FA-RTX in (0, 0.10] S",
+            within(
+                mean_fa,
+                0,
+                0.10,
+                "mean over the fractions of FA-MEAN - FA-RTX",
+                unit("S"),
+                low_open=True,
+            ),
             f"mean {mean_fa:+.4f} S; per fraction: " + series_str(diff_fa, "{:+.3f}"),
-            0 < mean_fa <= 0.10,
             diff=diff_fa,
             mean_diff=mean_fa,
         )
@@ -625,18 +713,25 @@ def fig4(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     return claims
 
 
-@recipe(PAPER, "fig5", "false fast retransmit ratio vs fraction of delayed packets")
-def fig5(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig5"
-    tab, duration, seeds = _fig4_table(quick, store)
-    curves = ["DSACK-R", "DSACK-FA-MEAN", "DSACK-FA-RTX", "DSACK-TA-MEAN", "DSACK-TA-RTX"]
-    metric = "false_fr_per_reorder"
+recipe(
+    PAPER,
+    "fig4",
+    "throughput vs fraction of delayed packets (P = 50 ms, N(25, 8) ms)",
+    points=_fig4_points,
+    table=_summary,
+    plot=_fig4_plot,
+    claims=_fig4_claims,
+)
+
+
+def _fig5_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
     _plot(
         out,
         "fig5_false_fr_ratio",
         tab,
-        curves,
-        metric,
+        ["DSACK-R", "DSACK-FA-MEAN", "DSACK-FA-RTX", "DSACK-TA-MEAN", "DSACK-TA-RTX"],
+        "false_fr_per_reorder",
         xlabel="fraction of packets delayed (%)",
         ylabel="false fast retransmits / reordered packets (%)",
         title=f"Fig. 5: as Fig. 4 ({seeds} seeds x {duration:g} s)",
@@ -644,6 +739,11 @@ def fig5(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         yscale=100,
         styles={"DSACK-FA-RTX": "s--", "DSACK-TA-RTX": "^--"},
     )
+
+
+def _fig5_claims(tab: Table, quick: bool) -> list[Claim]:
+    fig = "fig5"
+    metric = "false_fr_per_reorder"
     fa = _by_x(tab, "DSACK-FA-MEAN", metric)
     ta = _by_x(tab, "DSACK-TA-MEAN", metric)
     xs = list(fa)
@@ -658,31 +758,52 @@ def fig5(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         c: {x: tab[(c, x)]["false_fr_detected"] for x in xs}
         for c in ("DSACK-FA-MEAN", "DSACK-TA-MEAN")
     }
+    ta_check = all_of(
+        below(ta_all, Ref(fa_all, "FA's"), "TA's ratio pooled over all fractions"),
+        each_at_most(ta, Ref(fa, "FA", plus=0.01, fmt=points), "TA", "at every fraction"),
+        sep=", and ",
+    )
     return [
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-FA's false fast retransmit ratio stays below 10 %",
-            "false fast retransmits (ground truth) / reordered packets of DSACK-FA(-MEAN) "
-            "< 10 % at every fraction",
+            each_below(
+                fa,
+                0.10,
+                "false fast retransmits (ground truth) / reordered packets of DSACK-FA(-MEAN)",
+                "at every fraction",
+                pct,
+            ),
             "FA (%): " + series_str({x: 100 * v for x, v in fa.items()}, "{:.2f}"),
-            all(v < 0.10 for v in fa.values()),
             fa=fa,
             fa_rtx=_by_x(tab, "DSACK-FA-RTX", metric),
             dsack_detected_share_of_frs=share,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA prevents still more false fast retransmits",
-            "TA's ratio pooled over all fractions < FA's, and TA <= FA + 1 point at every fraction",
+            ta_check,
             f"pooled TA {100 * ta_all:.2f} % vs FA {100 * fa_all:.2f} %; TA (%): "
             + series_str({x: 100 * v for x, v in ta.items()}, "{:.2f}"),
-            ta_all < fa_all and all(ta[x] <= fa[x] + 0.01 for x in xs),
             ta=ta,
             ta_pooled=ta_all,
             fa_pooled=fa_all,
             ta_rtx=_by_x(tab, "DSACK-TA-RTX", metric),
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "fig5",
+    "false fast retransmit ratio vs fraction of delayed packets",
+    points=_fig4_points,
+    table=_summary,
+    plot=_fig5_plot,
+    claims=_fig5_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -695,10 +816,8 @@ FIG6_FRACTION = 0.05
 FIG6_CURVES = {"SACK": "SACK", "DSACK-R": "DSACK-R", "DSACK-FA": "DSACK-FA", "DSACK-TA": "DSACK-TA"}
 
 
-@recipe(PAPER, "fig6", "throughput vs drop rate (5 % delayed)")
-def fig6(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig6"
-    duration, seeds = _mode(quick)
+def _fig6_points(quick: bool) -> Plan:
+    duration, _ = _mode(quick)
     drops = FIG6_DROPS_QUICK if quick else FIG6_DROPS
     s = capacity_bps(FIG4_P)
     points: list[Point] = []
@@ -711,7 +830,11 @@ def fig6(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             points.append(
                 _point(label, p, s, chain_scenario(CHAIN, FIG4_P, variant, duration, imps))
             )
-    tab = summarise(run_points(points, seeds, store))
+    return _plan(points, quick)
+
+
+def _fig6_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
     _plot(
         out,
         "fig6_throughput",
@@ -724,6 +847,11 @@ def fig6(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         xscale=100,
         styles={NODELAY: "k*-"},
     )
+
+
+def _fig6_claims(tab: Table, quick: bool) -> list[Claim]:
+    fig = "fig6"
+    drops = FIG6_DROPS_QUICK if quick else FIG6_DROPS
     lo, hi = min(drops), max(drops)
     gains = {
         c: (
@@ -732,35 +860,46 @@ def fig6(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         )
         for c in ("DSACK-R", "DSACK-FA", "DSACK-TA")
     }
-    falls = {c: (tab[(c, lo)]["norm"], tab[(c, hi)]["norm"]) for c in [NODELAY, *FIG6_CURVES]}
+    falls_ = {c: (tab[(c, lo)]["norm"], tab[(c, hi)]["norm"]) for c in [NODELAY, *FIG6_CURVES]}
     ffr = {x: tab[("DSACK-TA", x)]["false_fr_detected"] for x in drops}
+    start, end = f"{_pct(lo)} drops", f"{_pct(hi)} drops"
     return [
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "the DSACK variants' advantage over SACK shrinks as drops grow",
-            f"(variant - SACK) at {_pct(hi)} drops < at {_pct(lo)} drops, for DSACK-R, -FA and -TA",
+            each_falls(gains, "variant - SACK", start, end, "for DSACK-R, -FA and -TA"),
             "; ".join(f"{c}: {a:+.3f} -> {b:+.3f} S" for c, (a, b) in gains.items()),
-            all(b < a for a, b in gains.values()),
             gains=gains,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "all variants lose throughput as the drop rate grows",
-            f"throughput at {_pct(hi)} drops < at {_pct(lo)} drops for every curve",
-            "; ".join(f"{c}: {a:.3f} -> {b:.3f}" for c, (a, b) in falls.items()),
-            all(b < a for a, b in falls.values()),
-            throughput=falls,
+            each_falls(falls_, "throughput", start, end, "for every curve"),
+            "; ".join(f"{c}: {a:.3f} -> {b:.3f}" for c, (a, b) in falls_.items()),
+            throughput=falls_,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "the share of fast retransmits found false falls as drops grow (DSACK-TA)",
-            f"DSACK-detected false FR ratio of DSACK-TA lower at {_pct(hi)} drops than at "
-            f"{_pct(lo)}",
+            falls(ffr[lo], ffr[hi], "DSACK-detected false FR ratio of DSACK-TA", start, end),
             series_str(ffr, "{:.3f}"),
-            ffr[hi] < ffr[lo],
             false_fr_detected=ffr,
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "fig6",
+    "throughput vs drop rate (5 % delayed)",
+    points=_fig6_points,
+    table=_summary,
+    plot=_fig6_plot,
+    claims=_fig6_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -777,10 +916,8 @@ def _fig7_impairments(p: float) -> list[Impairment]:
     return [delayed(FIG7_FRACTION, UniformVar(low=0.0, high=4 * p)), *dropped(FIG7_DROP)]
 
 
-@recipe(PAPER, "fig7", "throughput vs link delay (1.4 % delayed U[0, 4P], 0.6 % dropped)")
-def fig7(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig7"
-    duration, seeds = _mode(quick)
+def _fig7_points(quick: bool) -> Plan:
+    duration, _ = _mode(quick)
     ps = FIG7_P_QUICK if quick else FIG7_P
     points = [
         _point(
@@ -792,7 +929,11 @@ def fig7(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for label, variant in FIG4_CURVES.items()
         for p in ps
     ]
-    tab = summarise(run_points(points, seeds, store))
+    return _plan(points, quick)
+
+
+def _fig7_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
     _plot(
         out,
         "fig7_throughput",
@@ -804,6 +945,11 @@ def fig7(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         title=f"Fig. 7: 1.4 % delayed U[0, 4P], 0.6 % dropped ({seeds} seeds x {duration:g} s)",
         styles={"DSACK-FA-RTX": "s--", "DSACK-TA-RTX": "^--"},
     )
+
+
+def _fig7_claims(tab: Table, quick: bool) -> list[Claim]:
+    fig = "fig7"
+    ps = FIG7_P_QUICK if quick else FIG7_P
     others = [c for c in FIG4_CURVES if not c.startswith("DSACK-TA")]
     gaps = {
         p: tab[("DSACK-TA-MEAN", p)]["norm"] - max(tab[(c, p)]["norm"] for c in others) for p in ps
@@ -811,23 +957,36 @@ def fig7(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     ta_fa = {p: tab[("DSACK-TA-MEAN", p)]["norm"] - tab[("DSACK-FA-MEAN", p)]["norm"] for p in ps}
     lo, hi = min(ps), max(ps)
     return [
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA performs best",
-            "DSACK-TA(-MEAN) >= every non-TA curve - 0.01 S at every P",
+            each_at_least(
+                gaps, -0.01, "DSACK-TA(-MEAN) - the best non-TA curve", "at every P", unit("S")
+            ),
             "TA - best other: " + series_str(gaps, "{:+.3f}"),
-            all(g >= -0.01 for g in gaps.values()),
             ta_minus_best_other=gaps,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-FA approaches DSACK-TA as P grows",
-            f"(TA - FA) at P = {hi:g} s < (TA - FA) at P = {lo:g} s",
+            falls(ta_fa[lo], ta_fa[hi], "TA - FA", f"P = {lo:g} s", f"P = {hi:g} s"),
             "TA - FA: " + series_str(ta_fa, "{:+.3f}"),
-            ta_fa[hi] < ta_fa[lo],
             ta_minus_fa=ta_fa,
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "fig7",
+    "throughput vs link delay (1.4 % delayed U[0, 4P], 0.6 % dropped)",
+    points=_fig7_points,
+    table=_summary,
+    plot=_fig7_plot,
+    claims=_fig7_claims,
+)
 
 
 FIG8_P = 0.10
@@ -835,10 +994,8 @@ FIG8_RATIOS = (0.95, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05)
 FIG8_RATIOS_QUICK = (0.95, 0.9, 0.6, 0.3, 0.05)
 
 
-@recipe(PAPER, "fig8", "timeouts, fast retransmits and throughput vs fixed FA ratio (P = 100 ms)")
-def fig8(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig8"
-    duration, seeds = _mode(quick)
+def _fig8_points(quick: bool) -> Plan:
+    duration, _ = _mode(quick)
     ratios = FIG8_RATIOS_QUICK if quick else FIG8_RATIOS
     s = capacity_bps(FIG8_P)
     imps = _fig7_impairments(FIG8_P)
@@ -853,7 +1010,12 @@ def fig8(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     ]
     for v in ("DSACK-TA", "DSACK-R"):
         points.append(_point(v, 0.0, s, chain_scenario(CHAIN, FIG8_P, v, duration, imps)))
-    tab = summarise(run_points(points, seeds, store))
+    return _plan(points, quick)
+
+
+def _fig8_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
+    ratios = FIG8_RATIOS_QUICK if quick else FIG8_RATIOS
     lo_r, hi_r = min(ratios), max(ratios)
     title = f"Fig. 8: P = {FIG8_P:g} s, as Fig. 7 ({seeds} seeds x {duration:g} s)"
     panels = (
@@ -880,63 +1042,88 @@ def fig8(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             extra=extra,
             styles={"DSACK-TA": "--", "DSACK-R": ":"},
         )
+
+
+def _fig8_timeouts(to: dict[float, float], lo_r: float, mid: float, hi_r: float) -> Claim:
+    slope_hi = (to[hi_r] - to[mid]) / (hi_r - mid)
+    slope_lo = (to[mid] - to[lo_r]) / (mid - lo_r)
+    check = all_of(
+        falls(to[hi_r], to[mid], "timeout fraction", f"FA ratio {_pct(hi_r)}", _pct(mid)),
+        above(
+            slope_hi,
+            Ref(slope_lo, f"the drop over {_pct(mid)} -> {_pct(lo_r)}"),
+            f"its drop per FA-ratio point over {_pct(hi_r)} -> {_pct(mid)}",
+        ),
+    )
+    return make_claim(
+        PAPER,
+        "fig8",
+        "timeouts fall steeply from a 95 % to a 60 % FA ratio, then flatten",
+        check,
+        "packets meeting a timeout (%) by FA ratio: "
+        + ", ".join(f"{r:.2f}: {100 * v:.4f}" for r, v in to.items())
+        + f"; slopes {100 * slope_hi:.4f} vs {100 * slope_lo:.4f} % per FA point",
+        timeout_fraction=to,
+        slope_95_60=slope_hi,
+        slope_60_5=slope_lo,
+    )
+
+
+def _fig8_claims(tab: Table, quick: bool) -> list[Claim]:
+    fig = "fig8"
+    ratios = FIG8_RATIOS_QUICK if quick else FIG8_RATIOS
+    lo_r, hi_r = min(ratios), max(ratios)
     to = _by_x(tab, "DSACK-FA", "to_frac")
     fr = _by_x(tab, "DSACK-FA", "fr_frac")
     thr = _by_x(tab, "DSACK-FA", "norm")
     mid = min(ratios, key=lambda r: abs(r - 0.6))
-    slope_hi = (to[hi_r] - to[mid]) / (hi_r - mid)
-    slope_lo = (to[mid] - to[lo_r]) / (mid - lo_r)
     rho = spearman(list(fr), list(fr.values()))
     ta = tab[("DSACK-TA", 0.0)]
     best_r = max(thr, key=lambda r: thr[r])
     fa90 = thr.get(0.9, float("nan"))
     r_thr = tab[("DSACK-R", 0.0)]["norm"]
+    fr_rise = all_of(
+        rises(fr[hi_r], fr[lo_r], "FR fraction", f"FA ratio {_pct(hi_r)}", _pct(lo_r)),
+        below(rho, 0, "Spearman rank correlation of FA ratio and FR fraction"),
+    )
+    best = Ref(thr[best_r], "the best fixed-FA-ratio throughput", times=0.95)
+    beats = all_of(
+        above(ta["norm"], Ref(r_thr, "DSACK-R"), "TA"),
+        above(ta["norm"], Ref(fa90, "DSACK-FA at 90 %"), "TA"),
+        sep=" and ",
+    )
     return [
-        _claim(
-            fig,
-            "timeouts fall steeply from a 95 % to a 60 % FA ratio, then flatten",
-            f"timeout fraction at {_pct(hi_r)} > at {_pct(mid)}, and the drop per FA-ratio "
-            f"point is larger over {_pct(hi_r)} -> {_pct(mid)} than over {_pct(mid)} -> "
-            f"{_pct(lo_r)}",
-            "packets meeting a timeout (%) by FA ratio: "
-            + ", ".join(f"{r:.2f}: {100 * v:.4f}" for r, v in to.items())
-            + f"; slopes {100 * slope_hi:.4f} vs {100 * slope_lo:.4f} % per FA point",
-            to[hi_r] > to[mid] and slope_hi > slope_lo,
-            timeout_fraction=to,
-            slope_95_60=slope_hi,
-            slope_60_5=slope_lo,
-        ),
-        _claim(
+        _fig8_timeouts(to, lo_r, mid, hi_r),
+        make_claim(
+            PAPER,
             fig,
             "fast retransmits rise as the FA ratio falls",
-            f"FR fraction at {_pct(lo_r)} > at {_pct(hi_r)}; Spearman rank correlation of "
-            "FA ratio and FR fraction < 0",
+            fr_rise,
             "FR / packets (%): "
             + ", ".join(f"{r:.2f}: {100 * v:.3f}" for r, v in fr.items())
             + f"; Spearman {rho:+.2f}",
-            fr[lo_r] > fr[hi_r] and rho < 0,
             fr_fraction=fr,
             spearman=rho,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA gets about the best throughput of all fixed FA ratios",
-            "DSACK-TA >= 0.95 x the best fixed-FA-ratio throughput",
+            at_least(ta["norm"], best, "DSACK-TA"),
             f"TA {ta['norm']:.3f} S (final FA ratio {ta['fa_ratio']:.2f}) vs best fixed "
             f"{thr[best_r]:.3f} S at {_pct(best_r)} (ratio {ta['norm'] / thr[best_r]:.3f})",
-            ta["norm"] >= 0.95 * thr[best_r],
             ta=ta["norm"],
             best_fixed=thr[best_r],
             best_ratio=best_r,
             throughput=thr,
             ta_final_fa_ratio=ta["fa_ratio"],
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA beats DSACK-R (dupthresh 3) and DSACK-FA (90 %)",
-            "TA > DSACK-R and TA > DSACK-FA at 90 %",
+            beats,
             f"TA {ta['norm']:.3f}, DSACK-R {r_thr:.3f}, FA 90 % {fa90:.3f} (of S)",
-            ta["norm"] > r_thr and ta["norm"] > fa90,
             ta=ta["norm"],
             dsack_r=r_thr,
             fa90=fa90,
@@ -944,9 +1131,18 @@ def fig8(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     ]
 
 
-@recipe(PAPER, "fig9", "FA ratio and dupthresh vs time, one DSACK-TA run (as Fig. 8)")
-def fig9(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig9"
+recipe(
+    PAPER,
+    "fig8",
+    "timeouts, fast retransmits and throughput vs fixed FA ratio (P = 100 ms)",
+    points=_fig8_points,
+    table=_summary,
+    plot=_fig8_plot,
+    claims=_fig8_claims,
+)
+
+
+def _fig9_points(quick: bool) -> Plan:
     duration, _ = _mode(quick)
     sc = chain_scenario(
         CHAIN,
@@ -956,11 +1152,21 @@ def fig9(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         _fig7_impairments(FIG8_P),
         record=RecordSpec(series=["fa_ratio", "dupthresh"], interval=1.0),
     )
-    res = run(sc, seed=1, store=store)
-    s = res.series(0)
+    return {RUNS: Sweep([({}, sc)], seeds=1)}
+
+
+def _fig9_table(runs: Runs, quick: bool) -> Derived[dict[str, np.ndarray]]:
+    """The run's series: time, FA ratio and dupthresh."""
+    s = runs.result().series(0)
     t = s.get("t", np.array([]))
     fa = s.get("fa_ratio", np.full(t.shape, np.nan))
     dt = s.get("dupthresh", np.full(t.shape, np.nan))
+    return Derived({"t": t, "fa_ratio": fa, "dupthresh": dt})
+
+
+def _fig9_plot(s: dict[str, np.ndarray], out: Path, quick: bool) -> None:
+    duration, _ = _mode(quick)
+    t, fa, dt = s["t"], s["fa_ratio"], s["dupthresh"]
     line_plot(
         out,
         "fig9_fa_ratio_dupthresh",
@@ -973,33 +1179,52 @@ def fig9(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         title=f"Fig. 9: one DSACK-TA run, P = {FIG8_P:g} s ({duration:g} s)",
         styles={"FA ratio (%)": "-", "dupthresh (packets)": "-"},
     )
+
+
+def _fig9_claims(s: dict[str, np.ndarray], quick: bool) -> list[Claim]:
+    duration, _ = _mode(quick)
+    t, fa, dt = s["t"], s["fa_ratio"], s["dupthresh"]
     settled = t >= 0.1 * duration
     fa_mean = float(np.nanmean(fa[settled])) if settled.any() else float("nan")
     fa_sd = float(np.nanstd(fa[settled])) if settled.any() else float("nan")
     dt_mean = float(np.nanmean(dt[settled])) if settled.any() else float("nan")
     dt_sd = float(np.nanstd(dt[settled])) if settled.any() else float("nan")
+    after = f"after the first {0.1 * duration:g} s"
     return [
-        _claim(
-            fig,
+        make_claim(
+            PAPER,
+            "fig9",
             "the FA ratio oscillates around 60-70 %",
-            f"time mean of the FA ratio after the first {0.1 * duration:g} s in "
-            "[55 %, 75 %] (60-70 % +- 5 points)",
+            within(fa_mean, 0.55, 0.75, f"time mean of the FA ratio {after}", pct).noted(
+                "(60-70 % +- 5 points)"
+            ),
             f"mean {_pct(fa_mean)}, sd {_pct(fa_sd)}",
-            0.55 <= fa_mean <= 0.75,
             fa_ratio_mean=fa_mean,
             fa_ratio_sd=fa_sd,
         ),
-        _claim(
-            fig,
+        make_claim(
+            PAPER,
+            "fig9",
             "dupthresh oscillates around 25",
-            f"time mean of dupthresh after the first {0.1 * duration:g} s in [18, 32] "
-            "(25 +- 7 packets, i.e. +- 30 %)",
+            within(dt_mean, 18, 32, f"time mean of dupthresh {after}").noted(
+                "(25 +- 7 packets, i.e. +- 30 %)"
+            ),
             f"mean {dt_mean:.1f}, sd {dt_sd:.1f} packets",
-            18 <= dt_mean <= 32,
             dupthresh_mean=dt_mean,
             dupthresh_sd=dt_sd,
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "fig9",
+    "FA ratio and dupthresh vs time, one DSACK-TA run (as Fig. 8)",
+    points=_fig9_points,
+    table=_fig9_table,
+    plot=_fig9_plot,
+    claims=_fig9_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -1018,10 +1243,8 @@ def _kp_delay(fraction: float, k: float, p: float) -> DelayImpairment:
     return delayed(fraction, normal(k * p, k * p / 3))
 
 
-@recipe(PAPER, "fig10-11", "throughput and timeouts vs mean delay kP (P = 200 ms, 4 % delayed)")
-def fig10_11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig10-11"
-    duration, seeds = _mode(quick)
+def _fig10_points(quick: bool) -> Plan:
+    duration, _ = _mode(quick)
     ks = FIG10_K_QUICK if quick else FIG10_K
     s = capacity_bps(FIG10_P)
     points = [
@@ -1034,7 +1257,11 @@ def fig10_11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for v in FIG10_CURVES
         for k in ks
     ]
-    tab = summarise(run_points(points, seeds, store))
+    return _plan(points, quick)
+
+
+def _fig10_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
     title = (
         f"Figs. 10-11: P = {FIG10_P:g} s, 4 % delayed N(kP, kP/3) ({seeds} seeds x {duration:g} s)"
     )
@@ -1054,6 +1281,11 @@ def fig10_11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             xscale=FIG10_P,
             yscale=scale,
         )
+
+
+def _fig10_claims(tab: Table, quick: bool) -> list[Claim]:
+    fig = "fig10-11"
+    ks = FIG10_K_QUICK if quick else FIG10_K
     late = [k for k in ks if k > 5.5]
     early = [k for k in ks if k <= 5.5]
     thr = {v: _by_x(tab, v) for v in FIG10_CURVES}
@@ -1064,55 +1296,85 @@ def fig10_11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         if late and early
         else float("nan")
     )
+    where = "at every k > 5.5"
+    best = {k: max(thr["DSACK-TA"][k], thr["DSACK-FA"][k]) for k in ks}
     return [
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA collapses past k = 5.5 (mean delay 1.1 s), below DSACK-FA",
-            "DSACK-TA < DSACK-FA at every k > 5.5",
+            each_below(
+                {k: thr["DSACK-TA"][k] for k in late},
+                Ref(thr["DSACK-FA"], "DSACK-FA"),
+                "DSACK-TA",
+                where,
+            ),
             "TA: "
             + series_str(thr["DSACK-TA"])
             + "; FA: "
             + series_str(thr["DSACK-FA"])
             + f"; TA mean k > 5.5 / mean k <= 5.5: {drop:.2f}",
-            bool(late) and all(thr["DSACK-TA"][k] < thr["DSACK-FA"][k] for k in late),
             ta=thr["DSACK-TA"],
             fa=thr["DSACK-FA"],
             ta_late_over_early=drop,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA's timeouts exceed DSACK-FA's past k = 5.5",
-            "timeout fraction of TA > FA at every k > 5.5",
+            each_above(
+                {k: to["DSACK-TA"][k] for k in late},
+                Ref(to["DSACK-FA"], "FA's"),
+                "timeout fraction of TA",
+                where,
+            ),
             "TA (%): "
             + series_str({k: 100 * v for k, v in to["DSACK-TA"].items()}, "{:.3f}")
             + "; FA (%): "
             + series_str({k: 100 * v for k, v in to["DSACK-FA"].items()}, "{:.3f}"),
-            bool(late) and all(to["DSACK-TA"][k] > to["DSACK-FA"][k] for k in late),
             ta=to["DSACK-TA"],
             fa=to["DSACK-FA"],
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TAES keeps a high throughput",
-            "TAES >= max(TA, FA) - 0.02 S at every k",
-            "TAES: " + series_str(thr["DSACK-TAES"]) + "; HG: " + series_str(thr["DSACK-HG"]),
-            all(
-                thr["DSACK-TAES"][k] >= max(thr["DSACK-TA"][k], thr["DSACK-FA"][k]) - 0.02
-                for k in ks
+            each_at_least(
+                thr["DSACK-TAES"],
+                Ref(best, "max(TA, FA)", plus=-0.02, fmt=unit("S")),
+                "TAES",
+                "at every k",
             ),
+            "TAES: " + series_str(thr["DSACK-TAES"]) + "; HG: " + series_str(thr["DSACK-HG"]),
             taes=thr["DSACK-TAES"],
             hg=thr["DSACK-HG"],
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TAES has few timeouts",
-            "timeout fraction of TAES <= TA's at every k > 5.5",
+            each_at_most(
+                {k: to["DSACK-TAES"][k] for k in late},
+                Ref(to["DSACK-TA"], "TA's"),
+                "timeout fraction of TAES",
+                where,
+            ),
             "TAES (%): " + series_str({k: 100 * v for k, v in to["DSACK-TAES"].items()}, "{:.3f}"),
-            bool(late) and all(to["DSACK-TAES"][k] <= to["DSACK-TA"][k] for k in late),
             taes=to["DSACK-TAES"],
             hg=to["DSACK-HG"],
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "fig10-11",
+    "throughput and timeouts vs mean delay kP (P = 200 ms, 4 % delayed)",
+    points=_fig10_points,
+    table=_summary,
+    plot=_fig10_plot,
+    claims=_fig10_claims,
+)
 
 
 FIG12_K = 6.0
@@ -1127,14 +1389,8 @@ TABLE3_PAPER = {
 }
 
 
-@recipe(
-    PAPER,
-    "fig12-13-table3",
-    "timeouts and throughput vs FA ratio at k = 6 (N(1.2 s, 0.4 s)); mean RTO (Table 3)",
-)
-def fig12_13_table3(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig12-13-table3"
-    duration, seeds = _mode(quick)
+def _fig12_points(quick: bool) -> Plan:
+    duration, _ = _mode(quick)
     ratios = FIG8_RATIOS_QUICK if quick else FIG8_RATIOS
     s = capacity_bps(FIG10_P)
     imps = [_kp_delay(FIG10_FRACTION, FIG12_K, FIG10_P)]
@@ -1146,7 +1402,36 @@ def fig12_13_table3(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     points += [
         _point(v, 0.0, s, chain_scenario(CHAIN, FIG10_P, v, duration, imps)) for v in FIG12_REFS
     ]
-    tab = summarise(run_points(points, seeds, store))
+    return _plan(points, quick)
+
+
+def _mean_rto(tab: Table, quick: bool) -> dict[str, float]:
+    """Table 3's mean RTO by variant (DSACK-FA at the highest FA ratio)."""
+    hi_r = max(FIG8_RATIOS_QUICK if quick else FIG8_RATIOS)
+    rto = {v: tab[(v, 0.0)]["rto_mean"] for v in FIG12_REFS}
+    rto["DSACK-FA"] = tab[("DSACK-FA", hi_r)]["rto_mean"]
+    return rto
+
+
+def _fig12_table(runs: Runs, quick: bool) -> Derived[Table]:
+    tab = summarise(runs.table())
+    hi_r = max(FIG8_RATIOS_QUICK if quick else FIG8_RATIOS)
+    rto = _mean_rto(tab, quick)
+    rows = [
+        {
+            "variant": v,
+            "mean_rto_s": rto[v],
+            "paper_s": TABLE3_PAPER[v],
+            "note": f"FA ratio {_pct(hi_r)}" if v == "DSACK-FA" else "",
+        }
+        for v in TABLE3_PAPER
+    ]
+    return Derived(tab, {"table3_mean_rto": rows})
+
+
+def _fig12_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
+    ratios = FIG8_RATIOS_QUICK if quick else FIG8_RATIOS
     lo_r, hi_r = min(ratios), max(ratios)
     title = (
         f"Figs. 12-13: P = {FIG10_P:g} s, 4 % delayed N(1.2 s, 0.4 s) "
@@ -1175,19 +1460,15 @@ def fig12_13_table3(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             styles={"DSACK-TA": "--", "DSACK-TAES": "-.", "DSACK-HG": ":"},
         )
 
-    rto = {v: tab[(v, 0.0)]["rto_mean"] for v in FIG12_REFS}
-    rto["DSACK-FA"] = tab[("DSACK-FA", hi_r)]["rto_mean"]
-    rows = [
-        {
-            "variant": v,
-            "mean_rto_s": rto[v],
-            "paper_s": TABLE3_PAPER[v],
-            "note": f"FA ratio {_pct(hi_r)}" if v == "DSACK-FA" else "",
-        }
-        for v in TABLE3_PAPER
-    ]
-    write_table(out, "table3_mean_rto", rows)
 
+def _pct_map(m: Mapping[float, float]) -> str:
+    return ", ".join(f"{100 * r:g}: {100 * v:.3f}" for r, v in m.items())
+
+
+def _fig12_claims(tab: Table, quick: bool) -> list[Claim]:
+    fig = "fig12-13-table3"
+    ratios = FIG8_RATIOS_QUICK if quick else FIG8_RATIOS
+    lo_r, hi_r = min(ratios), max(ratios)
     to_fa = _by_x(tab, "DSACK-FA", "to_frac")
     to_faes = _by_x(tab, "DSACK-FAES", "to_frac")
     thr_faes = _by_x(tab, "DSACK-FAES")
@@ -1195,74 +1476,121 @@ def fig12_13_table3(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     taes = tab[("DSACK-TAES", 0.0)]["norm"]
     hg = tab[("DSACK-HG", 0.0)]["norm"]
     best_faes = max(thr_faes.values())
-    rto_str = ", ".join(f"{v} {rto[v]:.2f} (paper {TABLE3_PAPER[v]:.1f})" for v in TABLE3_PAPER)
-
-    def pct_map(m: Mapping[float, float]) -> str:
-        return ", ".join(f"{100 * r:g}: {100 * v:.3f}" for r, v in m.items())
-
+    every = "at every FA ratio"
+    faes_few = all_of(
+        each_at_most(
+            to_faes, Ref(to_fa, "FA's", plus=1e-4, fmt=points), "FAES timeout fraction", every
+        ),
+        each_below(to_faes, Ref(ta_to, "DSACK-TA's"), "FAES timeout fraction", every),
+    )
+    ta_many = all_of(
+        above(ta_to, Ref(to_fa[hi_r], f"FA's at {_pct(hi_r)}"), "TA's timeout fraction"),
+        rises(
+            to_fa[hi_r], to_fa[lo_r], "FA's timeout fraction", f"FA ratio {_pct(hi_r)}", _pct(lo_r)
+        ),
+    )
+    taes_best = all_of(
+        at_least(taes, Ref(best_faes, "the best FAES over the FA ratios", times=0.95), "TAES"),
+        at_least(taes, Ref(hg, "HG", times=0.95), "TAES"),
+    )
     return [
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-FAES has few timeouts at every FA ratio",
-            "FAES timeout fraction <= FA's + 0.01 points at every FA ratio, and below "
-            "DSACK-TA's at every FA ratio",
-            f"FAES (%): {pct_map(to_faes)}; FA (%): {pct_map(to_fa)}; TA {100 * ta_to:.3f} %",
-            all(to_faes[r] <= to_fa[r] + 1e-4 for r in ratios)
-            and all(v < ta_to for v in to_faes.values()),
+            faes_few,
+            f"FAES (%): {_pct_map(to_faes)}; FA (%): {_pct_map(to_fa)}; TA {100 * ta_to:.3f} %",
             faes=to_faes,
             fa=to_fa,
             ta=ta_to,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA meets far more timeouts than DSACK-FA at 95 %; FA's timeouts grow as "
             "its FA ratio falls",
-            f"TA's timeout fraction > FA's at {_pct(hi_r)}, and FA's at {_pct(lo_r)} > at "
-            f"{_pct(hi_r)}",
+            ta_many,
             f"TA {100 * ta_to:.3f} %, FA at {_pct(hi_r)} {100 * to_fa[hi_r]:.3f} %, "
             f"FA at {_pct(lo_r)} {100 * to_fa[lo_r]:.3f} %",
-            ta_to > to_fa[hi_r] and to_fa[lo_r] > to_fa[hi_r],
             ta=ta_to,
             fa=to_fa,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TAES matches the best DSACK-FAES and DSACK-HG",
-            "TAES >= 0.95 x max over FA ratios of FAES, and >= 0.95 x HG",
+            taes_best,
             f"TAES {taes:.3f} S, best FAES {best_faes:.3f} S, HG {hg:.3f} S",
-            taes >= 0.95 * best_faes and taes >= 0.95 * hg,
             taes=taes,
             best_faes=best_faes,
             hg=hg,
             faes=thr_faes,
         ),
-        _claim(
+        *_table3_claims(_mean_rto(tab, quick)),
+    ]
+
+
+def _table3_claims(rto: dict[str, float]) -> list[Claim]:
+    fig = "fig12-13-table3"
+    rto_str = ", ".join(f"{v} {rto[v]:.2f} (paper {TABLE3_PAPER[v]:.1f})" for v in TABLE3_PAPER)
+    return [
+        make_claim(
+            PAPER,
             fig,
             "Table 3: without enhanced sampling TA's RTO is short; FA (95 %) and TAES are "
             "more conservative",
-            "mean RTO of DSACK-FA (95 %) > TA and of TAES > TA",
+            each_above(
+                {"DSACK-FA (95 %)": rto["DSACK-FA"], "DSACK-TAES": rto["DSACK-TAES"]},
+                Ref(rto["DSACK-TA"], "TA's"),
+                "mean RTO of DSACK-FA (95 %) and of TAES",
+                "",
+            ),
             rto_str,
-            rto["DSACK-FA"] > rto["DSACK-TA"] and rto["DSACK-TAES"] > rto["DSACK-TA"],
             mean_rto=rto,
             paper=TABLE3_PAPER,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "Table 3: TA's mean RTO is above SACK's, and SACK / DSACK-R stay near the 1 s minimum",
-            "TA > SACK; SACK and DSACK-R <= 1.1 s",
+            all_of(
+                above(rto["DSACK-TA"], Ref(rto["SACK"], "SACK's"), "TA's mean RTO"),
+                each_at_most(
+                    {"SACK": rto["SACK"], "DSACK-R": rto["DSACK-R"]},
+                    1.1,
+                    "mean RTO of SACK and of DSACK-R",
+                    "",
+                    unit("s"),
+                ),
+            ),
             rto_str,
-            rto["DSACK-TA"] > rto["SACK"] and rto["SACK"] <= 1.1 and rto["DSACK-R"] <= 1.1,
             mean_rto=rto,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "Table 3: DSACK-FA and DSACK-TAES are more conservative than DSACK-HG",
-            "mean RTO of FA (95 %) and of TAES > HG's",
+            each_above(
+                {"DSACK-FA (95 %)": rto["DSACK-FA"], "DSACK-TAES": rto["DSACK-TAES"]},
+                Ref(rto["DSACK-HG"], "HG's"),
+                "mean RTO of FA (95 %) and of TAES",
+                "",
+            ),
             rto_str,
-            rto["DSACK-FA"] > rto["DSACK-HG"] and rto["DSACK-TAES"] > rto["DSACK-HG"],
             mean_rto=rto,
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "fig12-13-table3",
+    "timeouts and throughput vs FA ratio at k = 6 (N(1.2 s, 0.4 s)); mean RTO (Table 3)",
+    points=_fig12_points,
+    table=_fig12_table,
+    plot=_fig12_plot,
+    claims=_fig12_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -1274,10 +1602,8 @@ FIG14_ACK_FRACTIONS_QUICK = (0.0, 0.10, 0.30)
 FIG14_DATA_FRACTION = 0.05
 
 
-@recipe(PAPER, "fig14", "throughput vs fraction of ACKs reordered (reverse path)")
-def fig14(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig14"
-    duration, seeds = _mode(quick)
+def _fig14_points(quick: bool) -> Plan:
+    duration, _ = _mode(quick)
     fractions = FIG14_ACK_FRACTIONS_QUICK if quick else FIG14_ACK_FRACTIONS
     s = capacity_bps(FIG4_P)
     points: list[Point] = []
@@ -1289,7 +1615,11 @@ def fig14(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             points.append(
                 _point(label, f, s, chain_scenario(CHAIN, FIG4_P, variant, duration, imps))
             )
-    tab = summarise(run_points(points, seeds, store))
+    return _plan(points, quick)
+
+
+def _fig14_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
     _plot(
         out,
         "fig14_throughput",
@@ -1302,23 +1632,42 @@ def fig14(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         f"({seeds} seeds x {duration:g} s)",
         xscale=100,
     )
+
+
+def _fig14_claims(tab: Table, quick: bool) -> list[Claim]:
+    fractions = FIG14_ACK_FRACTIONS_QUICK if quick else FIG14_ACK_FRACTIONS
     rel = {
         c: {f: tab[(c, f)]["norm"] / tab[(c, 0.0)]["norm"] for f in fractions}
         for c in ("DSACK-R", "DSACK-FA", "DSACK-TA")
     }
     worst = {c: min(v.values()) for c, v in rel.items()}
     return [
-        _claim(
-            fig,
+        make_claim(
+            PAPER,
+            "fig14",
             "reordered ACKs have no significant effect on the DSACK variants",
-            "throughput of DSACK-R, -FA and -TA at every ACK-reordering fraction >= 0.9 x "
-            "their throughput without ACK reordering",
+            each_at_least(
+                worst,
+                0.9,
+                "throughput at the worst ACK-reordering fraction / without ACK reordering",
+                "for DSACK-R, -FA and -TA",
+            ),
             "; ".join(f"{c}: {series_str(v, '{:.3f}')}" for c, v in rel.items()),
-            all(w >= 0.9 for w in worst.values()),
             relative=rel,
             worst=worst,
         )
     ]
+
+
+recipe(
+    PAPER,
+    "fig14",
+    "throughput vs fraction of ACKs reordered (reverse path)",
+    points=_fig14_points,
+    table=_summary,
+    plot=_fig14_plot,
+    claims=_fig14_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -1341,13 +1690,10 @@ def fig15_distributions() -> dict[str, RandomVar]:
     }
 
 
-@recipe(PAPER, "fig15", "DSACK-TA's gain over SACK under other delay distributions")
-def fig15(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig15"
-    duration, seeds = _mode(quick)
+def _fig15_points(quick: bool) -> Plan:
+    duration, _ = _mode(quick)
     fractions = FIG15_FRACTIONS_QUICK if quick else FIG15_FRACTIONS
     s = capacity_bps(FIG4_P)
-    dists = fig15_distributions()
     points = [
         _point(
             f"{v} {name}",
@@ -1355,12 +1701,16 @@ def fig15(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             s,
             chain_scenario(CHAIN, FIG4_P, v, duration, [delayed(f, law)]),
         )
-        for name, law in dists.items()
+        for name, law in fig15_distributions().items()
         for v in ("SACK", "DSACK-TA")
         for f in fractions
     ]
-    tab = summarise(run_points(points, seeds, store))
-    curves = [f"{v} {name}" for name in dists for v in ("DSACK-TA", "SACK")]
+    return _plan(points, quick)
+
+
+def _fig15_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
+    curves = [f"{v} {name}" for name in fig15_distributions() for v in ("DSACK-TA", "SACK")]
     _plot(
         out,
         "fig15_throughput",
@@ -1374,30 +1724,51 @@ def fig15(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         xscale=100,
         styles={c: ("o-" if c.startswith("DSACK") else "x--") for c in curves},
     )
+
+
+def _fig15_claims(tab: Table, quick: bool) -> list[Claim]:
+    fig = "fig15"
+    fractions = FIG15_FRACTIONS_QUICK if quick else FIG15_FRACTIONS
     x10 = min(fractions, key=lambda f: abs(f - 0.10))
     gain = {
         name: tab[(f"DSACK-TA {name}", x10)]["norm"] - tab[(f"SACK {name}", x10)]["norm"]
-        for name in dists
+        for name in fig15_distributions()
     }
     lo, hi = min(gain.values()), max(gain.values())
+    at = f"at {_pct(x10)} delayed"
+    similar = all_of(
+        above(hi, 0, f"largest gain {at}"),
+        at_least(lo, Ref(hi, "the largest", times=0.5), "smallest gain"),
+    )
     return [
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA gains over SACK under every delay distribution",
-            f"TA - SACK > 0.1 S at {_pct(x10)} delayed for every law",
+            each_above(gain, 0.1, f"TA - SACK {at}", "for every law", unit("S")),
             series_str(gain, "{:+.3f}", "{}"),
-            lo > 0.1,
             gain=gain,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "the gains are similar across distributions",
-            f"smallest gain >= 0.5 x largest gain at {_pct(x10)} delayed",
+            similar,
             f"smallest {lo:+.3f} S, largest {hi:+.3f} S (ratio {lo / hi if hi else math.nan:.2f})",
-            hi > 0 and lo >= 0.5 * hi,
             gain=gain,
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "fig15",
+    "DSACK-TA's gain over SACK under other delay distributions",
+    points=_fig15_points,
+    table=_summary,
+    plot=_fig15_plot,
+    claims=_fig15_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -1409,10 +1780,8 @@ FIG16_D_QUICK = (0.0, 0.05, 0.10, 0.20, 0.25)
 FIG16_FRACTION = 0.5
 
 
-@recipe(PAPER, "fig16", "throughput vs fixed delay d of 50 % of packets (two-path-like)")
-def fig16(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig16"
-    duration, seeds = _mode(quick)
+def _fig16_points(quick: bool) -> Plan:
+    duration, _ = _mode(quick)
     ds = FIG16_D_QUICK if quick else FIG16_D
     s = capacity_bps(FIG4_P)
     points = [
@@ -1431,7 +1800,11 @@ def fig16(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for v in ("SACK", "DSACK-TA")
         for d in ds
     ]
-    tab = summarise(run_points(points, seeds, store))
+    return _plan(points, quick)
+
+
+def _fig16_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
     _plot(
         out,
         "fig16_throughput",
@@ -1443,6 +1816,11 @@ def fig16(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         title=f"Fig. 16: P = {FIG4_P:g} s, no loss ({seeds} seeds x {duration:g} s)",
         xscale=1000,
     )
+
+
+def _fig16_claims(tab: Table, quick: bool) -> list[Claim]:
+    fig = "fig16"
+    ds = FIG16_D_QUICK if quick else FIG16_D
     ta, sack = _by_x(tab, "DSACK-TA"), _by_x(tab, "SACK")
     ratio = {d: ta[d] / sack[d] if sack[d] > 0 else float("inf") for d in ds}
     pos = [d for d in ds if d > 0]
@@ -1452,33 +1830,48 @@ def fig16(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     best_early = max(adv[d] for d in early) if early else float("nan")
     d_max = max(ds)
     return [
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA >> SACK under two-path-like delays",
-            "TA >= 2 x SACK at every d > 0",
+            each_at_least({d: ratio[d] for d in pos}, 2, "TA / SACK", "at every d > 0"),
             "TA / SACK: " + series_str({d * 1000: r for d, r in ratio.items()}, "{:.2f}"),
-            all(ratio[d] >= 2 for d in pos),
             ratio=ratio,
             ta=ta,
             sack=sack,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "about a seven-fold improvement at d = 200 ms",
-            "TA / SACK at 200 ms in [3.5, 10.5] (7x +- 50 %)",
+            within(ratio[d200], 3.5, 10.5, "TA / SACK at 200 ms").noted("(7x +- 50 %)"),
             f"{ratio[d200]:.2f} (TA {ta[d200]:.3f} S, SACK {sack[d200]:.3f} S)",
-            3.5 <= ratio[d200] <= 10.5,
             ratio_200ms=ratio[d200],
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "the advantage shrinks past ~100 ms (limited transmit of one window)",
-            f"(TA - SACK) at d = {1000 * d_max:g} ms < its maximum over 0 < d <= 100 ms",
+            below(
+                adv[d_max],
+                Ref(best_early, "its maximum over 0 < d <= 100 ms"),
+                f"(TA - SACK) at d = {1000 * d_max:g} ms",
+            ),
             "TA - SACK: " + series_str({d * 1000: a for d, a in adv.items()}, "{:+.3f}"),
-            adv[d_max] < best_early,
             advantage=adv,
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "fig16",
+    "throughput vs fixed delay d of 50 % of packets (two-path-like)",
+    points=_fig16_points,
+    table=_summary,
+    plot=_fig16_plot,
+    claims=_fig16_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -1501,10 +1894,8 @@ BL_VARIANTS = (
 FIG17_CURVES = ("SACK", "DSACK-TA", *BL_VARIANTS)
 
 
-@recipe(PAPER, "fig17-18", "vs Blanton-Allman: throughput and FR fraction vs mean delay kP")
-def fig17_18(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "fig17-18"
-    duration, seeds = _mode(quick)
+def _fig17_points(quick: bool) -> Plan:
+    duration, _ = _mode(quick)
     ks = FIG17_K_QUICK if quick else FIG17_K
     points = [
         _point(
@@ -1523,7 +1914,11 @@ def fig17_18(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for v in FIG17_CURVES
         for k in ks
     ]
-    tab = summarise(run_points(points, seeds, store))
+    return _plan(points, quick)
+
+
+def _fig17_plot(tab: Table, out: Path, quick: bool) -> None:
+    duration, seeds = _mode(quick)
     title = (
         f"Figs. 17-18: P = {FIG17_P:g} s, S = 4 Mb/s, 1 % delayed N(kP, kP/3) "
         f"({seeds} seeds x {duration:g} s)"
@@ -1544,51 +1939,84 @@ def fig17_18(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             xscale=FIG17_P * 1000,
             yscale=scale,
         )
+
+
+def _fig17_claims(tab: Table, quick: bool) -> list[Claim]:
+    fig = "fig17-18"
+    ks = FIG17_K_QUICK if quick else FIG17_K
     thr = {v: _by_x(tab, v) for v in FIG17_CURVES}
     fr = {v: _by_x(tab, v, "fr_frac") for v in FIG17_CURVES}
     lo, hi = min(ks), max(ks)
-    dsack = ("DSACK-TA", *BL_VARIANTS)
-    small = [thr[v][lo] for v in dsack]
+    small = [thr[v][lo] for v in ("DSACK-TA", *BL_VARIANTS)]
     spread = max(small) - min(small)
     lead = {k: thr["DSACK-TA"][k] - max(thr[v][k] for v in BL_VARIANTS) for k in ks}
     bl_rise = {v: (fr[v][lo], fr[v][hi]) for v in BL_VARIANTS}
+    similar = all_of(
+        at_most(spread, 0.05, f"at k = {lo:g}: spread of DSACK-TA and the BL schemes", unit("S")),
+        at_least(min(small), Ref(thr["SACK"][lo], "SACK", plus=-0.01, fmt=unit("S")), "each"),
+    )
+    ahead = all_of(
+        above(lead[hi], 0, f"TA - best BL scheme at k = {hi:g}"),
+        rises(lead[lo], lead[hi], "TA - best BL scheme", f"k = {lo:g}", f"k = {hi:g}"),
+    )
+    every_bl = "for every BL scheme"
+    bl_worse = all_of(
+        each_rises(bl_rise, "FR fraction", f"k = {lo:g}", f"k = {hi:g}", every_bl),
+        each_above(
+            {v: b for v, (_, b) in bl_rise.items()},
+            Ref(fr["DSACK-TA"][hi], "TA's"),
+            f"FR fraction at k = {hi:g}",
+            every_bl,
+        ),
+    )
     return [
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "all schemes perform similarly (and no worse than SACK) at small k",
-            f"at k = {lo:g}: DSACK-TA and the BL schemes within 0.05 S of each other, each "
-            ">= SACK - 0.01 S",
+            similar,
             f"spread {spread:.3f} S; " + ", ".join(f"{v} {thr[v][lo]:.3f}" for v in FIG17_CURVES),
-            spread <= 0.05 and min(small) >= thr["SACK"][lo] - 0.01,
             at_small_k={v: thr[v][lo] for v in FIG17_CURVES},
             spread=spread,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA pulls increasingly ahead of the Blanton-Allman schemes as k grows",
-            f"TA - best BL scheme at k = {hi:g} > 0 and > at k = {lo:g}",
+            ahead,
             "TA - best BL: " + series_str(lead, "{:+.3f}"),
-            lead[hi] > 0 and lead[hi] > lead[lo],
             lead=lead,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "DSACK-TA's fast-retransmit fraction hovers around 0 %",
-            "TA's fast retransmits <= 0.05 % of packets sent at every k",
+            each_at_most(
+                fr["DSACK-TA"], 0.0005, "TA's fast retransmits / packets sent", "at every k", pct
+            ),
             "TA (%): " + series_str({k: 100 * v for k, v in fr["DSACK-TA"].items()}, "{:.4f}"),
-            all(v <= 0.0005 for v in fr["DSACK-TA"].values()),
             ta=fr["DSACK-TA"],
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "the Blanton-Allman schemes suffer increasingly from fast retransmits",
-            f"every BL scheme's FR fraction higher at k = {hi:g} than at k = {lo:g}, and "
-            f"above TA's at k = {hi:g}",
+            bl_worse,
             "; ".join(f"{v}: {100 * a:.4f} -> {100 * b:.4f} %" for v, (a, b) in bl_rise.items()),
-            all(b > a and b > fr["DSACK-TA"][hi] for a, b in bl_rise.values()),
             bl=bl_rise,
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "fig17-18",
+    "vs Blanton-Allman: throughput and FR fraction vs mean delay kP",
+    points=_fig17_points,
+    table=_summary,
+    plot=_fig17_plot,
+    claims=_fig17_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -1624,12 +2052,12 @@ def _resets_to_three(dt: np.ndarray) -> int:
     return int(np.sum((dt[1:] <= 3) & (dt[:-1] > 3)))
 
 
-@recipe(PAPER, "table4-fig19", "bursty drops: DSACK-BL-INC vs DSACK-TA; dupthresh vs time")
-def table4_fig19(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    fig = "table4-fig19"
+T4_CONDITIONS = {"no drops": False, "drops": True}
+
+
+def _t4_points(quick: bool) -> Plan:
     duration, seeds = _mode(quick)
     s = capacity_bps(T4_P)
-    conditions = {"no drops": False, "drops": True}
     points = [
         _point(
             f"{v} | {cond}",
@@ -1638,18 +2066,47 @@ def table4_fig19(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             chain_scenario(CHAIN, T4_P, v, duration, _t4_impairments(drops)),
         )
         for v in T4_VARIANTS
-        for cond, drops in conditions.items()
+        for cond, drops in T4_CONDITIONS.items()
     ]
-    tab = summarise(run_points(points, seeds, store))
+    # Fig. 19: dupthresh vs time, one run of each with the drops
+    rec = RecordSpec(series=["dupthresh"], interval=0.1)
+    traced = [
+        (
+            {"variant": v},
+            chain_scenario(CHAIN, T4_P, v, duration, _t4_impairments(True), record=rec),
+        )
+        for v in T4_VARIANTS
+    ]
+    return {RUNS: Sweep(points, seeds), "fig19": Sweep(traced, seeds=1)}
+
+
+@dataclass(frozen=True)
+class Table4:
+    """Table 4's statistics; Fig. 19's dupthresh series and timeouts by variant."""
+
+    tab: Table
+    dupthresh: dict[str, tuple[np.ndarray, np.ndarray]]
+    timeouts: dict[str, int]
+
+    def get(self, variant: str, cond: str) -> Stat:
+        return self.tab[(f"{variant} | {cond}", 0.0)]
+
+
+def _t4_table(runs: Runs, quick: bool) -> Derived[Table4]:
+    duration, _ = _mode(quick)
+    dts: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    timeouts: dict[str, int] = {}
+    for i, v in enumerate(T4_VARIANTS):
+        r = runs.result("fig19", i)
+        ser = r.series(0)
+        dts[v] = (ser.get("t", np.array([])), ser.get("dupthresh", np.array([])))
+        timeouts[v] = int(r.flow(0)["timeouts"])
+    data = Table4(summarise(runs.table()), dts, timeouts)
     scale = 1000.0 / duration
-
-    def get(v: str, cond: str) -> Stat:
-        return tab[(f"{v} | {cond}", 0.0)]
-
     rows = []
     for v in T4_VARIANTS:
-        for cond in conditions:
-            st = get(v, cond)
+        for cond in T4_CONDITIONS:
+            st = data.get(v, cond)
             rows.append(
                 {
                     "variant": v,
@@ -1662,33 +2119,92 @@ def table4_fig19(quick: bool, out: Path, store: Store | None) -> list[Claim]:
                     "paper_fr_ratio_pct": T4_PAPER[(v, cond)][1],
                 }
             )
-    write_table(out, "table4", rows)
+    return Derived(data, {"table4": rows})
 
-    # Fig. 19: dupthresh vs time, one run of each with the drops
-    rec = RecordSpec(series=["dupthresh"], interval=0.1)
-    dts: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    timeouts: dict[str, int] = {}
-    for v in T4_VARIANTS:
-        sc = chain_scenario(CHAIN, T4_P, v, duration, _t4_impairments(True), record=rec)
-        r = run(sc, seed=1, store=store)
-        ser = r.series(0)
-        dts[v] = (ser.get("t", np.array([])), ser.get("dupthresh", np.array([])))
-        timeouts[v] = int(r.flow(0)["timeouts"])
+
+def _t4_plot(data: Table4, out: Path, quick: bool) -> None:
+    duration, _ = _mode(quick)
     line_plot(
         out,
         "fig19_dupthresh",
-        {v: (t.tolist(), d.tolist(), None) for v, (t, d) in dts.items()},
+        {v: (t.tolist(), d.tolist(), None) for v, (t, d) in data.dupthresh.items()},
         xlabel="time (s)",
         ylabel="dupthresh (packets)",
         title=f"Fig. 19: bursty drops, P = {T4_P:g} s, one run ({duration:g} s)",
         styles={"DSACK-BL-INC": "-", "DSACK-TA": "-"},
     )
 
-    thr = {(v, c): get(v, c)["norm"] for v in T4_VARIANTS for c in conditions}
-    frr = {(v, c): get(v, c)["fr_frac"] for v in T4_VARIANTS for c in conditions}
+
+def _t4_claims(data: Table4, quick: bool) -> list[Claim]:
+    fig = "table4-fig19"
+    thr = {(v, c): data.get(v, c)["norm"] for v in T4_VARIANTS for c in T4_CONDITIONS}
+    frr = {(v, c): data.get(v, c)["fr_frac"] for v in T4_VARIANTS for c in T4_CONDITIONS}
     bl_nd, ta_nd = thr[("DSACK-BL-INC", "no drops")], thr[("DSACK-TA", "no drops")]
     rel_nd = bl_nd / ta_nd - 1 if ta_nd else float("nan")
     loss = {v: 1 - thr[(v, "drops")] / thr[(v, "no drops")] for v in T4_VARIANTS}
+
+    def frs(c: str) -> str:
+        return (
+            f"BL-INC {100 * frr[('DSACK-BL-INC', c)]:.3f} %, TA {100 * frr[('DSACK-TA', c)]:.3f} %"
+        )
+
+    loses_more = all_of(
+        at_least(loss["DSACK-TA"], 0, "TA's relative loss"),
+        at_least(loss["DSACK-BL-INC"], Ref(loss["DSACK-TA"], "TA's", times=1.5), "BL-INC's"),
+        above(loss["DSACK-BL-INC"], 0, "BL-INC's"),
+    ).noted("(paper: 37.5 % vs 21.1 %, 1.78 x)")
+    by_cond = {c: frr[("DSACK-BL-INC", c)] for c in T4_CONDITIONS}
+    ta_by_cond = Ref({c: frr[("DSACK-TA", c)] for c in T4_CONDITIONS}, "TA's")
+    with_drops = {v: frr[(v, "drops")] for v in T4_VARIANTS}
+    without = Ref({v: frr[(v, "no drops")] for v in T4_VARIANTS}, "without")
+    return [
+        make_claim(
+            PAPER,
+            fig,
+            "without drops DSACK-BL-INC is comparable to DSACK-TA",
+            at_most(abs(rel_nd), 0.10, "|BL-INC / TA - 1|", pct).noted(
+                "(paper: 97184 vs 103770 packets, -6.3 %)"
+            ),
+            f"BL-INC {bl_nd:.3f} S, TA {ta_nd:.3f} S ({100 * rel_nd:+.1f} %)",
+            bl_inc=bl_nd,
+            ta=ta_nd,
+            relative=rel_nd,
+        ),
+        make_claim(
+            PAPER,
+            fig,
+            "with bursty drops DSACK-BL-INC loses much more throughput than DSACK-TA",
+            loses_more,
+            f"BL-INC loses {_pct(loss['DSACK-BL-INC'])}, TA {_pct(loss['DSACK-TA'])} "
+            f"(BL-INC {thr[('DSACK-BL-INC', 'drops')]:.3f} S, "
+            f"TA {thr[('DSACK-TA', 'drops')]:.3f} S with drops)",
+            loss=loss,
+        ),
+        make_claim(
+            PAPER,
+            fig,
+            "DSACK-BL-INC has a higher fast-retransmit ratio than DSACK-TA, with and without drops",
+            each_above(by_cond, ta_by_cond, "BL-INC FR ratio", "in both conditions").noted(
+                "(paper 0.13 vs 0.03 %, 0.48 vs 0.19 %)"
+            ),
+            f"no drops: {frs('no drops')}; drops: {frs('drops')}",
+            fr_ratio={f"{v} | {c}": x for (v, c), x in frr.items()},
+        ),
+        make_claim(
+            PAPER,
+            fig,
+            "bursty drops raise both schemes' fast-retransmit ratios",
+            each_above(with_drops, without, "FR ratio with drops", "for BL-INC and TA"),
+            f"no drops: {frs('no drops')}; drops: {frs('drops')}",
+        ),
+        *_fig19_claims(data, quick),
+    ]
+
+
+def _fig19_claims(data: Table4, quick: bool) -> list[Claim]:
+    fig = "table4-fig19"
+    duration, _ = _mode(quick)
+    dts, timeouts = data.dupthresh, data.timeouts
     settled = {v: d[t >= 0.1 * duration] if t.size else np.array([]) for v, (t, d) in dts.items()}
     bl_resets = _resets_to_three(dts["DSACK-BL-INC"][1])
     ta_set = settled["DSACK-TA"]
@@ -1697,76 +2213,51 @@ def table4_fig19(quick: bool, out: Path, store: Store | None) -> list[Claim]:
     bl_set = settled["DSACK-BL-INC"]
     bl_med = float(np.median(bl_set)) if bl_set.size else float("nan")
     bl_p5 = float(np.percentile(bl_set, 5)) if bl_set.size else float("nan")
-
-    def frs(c: str) -> str:
-        return (
-            f"BL-INC {100 * frr[('DSACK-BL-INC', c)]:.3f} %, TA {100 * frr[('DSACK-TA', c)]:.3f} %"
-        )
-
     return [
-        _claim(
-            fig,
-            "without drops DSACK-BL-INC is comparable to DSACK-TA",
-            "|BL-INC / TA - 1| <= 10 % (paper: 97184 vs 103770 packets, -6.3 %)",
-            f"BL-INC {bl_nd:.3f} S, TA {ta_nd:.3f} S ({100 * rel_nd:+.1f} %)",
-            abs(rel_nd) <= 0.10,
-            bl_inc=bl_nd,
-            ta=ta_nd,
-            relative=rel_nd,
-        ),
-        _claim(
-            fig,
-            "with bursty drops DSACK-BL-INC loses much more throughput than DSACK-TA",
-            "BL-INC's relative loss >= 1.5 x TA's (paper: 37.5 % vs 21.1 %, 1.78 x)",
-            f"BL-INC loses {_pct(loss['DSACK-BL-INC'])}, TA {_pct(loss['DSACK-TA'])} "
-            f"(BL-INC {thr[('DSACK-BL-INC', 'drops')]:.3f} S, "
-            f"TA {thr[('DSACK-TA', 'drops')]:.3f} S with drops)",
-            loss["DSACK-TA"] >= 0
-            and loss["DSACK-BL-INC"] >= 1.5 * loss["DSACK-TA"]
-            and loss["DSACK-BL-INC"] > 0,
-            loss=loss,
-        ),
-        _claim(
-            fig,
-            "DSACK-BL-INC has a higher fast-retransmit ratio than DSACK-TA, with and without drops",
-            "BL-INC FR ratio > TA's in both conditions (paper 0.13 vs 0.03 %, 0.48 vs 0.19 %)",
-            f"no drops: {frs('no drops')}; drops: {frs('drops')}",
-            all(frr[("DSACK-BL-INC", c)] > frr[("DSACK-TA", c)] for c in conditions),
-            fr_ratio={f"{v} | {c}": x for (v, c), x in frr.items()},
-        ),
-        _claim(
-            fig,
-            "bursty drops raise both schemes' fast-retransmit ratios",
-            "FR ratio with drops > without, for BL-INC and TA",
-            f"no drops: {frs('no drops')}; drops: {frs('drops')}",
-            all(frr[(v, "drops")] > frr[(v, "no drops")] for v in T4_VARIANTS),
-        ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "Fig. 19: DSACK-BL-INC's dupthresh resets to 3 at timeouts",
-            "BL-INC's dupthresh falls from above 3 back to 3 at least once in the run with "
-            "drops (sampled every 0.1 s)",
+            at_least(
+                bl_resets,
+                1,
+                "times BL-INC's dupthresh falls from above 3 back to 3 in the run with drops "
+                "(sampled every 0.1 s)",
+            ),
             f"{bl_resets} resets to 3, {timeouts['DSACK-BL-INC']} timeouts; "
             f"median {bl_med:g}, 5th percentile {bl_p5:g}",
-            bl_resets >= 1,
             resets=bl_resets,
             timeouts=timeouts["DSACK-BL-INC"],
             median=bl_med,
             p5=bl_p5,
         ),
-        _claim(
+        make_claim(
+            PAPER,
             fig,
             "Fig. 19: DSACK-TA's dupthresh stays near its level across the drop bursts",
-            f"TA's 5th percentile of dupthresh after the first {0.1 * duration:g} s >= "
-            "0.5 x its median",
+            at_least(
+                ta_p5,
+                Ref(ta_med, "its median", times=0.5),
+                f"TA's 5th percentile of dupthresh after the first {0.1 * duration:g} s",
+            ),
             f"TA median {ta_med:g}, 5th percentile {ta_p5:g} ({timeouts['DSACK-TA']} "
             f"timeouts, {_resets_to_three(dts['DSACK-TA'][1])} resets to 3)",
-            ta_p5 >= 0.5 * ta_med,
             median=ta_med,
             p5=ta_p5,
             timeouts=timeouts["DSACK-TA"],
         ),
     ]
+
+
+recipe(
+    PAPER,
+    "table4-fig19",
+    "bursty drops: DSACK-BL-INC vs DSACK-TA; dupthresh vs time",
+    points=_t4_points,
+    table=_t4_table,
+    plot=_t4_plot,
+    claims=_t4_claims,
+)
 
 
 def figures() -> Iterable[str]:

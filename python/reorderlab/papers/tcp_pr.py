@@ -95,16 +95,31 @@ Tolerances of the claims are stated in each claim's ``expected`` text.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from reorderlab.checks import (
+    Ref,
+    all_of,
+    at_least,
+    at_least_n,
+    at_most,
+    each_above,
+    each_at_least,
+    each_at_most,
+    each_below,
+    each_within,
+    pct,
+    within,
+)
 from reorderlab.claims import Claim
-from reorderlab.papers import recipe
-from reorderlab.papers.common import Point, make_claim, run_points, series_str, write_table
+from reorderlab.papers import Derived, FigureRecipe, recipe
+from reorderlab.papers.common import RUNS, Plan, Point, Runs, Sweep, make_claim, series_str
 from reorderlab.plot import line_plot
 from reorderlab.scenario import (
     CustomTopology,
@@ -121,7 +136,6 @@ from reorderlab.scenario import (
     TcpSpec,
     TrafficSpec,
 )
-from reorderlab.store import Store
 
 PAPER = "tcp-pr"
 
@@ -405,12 +419,6 @@ def _fairness_plot(
     )
 
 
-def _claim(
-    figure: str, claim: str, expected: str, measured: str, holds: bool, /, **v: Any
-) -> Claim:
-    return make_claim(PAPER, figure, claim, expected, measured, holds, **v)
-
-
 def _fair_claims(
     figure: str, table: pd.DataFrame, variants: tuple[str, str], what: str
 ) -> list[Claim]:
@@ -419,15 +427,17 @@ def _fair_claims(
     claims = []
     for panel, sub in table.groupby("panel", sort=False):
         values = {v: dict(zip(sub["n"], sub[f"norm.{v}"], strict=True)) for v in variants}
-        holds = all(lo <= x <= hi for vals in values.values() for x in vals.values())
+        flat = {(v, n): x for v, vals in values.items() for n, x in vals.items()}
         measured = "; ".join(f"{v}: {series_str(vals, '{:.2f}')}" for v, vals in values.items())
         claims.append(
-            _claim(
+            make_claim(
+                PAPER,
                 figure,
                 f"{panel}: {what} get mean normalized throughput ~1 for every number of flows",
-                f"each protocol's mean normalized throughput in [{lo}, {hi}] at every n",
+                each_within(
+                    flat, lo, hi, "each protocol's mean normalized throughput", "at every n"
+                ),
                 f"by n: {measured}",
-                holds,
                 panel=panel,
                 values=values,
             )
@@ -435,36 +445,76 @@ def _fair_claims(
     return claims
 
 
-def _fairness_runs(
-    panels: dict[str, Any], variants: tuple[str, str], quick: bool, store: Store | None
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every panel (a function n, duration -> Scenario) at every n: the runs
-    and their :func:`fairness_table`."""
+#: A panel of a fairness figure: its runs for n flows of a duration.
+Panels = dict[str, Callable[[int, float], Scenario]]
+
+
+def _dumbbell_panel(**settings: Any) -> Callable[[int, float], Scenario]:
+    """A dumbbell panel: n flows for a duration, with ``settings``."""
+    return lambda n, d: dumbbell(n, duration=d, **settings)
+
+
+def _parking_lot_panel(qdisc: str) -> Callable[[int, float], Scenario]:
+    """A parking-lot panel: n flows for a duration through ``qdisc``."""
+    return lambda n, d: parking_lot(n, qdisc=qdisc, duration=d)
+
+
+def _fairness_sweep(panels: Panels, quick: bool) -> Sweep:
+    """Every panel at every n."""
     duration, seeds, counts = _mode(quick)
     points: list[Point] = [
         ({"panel": name, "n": n}, build(n, duration))
         for name, build in panels.items()
         for n in counts
     ]
-    df = run_points(points, seeds, store)
-    return df, fairness_table(df, variants)
+    return Sweep(points, seeds)
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """A fairness figure's runs and their :func:`fairness_table`; Figs. 6-8:
+    also the table of the TCP-PR vs SACK panels of the same settings."""
+
+    runs: pd.DataFrame
+    table: pd.DataFrame
+    reference: pd.DataFrame | None = None
 
 
 def _fairness_recipe(
     figure: str,
-    panels: dict[str, Any],
+    title: str,
+    panels: Panels,
     variants: tuple[str, str],
-    quick: bool,
-    out: Path,
-    store: Store | None,
     what: str,
-) -> tuple[list[Claim], pd.DataFrame]:
-    """Run every panel (a function n -> Scenario) at every n; plot; claims."""
-    df, table = _fairness_runs(panels, variants, quick, store)
-    write_table(out, f"{figure}", table)
-    for i, name in enumerate(panels):
-        _fairness_plot(out, f"{figure}-{i + 1}", df, table, name, variants)
-    return _fair_claims(figure, table, variants, what), table
+    *,
+    reference: Panels | None = None,
+    more_claims: Callable[[Fairness], list[Claim]] | None = None,
+) -> FigureRecipe:
+    """Register a fairness figure: every panel at every n; its table
+    (``<figure>.csv``); one plot per panel; each protocol ~1 per panel,
+    and ``more_claims``. ``reference``: TCP-PR vs SACK panels run too."""
+
+    def points(quick: bool) -> Plan:
+        plan = {RUNS: _fairness_sweep(panels, quick)}
+        if reference is not None:
+            plan["reference"] = _fairness_sweep(reference, quick)
+        return plan
+
+    def table(runs: Runs, quick: bool) -> Derived[Fairness]:
+        df = runs.table()
+        t = fairness_table(df, variants)
+        ref = fairness_table(runs.table("reference"), (PR, SACK)) if reference else None
+        return Derived(Fairness(df, t, ref), {figure: t})
+
+    def plot(data: Fairness, out: Path, quick: bool) -> None:
+        for i, name in enumerate(panels):
+            _fairness_plot(out, f"{figure}-{i + 1}", data.runs, data.table, name, variants)
+
+    def claims(data: Fairness, quick: bool) -> list[Claim]:
+        extra = more_claims(data) if more_claims is not None else []
+        return _fair_claims(figure, data.table, variants, what) + extra
+
+    return recipe(PAPER, figure, title, points=points, table=table, plot=plot, claims=claims)
 
 
 # --------------------------------------------------------------------------
@@ -473,7 +523,7 @@ def _fairness_recipe(
 
 
 #: The TCP-PR vs SACK dumbbell panels of Figs. 4, 5 and 7 (n, duration -> scenario).
-PR_PANELS: dict[str, Any] = {
+PR_PANELS: Panels = {
     "Fig. 4 RED, 15 Mb/s, 200 ms, 250 pkts": lambda n, d: dumbbell(
         n, rtt=0.2, limit=250, qdisc="red", duration=d
     ),
@@ -494,14 +544,13 @@ PR_PANELS: dict[str, Any] = {
     ),
 }
 
-
-@recipe(PAPER, "fig4-5-7", "TCP-PR vs SACK normalized throughput on the dumbbell")
-def fig4_5_7(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    panels = PR_PANELS
-    claims, _ = _fairness_recipe(
-        "fig4-5-7", panels, (PR, SACK), quick, out, store, "TCP-PR and SACK"
-    )
-    return claims
+fig4_5_7 = _fairness_recipe(
+    "fig4-5-7",
+    "TCP-PR vs SACK normalized throughput on the dumbbell",
+    PR_PANELS,
+    (PR, SACK),
+    "TCP-PR and SACK",
+)
 
 
 # --------------------------------------------------------------------------
@@ -516,26 +565,19 @@ FIG6_8_MATCH = {
     "Fig. 8 RED, 1.5 Mb/s, 20 ms, 25 pkts": "Fig. 7 RED, 1.5 Mb/s, 20 ms, 25 pkts",
 }
 
+RENO_PANELS: Panels = {
+    f"Fig. {fig} {q}, {rate / 1e6:g} Mb/s, 20 ms, {limit} pkts": _dumbbell_panel(
+        rate=rate, limit=limit, qdisc=q.lower(), variants=(SACK, RENO)
+    )
+    for fig, rate, limit in ((6, 15e6, 250), (8, 1.5e6, 25))
+    for q in ("DropTail", "RED")
+}
 
-@recipe(PAPER, "fig6-8", "SACK vs Reno normalized throughput (reference spread)")
-def fig6_8(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    panels = {
-        f"Fig. {fig} {q}, {rate / 1e6:g} Mb/s, 20 ms, {limit} pkts": (
-            lambda n, d, rate=rate, limit=limit, q=q: dumbbell(
-                n, rate=rate, limit=limit, qdisc=q.lower(), variants=(SACK, RENO), duration=d
-            )
-        )
-        for fig, rate, limit in ((6, 15e6, 250), (8, 1.5e6, 25))
-        for q in ("DropTail", "RED")
-    }
-    claims, table = _fairness_recipe(
-        "fig6-8", panels, (SACK, RENO), quick, out, store, "SACK and Reno"
-    )
-    # The reference spread: TCP-PR vs SACK (Figs. 5 right, 7) should stray
-    # from 1 no more than SACK vs Reno does in the same setting (Figs. 6, 8).
-    _, pr_table = _fairness_runs(
-        {ref: PR_PANELS[ref] for ref in FIG6_8_MATCH.values()}, (PR, SACK), quick, store
-    )
+
+def _reference_spread(data: Fairness) -> list[Claim]:
+    """The reference spread: TCP-PR vs SACK (Figs. 5 right, 7) should stray
+    from 1 no more than SACK vs Reno does in the same setting (Figs. 6, 8)."""
+    assert data.reference is not None
 
     def spread(t: pd.DataFrame, panel: str, pair: tuple[str, str]) -> float:
         sub = t[t["panel"] == panel][[f"norm.{v}" for v in pair]].to_numpy(dtype=float)
@@ -543,24 +585,39 @@ def fig6_8(quick: bool, out: Path, store: Store | None) -> list[Claim]:
 
     pairs = {
         reno_panel: (
-            spread(pr_table, pr_panel, (PR, SACK)),
-            spread(table, reno_panel, (SACK, RENO)),
+            spread(data.reference, pr_panel, (PR, SACK)),
+            spread(data.table, reno_panel, (SACK, RENO)),
         )
         for reno_panel, pr_panel in FIG6_8_MATCH.items()
     }
-    claims.append(
-        _claim(
+    check = each_at_most(
+        {k: a for k, (a, _) in pairs.items()},
+        Ref({k: b for k, (_, b) in pairs.items()}, "that of SACK/Reno", plus=0.05),
+        "max |mean normalized throughput - 1| of TCP-PR/SACK",
+        "in each matched setting",
+    )
+    return [
+        make_claim(
+            PAPER,
             "fig6-8",
             "TCP-PR and SACK share no less fairly than the SACK vs Reno reference "
             "(Figs. 5 right and 7 against Figs. 6 and 8)",
-            "max |mean normalized throughput - 1| of TCP-PR/SACK <= that of SACK/Reno + 0.05 "
-            "in each matched setting",
+            check,
             "; ".join(f"{k}: PR/SACK {a:.2f} vs SACK/Reno {b:.2f}" for k, (a, b) in pairs.items()),
-            all(a <= b + 0.05 for a, b in pairs.values()),
             spreads=pairs,
         )
-    )
-    return claims
+    ]
+
+
+fig6_8 = _fairness_recipe(
+    "fig6-8",
+    "SACK vs Reno normalized throughput (reference spread)",
+    RENO_PANELS,
+    (SACK, RENO),
+    "SACK and Reno",
+    reference={ref: PR_PANELS[ref] for ref in FIG6_8_MATCH.values()},
+    more_claims=_reference_spread,
+)
 
 
 # --------------------------------------------------------------------------
@@ -568,51 +625,51 @@ def fig6_8(quick: bool, out: Path, store: Store | None) -> list[Claim]:
 # --------------------------------------------------------------------------
 
 
-@recipe(PAPER, "fig9", "TCP-PR vs SACK with HTTP background traffic (dumbbell)")
-def fig9(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    panels = {
-        f"Fig. 9 {q}, 15 Mb/s, 20 ms, 250 pkts, HTTP": (
-            lambda n, d, q=q: dumbbell(n, qdisc=q.lower(), http=True, duration=d)
-        )
-        for q in ("DropTail", "RED")
-    }
-    claims, table = _fairness_recipe(
-        "fig9", panels, (PR, SACK), quick, out, store, "TCP-PR and SACK with HTTP background"
-    )
+def _background_claim(data: Fairness) -> list[Claim]:
+    table = data.table
     labels = table["panel"] + " n=" + table["n"].astype(str)
     share = {str(k): float(v) for k, v in zip(labels, table["background_share"], strict=True)}
     mean_share = float(np.mean(list(share.values())))
-    claims.append(
-        _claim(
+    return [
+        make_claim(
+            PAPER,
             "fig9",
             "HTTP background traffic is around 10 % of the total traffic",
-            "mean share of delivered bytes in [0.05, 0.20]",
+            within(mean_share, 0.05, 0.20, "mean share of delivered bytes"),
             f"mean {100 * mean_share:.1f} % (per panel and n: "
             f"{', '.join(f'{k}: {100 * v:.0f} %' for k, v in share.items())})",
-            0.05 <= mean_share <= 0.20,
             share=share,
         )
-    )
-    return claims
+    ]
+
+
+fig9 = _fairness_recipe(
+    "fig9",
+    "TCP-PR vs SACK with HTTP background traffic (dumbbell)",
+    {
+        f"Fig. 9 {q}, 15 Mb/s, 20 ms, 250 pkts, HTTP": _dumbbell_panel(qdisc=q.lower(), http=True)
+        for q in ("DropTail", "RED")
+    },
+    (PR, SACK),
+    "TCP-PR and SACK with HTTP background",
+    more_claims=_background_claim,
+)
 
 
 # --------------------------------------------------------------------------
 # Fig. 10: parking lot with HTTP cross traffic
 # --------------------------------------------------------------------------
 
-
-@recipe(PAPER, "fig10", "TCP-PR vs SACK on the parking lot with HTTP cross traffic")
-def fig10(quick: bool, out: Path, store: Store | None) -> list[Claim]:
-    panels = {
-        f"Fig. 10 {q}, parking lot, 15 Mb/s, 20 ms, 250 pkts": (
-            lambda n, d, q=q: parking_lot(n, qdisc=q.lower(), duration=d)
-        )
+fig10 = _fairness_recipe(
+    "fig10",
+    "TCP-PR vs SACK on the parking lot with HTTP cross traffic",
+    {
+        f"Fig. 10 {q}, parking lot, 15 Mb/s, 20 ms, 250 pkts": _parking_lot_panel(q.lower())
         for q in ("DropTail", "RED")
-    }
-    claims, _ = _fairness_recipe(
-        "fig10", panels, (PR, SACK), quick, out, store, "TCP-PR and SACK on the parking lot"
-    )
-    return claims
+    },
+    (PR, SACK),
+    "TCP-PR and SACK on the parking lot",
+)
 
 
 # --------------------------------------------------------------------------
@@ -623,10 +680,8 @@ FIG11_RATES = (15e6, 7.5e6, 4e6, 2e6, 1e6)
 FIG11_FLOWS = 32
 
 
-@recipe(PAPER, "fig11", "Coefficient of variation vs packet loss rate")
-def fig11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+def _fig11_points(quick: bool) -> Plan:
     duration, _, _ = _mode(quick)
-    seeds = 3 if quick else 10
     rates = FIG11_RATES[::2] if quick else FIG11_RATES
     points: list[Point] = []
     for rate in rates:
@@ -639,13 +694,20 @@ def fig11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
                 parking_lot(FIG11_FLOWS, rate=rate, duration=duration),
             )
         )
-    df = run_points(points, seeds, store)
+    return {RUNS: Sweep(points, 3 if quick else 10)}
+
+
+def _fig11_table(runs: Runs, quick: bool) -> Derived[pd.DataFrame]:
+    """Per run: the studied flows' drop rate and each protocol's CoV."""
+    df = runs.table()
     df["drop_rate"] = [_drop_rate(r) for _, r in df.iterrows()]
     rows = df[["panel", "n", "seed", "drop_rate", f"cov.{PR}", f"cov.{SACK}"]].rename(
         columns={"n": "rate_bps"}
     )
-    write_table(out, "fig11", rows)
-    claims = []
+    return Derived(rows, {"fig11": rows})
+
+
+def _fig11_plot(rows: pd.DataFrame, out: Path, quick: bool) -> None:
     for i, (panel, g) in enumerate(rows.groupby("panel", sort=False)):
         series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {
             v: (list(100 * g["drop_rate"]), list(g[f"cov.{v}"].astype(float)), None)
@@ -660,22 +722,38 @@ def fig11(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             title=f"Fig. 11 {panel}",
             styles={PR: "x", SACK: "o"},
         )
+
+
+def _fig11_claims(rows: pd.DataFrame, quick: bool) -> list[Claim]:
+    claims = []
+    for panel, g in rows.groupby("panel", sort=False):
         pr, sack = float(g[f"cov.{PR}"].mean()), float(g[f"cov.{SACK}"].mean())
         ratio = pr / sack if sack > 0 else float("inf")
         claims.append(
-            _claim(
+            make_claim(
+                PAPER,
                 "fig11",
                 f"{panel}: TCP-PR and SACK have similar coefficients of variation "
                 "across loss rates",
-                "mean CoV of TCP-PR / mean CoV of SACK in [0.5, 2]",
+                within(ratio, 0.5, 2, "mean CoV of TCP-PR / mean CoV of SACK"),
                 f"mean CoV TCP-PR {pr:.4f}, SACK {sack:.4f} (ratio {ratio:.2f}) over drop rates "
                 f"{100 * g['drop_rate'].min():.1f}-{100 * g['drop_rate'].max():.1f} %",
-                0.5 <= ratio <= 2.0,
                 cov_pr=pr,
                 cov_sack=sack,
             )
         )
     return claims
+
+
+fig11 = recipe(
+    PAPER,
+    "fig11",
+    "Coefficient of variation vs packet loss rate",
+    points=_fig11_points,
+    table=_fig11_table,
+    plot=_fig11_plot,
+    claims=_fig11_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -686,11 +764,16 @@ FIG12_ALPHAS = (0.99, 0.995, 0.999, 0.9999)
 FIG12_BETAS = (1.0, 1.5, 2.0, 3.0, 5.0, 10.0)
 
 
-@recipe(PAPER, "fig12", "SACK normalized throughput vs TCP-PR's alpha and beta (32 + 32 flows)")
-def fig12(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+def _fig12_axes(quick: bool) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The alphas and betas swept."""
+    if quick:
+        return (0.99, 0.999), (1.0, 3.0, 10.0)
+    return FIG12_ALPHAS, FIG12_BETAS
+
+
+def _fig12_points(quick: bool) -> Plan:
     duration, seeds, _ = _mode(quick)
-    alphas = (0.99, 0.999) if quick else FIG12_ALPHAS
-    betas = (1.0, 3.0, 10.0) if quick else FIG12_BETAS
+    alphas, betas = _fig12_axes(quick)
     builders = {"dumbbell": dumbbell, "parking lot": parking_lot}
     points: list[Point] = [
         (
@@ -701,11 +784,18 @@ def fig12(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for a in alphas
         for b in betas
     ]
-    df = run_points(points, seeds, store)
+    return {RUNS: Sweep(points, seeds)}
+
+
+def _fig12_table(runs: Runs, quick: bool) -> Derived[pd.DataFrame]:
+    """SACK's mean normalized throughput per (panel, alpha, beta)."""
+    df = runs.table()
     df["sack"] = df[f"norm.{SACK}"].astype(float)
     table = df.groupby(["panel", "alpha", "beta"], sort=False)["sack"].mean().reset_index()
-    write_table(out, "fig12", table)
-    claims = []
+    return Derived(table, {"fig12": table})
+
+
+def _fig12_plot(table: pd.DataFrame, out: Path, quick: bool) -> None:
     for i, (panel, g) in enumerate(table.groupby("panel", sort=False)):
         series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {
             f"alpha={a:g}": (list(ga["beta"]), list(ga["sack"]), None)
@@ -720,44 +810,58 @@ def fig12(quick: bool, out: Path, store: Store | None) -> list[Claim]:
             title=f"Fig. 12 {panel}",
             logx=True,
         )
-        lo, hi = FAIR_BAND
+
+
+def _fig12_claims(table: pd.DataFrame, quick: bool) -> list[Claim]:
+    top_beta = max(_fig12_axes(quick)[1])
+    lo, hi = FAIR_BAND
+    what = "SACK mean normalized throughput"
+    claims = []
+    for panel, g in table.groupby("panel", sort=False):
         mid = g[(g["beta"] > 1.0) & (g["beta"] <= 5.0)]
         fair = {f"a={a:g},b={b:g}": s for a, b, s in mid[["alpha", "beta", "sack"]].to_numpy()}
-        claims.append(
-            _claim(
+        top = g[g["beta"] == top_beta]
+        at10 = dict(zip(top["alpha"], top["sack"], strict=True))
+        at1 = dict(zip(g[g["beta"] == 1.0]["alpha"], g[g["beta"] == 1.0]["sack"], strict=True))
+        claims += [
+            make_claim(
+                PAPER,
                 "fig12",
                 f"{panel}: for 1 < beta < 5 both get essentially the same throughput, "
                 "over the range of alpha",
-                f"SACK mean normalized throughput in [{lo}, {hi}] for every 1 < beta <= 5",
+                each_within(fair, lo, hi, what, "for every 1 < beta <= 5"),
                 series_str(fair, "{:.2f}", "{}"),
-                all(lo <= s <= hi for s in fair.values()),
                 values=fair,
-            )
-        )
-        top = g[g["beta"] == max(betas)]
-        at10 = dict(zip(top["alpha"], top["sack"], strict=True))
-        claims.append(
-            _claim(
+            ),
+            make_claim(
+                PAPER,
                 "fig12",
-                f"{panel}: at beta = {max(betas):g} TCP-SACK gets at most ~20 % more throughput",
-                f"SACK mean normalized throughput <= {hi} at beta = {max(betas):g} for every alpha",
+                f"{panel}: at beta = {top_beta:g} TCP-SACK gets at most ~20 % more throughput",
+                each_at_most(at10, hi, what, f"at beta = {top_beta:g} for every alpha"),
                 f"by alpha: {series_str(at10, '{:.2f}')}",
-                all(s <= hi for s in at10.values()),
                 values=at10,
-            )
-        )
-        at1 = dict(zip(g[g["beta"] == 1.0]["alpha"], g[g["beta"] == 1.0]["sack"], strict=True))
-        claims.append(
-            _claim(
+            ),
+            make_claim(
+                PAPER,
                 "fig12",
                 f"{panel}: at beta = 1 TCP-SACK gets more than its share",
-                "SACK mean normalized throughput > 1.1 at beta = 1 for every alpha",
+                each_above(at1, 1.1, what, "at beta = 1 for every alpha"),
                 f"by alpha: {series_str(at1, '{:.2f}')}",
-                all(s > 1.1 for s in at1.values()),
                 values=at1,
-            )
-        )
+            ),
+        ]
     return claims
+
+
+fig12 = recipe(
+    PAPER,
+    "fig12",
+    "SACK normalized throughput vs TCP-PR's alpha and beta (32 + 32 flows)",
+    points=_fig12_points,
+    table=_fig12_table,
+    plot=_fig12_plot,
+    claims=_fig12_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -782,8 +886,20 @@ def _by_variant_plot(
     line_plot(out, stem, series, xlabel=xlabel, ylabel="throughput (Mb/s)", title=title)
 
 
-@recipe(PAPER, "fig13", "Throughput vs packet swaps per swap event")
-def fig13(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+def _throughput_of(x: str, figure: str) -> Callable[[Runs, bool], Derived[pd.DataFrame]]:
+    """The table step of Figs. 13, 15-16: mean throughput per (delay,
+    variant, ``x``), written as ``<figure>.csv``."""
+
+    def table(runs: Runs, quick: bool) -> Derived[pd.DataFrame]:
+        df = runs.table()
+        df["throughput_bps"] = df["throughput_bps"].astype(float)
+        t = _throughput_table(df, x)
+        return Derived(t, {figure: t})
+
+    return table
+
+
+def _fig13_points(quick: bool) -> Plan:
     duration, seeds, _ = _mode(quick)
     swaps = (0, 5, 20, 50) if quick else FIG13_SWAPS
     points: list[Point] = [
@@ -792,66 +908,87 @@ def fig13(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for v in REORDER_VARIANTS
         for k in swaps
     ]
-    df = run_points(points, seeds, store)
-    df["throughput_bps"] = df["throughput_bps"].astype(float)
-    table = _throughput_table(df, "swaps")
-    write_table(out, "fig13", table)
-    claims = []
+    return {RUNS: Sweep(points, seeds)}
+
+
+def _fig13_plot(table: pd.DataFrame, out: Path, quick: bool) -> None:
     for i, d in enumerate(FIG13_DELAYS):
-        sub = table[table["delay"] == d]
         _by_variant_plot(
             out,
             f"fig13-{i + 1}",
-            sub,
+            table[table["delay"] == d],
             "swaps",
             "packet swaps per swap event",
             f"Fig. 13, {d * 1e3:g} ms",
         )
+
+
+def _fig13_shortfall(mean: pd.Series, short_delay: bool) -> Claim:
+    """30 ms: SACK close to the others; 180 ms: most dupack methods well below."""
+    if short_delay:
+        others = mean.drop(SACK)
+        gap = 1 - mean[SACK] / float(others.mean())
+        return make_claim(
+            PAPER,
+            "fig13",
+            "30 ms: even SACK is only ~1.5 % below the other algorithms",
+            at_most(gap, 0.05, "SACK's mean throughput over K > 0 below the others' mean", pct),
+            f"SACK {mean[SACK] / 1e6:.2f} Mb/s vs others {others.mean() / 1e6:.2f} Mb/s "
+            f"({100 * gap:.1f} % below)",
+            gap=gap,
+        )
+    best = min(float(mean[PR]), float(mean["TD-FR"]))
+    below = {v: 1 - float(mean[v]) / best for v in DUPACK_VARIANTS}
+    return make_claim(
+        PAPER,
+        "fig13",
+        "180 ms: most methods get ~25 % less throughput than TCP-PR and TD-FR",
+        at_least_n(
+            below.values(),
+            ">=",
+            0.15,
+            3,
+            "shortfall below min(TCP-PR, TD-FR) (mean over K > 0)",
+            "dupack-based variants (SACK, DSACK-NM, Inc-by-1, Inc-by-N, EWMA)",
+            pct,
+        ),
+        f"shortfall: {series_str(below, '{:.0%}', '{}')}",
+        shortfall=below,
+    )
+
+
+def _fig13_claims(table: pd.DataFrame, quick: bool) -> list[Claim]:
+    claims = []
+    for d in FIG13_DELAYS:
+        sub = table[table["delay"] == d]
         swapped = sub[sub["swaps"] > 0]
         mean = swapped.groupby("variant", sort=False)["throughput_bps"].mean()
-        if d == FIG13_DELAYS[0]:
-            others = mean.drop(SACK)
-            gap = 1 - mean[SACK] / float(others.mean())
-            claims.append(
-                _claim(
-                    "fig13",
-                    "30 ms: even SACK is only ~1.5 % below the other algorithms",
-                    "SACK's mean throughput over K > 0 within 5 % below the others' mean",
-                    f"SACK {mean[SACK] / 1e6:.2f} Mb/s vs others {others.mean() / 1e6:.2f} Mb/s "
-                    f"({100 * gap:.1f} % below)",
-                    gap <= 0.05,
-                    gap=gap,
-                )
-            )
-        else:
-            best = min(float(mean[PR]), float(mean["TD-FR"]))
-            below = {v: 1 - float(mean[v]) / best for v in DUPACK_VARIANTS}
-            n_below = sum(b >= 0.15 for b in below.values())
-            claims.append(
-                _claim(
-                    "fig13",
-                    "180 ms: most methods get ~25 % less throughput than TCP-PR and TD-FR",
-                    "at least 3 of SACK, DSACK-NM, Inc-by-1, Inc-by-N, EWMA >= 15 % below "
-                    "min(TCP-PR, TD-FR) (mean over K > 0)",
-                    f"shortfall: {series_str(below, '{:.0%}', '{}')}",
-                    n_below >= 3,
-                    shortfall=below,
-                )
-            )
+        claims.append(_fig13_shortfall(mean, d == FIG13_DELAYS[0]))
         pr = sub[sub["variant"] == PR]
         spread = float(pr["throughput_bps"].max() / pr["throughput_bps"].min())
         by_k = dict(zip(pr["swaps"], pr["throughput_bps"] / 1e6, strict=True))
         claims.append(
-            _claim(
+            make_claim(
+                PAPER,
                 "fig13",
                 f"{d * 1e3:g} ms: TCP-PR's throughput is nearly independent of K",
-                "max / min of TCP-PR's throughput over K <= 1.05",
+                at_most(spread, 1.05, "max / min of TCP-PR's throughput over K"),
                 f"by K: {series_str(by_k, '{:.2f}')} Mb/s (max/min {spread:.3f})",
-                spread <= 1.05,
                 spread=spread,
             )
         )
     return claims
+
+
+fig13 = recipe(
+    PAPER,
+    "fig13",
+    "Throughput vs packet swaps per swap event",
+    points=_fig13_points,
+    table=_throughput_of("swaps", "fig13"),
+    plot=_fig13_plot,
+    claims=_fig13_claims,
+)
 
 
 # --------------------------------------------------------------------------
@@ -863,8 +1000,7 @@ FIG15_DELAYS = (0.01, 0.06)
 FIG15_VARIANTS = (*REORDER_VARIANTS, "TCP-DCR")
 
 
-@recipe(PAPER, "fig15-16", "Throughput vs multipath routing parameter epsilon")
-def fig15_16(quick: bool, out: Path, store: Store | None) -> list[Claim]:
+def _fig15_points(quick: bool) -> Plan:
     duration, seeds, _ = _mode(quick)
     epsilons = (0.0, 1.0, 500.0) if quick else FIG15_EPSILONS
     points: list[Point] = [
@@ -873,77 +1009,102 @@ def fig15_16(quick: bool, out: Path, store: Store | None) -> list[Claim]:
         for v in FIG15_VARIANTS
         for e in epsilons
     ]
-    df = run_points(points, seeds, store)
-    df["throughput_bps"] = df["throughput_bps"].astype(float)
-    table = _throughput_table(df, "epsilon")
-    write_table(out, "fig15-16", table)
-    claims = []
+    return {RUNS: Sweep(points, seeds)}
+
+
+def _fig15_plot(table: pd.DataFrame, out: Path, quick: bool) -> None:
     for i, d in enumerate(FIG15_DELAYS):
-        sub = table[table["delay"] == d]
         _by_variant_plot(
             out,
             f"fig15-16-{i + 1}",
-            sub,
+            table[table["delay"] == d],
             "epsilon",
             "epsilon",
             f"Figs. 15-16, {d * 1e3:g} ms per link",
         )
+
+
+def _fig15_claims(table: pd.DataFrame, quick: bool) -> list[Claim]:
+    claims = []
+    for d in FIG15_DELAYS:
+        sub = table[table["delay"] == d]
         at: dict[float, dict[str, float]] = {
             float(str(e)): {
                 str(v): float(t) for v, t in zip(g["variant"], g["throughput_bps"], strict=True)
             }
             for e, g in sub.groupby("epsilon")
         }
-        single = at[max(at)]
-        spread = max(single.values()) / min(single.values())
-        claims.append(
-            _claim(
-                "fig15-16",
-                f"{d * 1e3:g} ms: with single-path routing (epsilon = 500) all methods are equal",
-                "max / min throughput across variants <= 1.1",
-                f"{series_str({k: v / 1e6 for k, v in single.items()}, '{:.2f}', '{}')} Mb/s "
-                f"(max/min {spread:.2f})",
-                spread <= 1.1,
-                spread=spread,
-            )
-        )
-        full = at[0.0]
-        pr = full[PR]
-        rel = {v: full[v] / pr for v in FIG15_VARIANTS if v != PR}
-        dupack_low = all(rel[v] <= 0.7 for v in DUPACK_VARIANTS)
-        claims.append(
-            _claim(
-                "fig15-16",
-                f"{d * 1e3:g} ms: at epsilon = 0 only TCP-PR keeps its throughput; "
-                "dupack-based methods drop drastically",
-                "TCP-PR at epsilon 0 >= 0.8 x its epsilon-500 throughput, and SACK, DSACK-NM, "
-                "Inc-by-1, Inc-by-N, EWMA each <= 0.7 x TCP-PR",
-                f"TCP-PR {pr / 1e6:.2f} Mb/s ({pr / single[PR]:.2f} x single path); "
-                f"others / TCP-PR: {series_str(rel, '{:.2f}', '{}')}",
-                pr >= 0.8 * single[PR] and dupack_low,
-                relative=rel,
-            )
-        )
-        timers = {v: rel[v] for v in ("TD-FR", "TCP-DCR")}
-        if d == FIG15_DELAYS[0]:
-            text, holds = (
-                "each >= 0.7 x TCP-PR at epsilon 0",
-                all(r >= 0.7 for r in timers.values()),
-            )
-            claim = "10 ms: TD-FR and TCP-DCR still achieve reasonable throughput at small epsilon"
-        else:
-            text, holds = "each < 0.7 x TCP-PR at epsilon 0", all(r < 0.7 for r in timers.values())
-            claim = "60 ms: TD-FR and TCP-DCR suffer a large decrease"
-        claims.append(
-            _claim(
-                "fig15-16",
-                claim,
-                text,
-                f"relative to TCP-PR: {series_str(timers, '{:.2f}', '{}')}",
-                holds,
-            )
-        )
+        claims += _multipath_claims(d, at)
     return claims
+
+
+def _multipath_claims(d: float, at: dict[float, dict[str, float]]) -> list[Claim]:
+    """The claims at one link delay ``d``; ``at``: throughput by epsilon and variant."""
+    ms = f"{d * 1e3:g} ms"
+    single = at[max(at)]
+    spread = max(single.values()) / min(single.values())
+    full = at[0.0]
+    pr = full[PR]
+    rel = {v: full[v] / pr for v in FIG15_VARIANTS if v != PR}
+    timers = {v: rel[v] for v in ("TD-FR", "TCP-DCR")}
+    keeps = all_of(
+        at_least(
+            pr, Ref(single[PR], "its epsilon-500 throughput", times=0.8), "TCP-PR at epsilon 0"
+        ),
+        each_at_most(
+            {v: rel[v] for v in DUPACK_VARIANTS},
+            0.7,
+            "SACK, DSACK-NM, Inc-by-1, Inc-by-N, EWMA / TCP-PR",
+            "each",
+        ),
+        sep=", and ",
+    )
+    what = "TD-FR and TCP-DCR / TCP-PR at epsilon 0"
+    if d == FIG15_DELAYS[0]:
+        claim = "10 ms: TD-FR and TCP-DCR still achieve reasonable throughput at small epsilon"
+        timer_check = each_at_least(timers, 0.7, what, "each")
+    else:
+        claim = "60 ms: TD-FR and TCP-DCR suffer a large decrease"
+        timer_check = each_below(timers, 0.7, what, "each")
+    return [
+        make_claim(
+            PAPER,
+            "fig15-16",
+            f"{ms}: with single-path routing (epsilon = 500) all methods are equal",
+            at_most(spread, 1.1, "max / min throughput across variants"),
+            f"{series_str({k: v / 1e6 for k, v in single.items()}, '{:.2f}', '{}')} Mb/s "
+            f"(max/min {spread:.2f})",
+            spread=spread,
+        ),
+        make_claim(
+            PAPER,
+            "fig15-16",
+            f"{ms}: at epsilon = 0 only TCP-PR keeps its throughput; "
+            "dupack-based methods drop drastically",
+            keeps,
+            f"TCP-PR {pr / 1e6:.2f} Mb/s ({pr / single[PR]:.2f} x single path); "
+            f"others / TCP-PR: {series_str(rel, '{:.2f}', '{}')}",
+            relative=rel,
+        ),
+        make_claim(
+            PAPER,
+            "fig15-16",
+            claim,
+            timer_check,
+            f"relative to TCP-PR: {series_str(timers, '{:.2f}', '{}')}",
+        ),
+    ]
+
+
+fig15_16 = recipe(
+    PAPER,
+    "fig15-16",
+    "Throughput vs multipath routing parameter epsilon",
+    points=_fig15_points,
+    table=_throughput_of("epsilon", "fig15-16"),
+    plot=_fig15_plot,
+    claims=_fig15_claims,
+)
 
 
 def figures() -> Iterable[str]:
