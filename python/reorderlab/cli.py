@@ -359,9 +359,46 @@ def report(
             metavar="DIR", help="Results directory of 'reproduce'; the page is DIR/index.html."
         ),
     ] = Path("results"),
+    recheck: Annotated[
+        bool,
+        typer.Option(
+            "--recheck",
+            help="First re-derive the tables and claims in DIR from the runs in the store, "
+            "simulating nothing (plots are left as they are).",
+        ),
+    ] = False,
+    quick: Annotated[
+        bool, typer.Option("--quick", help="With --recheck: the runs of 'reproduce --quick'.")
+    ] = False,
+    store: StoreOpt = None,
 ) -> None:
     """Build the HTML report (claims and plots of every paper in DIR) as DIR/index.html."""
+    if recheck:
+        _recheck(out, quick, store)
+    elif quick or store is not None:
+        _fail("--quick and --store go with --recheck", 2)
     typer.echo(f"wrote {_write_report(out)}")
+
+
+def _recheck(out: Path, quick: bool, store: Path | None) -> None:
+    """``report --recheck``: every figure claimed in DIR re-checked from the store."""
+    from reorderlab.claims import print_claims
+    from reorderlab.papers import recheck
+    from reorderlab.report import ReportError
+    from reorderlab.store import Store
+
+    con = _console()
+    with _errors():
+        st = Store(store, read_only=True)
+        try:
+            done = recheck(out, st, quick=quick)
+        except ReportError as exc:
+            _fail(str(exc), 2)
+        finally:
+            st.close()
+    for paper in done:
+        print_claims(paper.claims, con, title=f"{paper.paper}: claims re-checked from the store")
+        con.print(f"{paper.paper}: {paper.summary()}; wrote {out / paper.paper / 'claims.json'}")
 
 
 @app.command()

@@ -24,6 +24,7 @@ reproduce PAPER FIGURE`` finds it.
 from __future__ import annotations
 
 import importlib
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,6 +195,27 @@ class Rechecked:
     previous: list[Claim]
     claims: list[Claim]
     figures: list[str]  # the figures re-checked (others' claims are kept as they were)
+
+    def changed(self) -> list[tuple[Claim | None, Claim | None]]:
+        """(previous, re-checked) pairs that differ, in file order."""
+        old = [c for c in self.previous if c.figure in self.figures]
+        new = [c for c in self.claims if c.figure in self.figures]
+        pairs = itertools.zip_longest(old, new)
+        return [(a, b) for a, b in pairs if a is None or b is None or a.to_dict() != b.to_dict()]
+
+    def summary(self) -> str:
+        """One line: what was re-checked, what holds, what changed."""
+        checked = sum(1 for c in self.claims if c.figure in self.figures)
+        held = sum(1 for c in self.claims if c.holds)
+        text = f"{checked} of {len(self.claims)} claims re-checked, {held} hold"
+        changed = self.changed()
+        if not changed:
+            return text + "; the same as in the previous claims.json"
+        first = next(c for pair in changed for c in pair if c is not None)
+        return (
+            f"{text}; {len(changed)} differ from the previous claims.json "
+            f"(first: {first.figure} {first.claim!r})"
+        )
 
 
 def recheck(out: str | Path, store: Store, *, quick: bool) -> list[Rechecked]:
