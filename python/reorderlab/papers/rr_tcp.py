@@ -676,6 +676,13 @@ def _fig4_claims(tab: Table, quick: bool) -> list[Claim]:
         )
     )
 
+    return claims + _rtx_claims(th, xs)
+
+
+def _rtx_claims(th: dict[str, dict[float, float]], xs: list[float]) -> list[Claim]:
+    """Fig. 4: the -MEAN and -RTX pairings of FA and TA."""
+    fig = "fig4"
+    claims: list[Claim] = []
     diff_ta = {x: th["DSACK-TA-MEAN"][x] - th["DSACK-TA-RTX"][x] for x in xs}
     worst = max(abs(v) for v in diff_ta.values())
     claims.append(
