@@ -635,7 +635,7 @@ def _background_claim(data: Fairness) -> list[Claim]:
             PAPER,
             "fig9",
             "HTTP background traffic is around 10 % of the total traffic",
-            within(mean_share, 0.05, 0.20, "mean share of delivered bytes"),
+            within(mean_share, 0.05, 0.20, "mean share of delivered bytes", "{:.2f}".format),
             f"mean {100 * mean_share:.1f} % (per panel and n: "
             f"{', '.join(f'{k}: {100 * v:.0f} %' for k, v in share.items())})",
             share=share,
