@@ -269,7 +269,9 @@ def _check_stored(recipes: Sequence[tuple[FigureRecipe, Runs]], store: Store, qu
         return
     n_missing = sum(len(jobs) for _, jobs, _ in short)
     total = sum(len(s.jobs()) for _, _, runs in short for s in runs.plan.values())
-    names = ", ".join(f"{rec.paper} {rec.figure}" for rec, _, _ in short)
+    names = ", ".join(f"{rec.paper} {rec.figure}" for rec, _, _ in short[:3])
+    if len(short) > 3:
+        names += f" and {len(short) - 3} more figures"
     rec, jobs, _ = short[0]
     mode = " --quick" if quick else ""
     raise MissingRunsError(
