@@ -981,6 +981,9 @@ impl Sender {
     /// TCP-PR: every newly acknowledged segment (cumulatively or by SACK)
     /// updates srtt / mxrtt and grows cwnd; duplicate ACKs mean nothing.
     fn on_ack_pr(&mut self, pkt: &Packet, now: Time, out: &mut Vec<Packet>) {
+        if dsack_block(pkt, pkt.seq).is_some() {
+            self.stats.dsacks_received += 1;
+        }
         let mut acked = std::mem::take(&mut self.pr_acked);
         for &(l, r) in pkt.sack.as_slice() {
             if r > pkt.seq {
