@@ -52,7 +52,7 @@ fn aix_fewer_reductions_than_sack_over_out_of_order_arq() {
             f.spurious_fast_retransmits,
             f.timeouts,
             f.data_drops,
-            sim.sender(0).stats.aix_reorderings,
+            sim.sender(0).stats().aix_reorderings,
         );
         assert!(f.reordered_ratio > 0.0, "{v}: out-of-order ARQ reorders");
         rows.push((v, f));

@@ -92,12 +92,12 @@ fn adding_a_flow_does_not_change_an_impairments_draws() {
     s1.run_until(28_000_000_000);
     s2.run_until(28_000_000_000);
     assert_eq!(
-        s1.sender(0).stats.data_packets_sent,
-        s2.sender(0).stats.data_packets_sent
+        s1.sender(0).stats().data_packets_sent,
+        s2.sender(0).stats().data_packets_sent
     );
     assert_eq!(
-        s1.sender(0).truth.dropped_copies(),
-        s2.sender(0).truth.dropped_copies()
+        s1.sender(0).truth().dropped_copies(),
+        s2.sender(0).truth().dropped_copies()
     );
     assert!(r1.flows[0].data_drops > 0 && r2.flows[0].data_drops > 0);
 }

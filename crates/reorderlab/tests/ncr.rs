@@ -58,14 +58,14 @@ fn ncr_no_fast_retransmit_under_reordering_shorter_than_a_window() {
         println!(
             "{v}: {} fast retransmits, {} ELT exits, {:.2} Mb/s",
             f.fast_retransmits,
-            sim.sender(0).stats.elt_terminations,
+            sim.sender(0).stats().elt_terminations,
             f.throughput_bps / 1e6
         );
         assert_eq!(f.data_drops, 0, "{v}");
         assert_eq!(f.fast_retransmits, 0, "{v}");
         assert_eq!(f.fast_recoveries, 0, "{v}");
         assert_eq!(f.timeouts, 0, "{v}");
-        assert!(sim.sender(0).stats.elt_terminations >= 30, "{v}");
+        assert!(sim.sender(0).stats().elt_terminations >= 30, "{v}");
         assert!(f.throughput_bps > s.throughput_bps, "{v}");
     }
 }
@@ -106,8 +106,8 @@ fn ncr_recovery_within_one_rtt_plus_dupthresh_arrival_time() {
         assert!(sim.check_invariants().is_empty());
         let s = sim.sender(0);
         let sent_at = sent_at.unwrap();
-        let at = to_secs(s.stats.last_recovery_at.expect("recovery"));
-        let dupthresh = s.stats.last_recovery_dupthresh;
+        let at = to_secs(s.stats().last_recovery_at.expect("recovery"));
+        let dupthresh = s.stats().last_recovery_dupthresh;
         let bound = sent_at + srtt + dupthresh as f64 * tx + 0.002;
         println!(
             "{v}: sent {sent_at:.4} s, srtt {:.1} ms, recovery at {at:.4} s \
@@ -116,8 +116,8 @@ fn ncr_recovery_within_one_rtt_plus_dupthresh_arrival_time() {
             (at - sent_at) * 1e3,
             (bound - sent_at) * 1e3
         );
-        assert_eq!(s.stats.fast_recoveries, 1, "{v}");
-        assert_eq!(s.stats.timeouts, 0, "{v}");
+        assert_eq!(s.stats().fast_recoveries, 1, "{v}");
+        assert_eq!(s.stats().timeouts, 0, "{v}");
         assert!(at <= bound, "{v}: recovery {at} > bound {bound}");
         // And not before DupThresh segments could have arrived.
         assert!(at >= sent_at + dupthresh as f64 * tx, "{v}");

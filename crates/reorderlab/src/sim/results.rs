@@ -90,18 +90,18 @@ impl Simulation {
                     rs.order_violations
                 ));
             }
-            if rs.segments_delivered > f.sender.stats.new_segments_sent {
+            if rs.segments_delivered > f.sender.stats().new_segments_sent {
                 bad.push(format!("flow {i}: delivered more segments than sent"));
             }
-            if f.sender.stats.min_cwnd < 1.0 {
+            if f.sender.stats().min_cwnd < 1.0 {
                 bad.push(format!(
                     "flow {i}: cwnd fell to {}",
-                    f.sender.stats.min_cwnd
+                    f.sender.stats().min_cwnd
                 ));
             }
             let in_links = in_flight[i];
-            let sent = f.sender.stats.data_packets_sent;
-            let drops = f.sender.truth.dropped_copies();
+            let sent = f.sender.stats().data_packets_sent;
+            let drops = f.sender.truth().dropped_copies();
             if sent != f.data_arrivals + drops + in_links {
                 bad.push(format!(
                     "flow {i}: sent {sent} != arrived {} + dropped {drops} + in flight {in_links}",
@@ -246,7 +246,7 @@ impl Simulation {
 
     /// An `http` flow is one object: its completion time from its start.
     fn add_http_object(&self, r: &mut TrafficResult, octs: &mut Vec<f64>, f: &Flow) {
-        let (s, rs) = (&f.sender.stats, &f.receiver.stats);
+        let (s, rs) = (f.sender.stats(), &f.receiver.stats);
         let oct = rs.completed_at.map(|c| to_secs(c - f.start));
         match oct {
             Some(o) => {
@@ -258,7 +258,7 @@ impl Simulation {
         if !self.record_objects {
             return;
         }
-        let segments = f.sender.cfg.segments.unwrap_or(0);
+        let segments = f.sender.cfg().segments.unwrap_or(0);
         let last = segments.min(u32::MAX as u64) as u32;
         let tail = last.saturating_sub(4)..last;
         let origin = f.origin.expect("a generated flow");
@@ -268,8 +268,8 @@ impl Simulation {
             oct,
             retransmits: s.retransmits,
             timeouts: s.timeouts,
-            tail_drops: f.sender.truth.segments_dropped_in(tail.clone()),
-            tail_retransmits: f.sender.truth.retransmitted_in(tail).0,
+            tail_drops: f.sender.truth().segments_dropped_in(tail.clone()),
+            tail_retransmits: f.sender.truth().retransmitted_in(tail).0,
             session: origin.session,
             page: origin.page,
             index: origin.index,
@@ -295,8 +295,8 @@ impl Simulation {
         let seg = |x: u64| x.min(u32::MAX as u64) as u32;
         let (from, to) = (seg(o.first_segment), seg(o.first_segment + o.segments));
         let tail = to.saturating_sub(4).max(from)..to;
-        let truth = &f.sender.truth;
-        let now_timeouts = f.sender.stats.timeouts;
+        let truth = &f.sender.truth();
+        let now_timeouts = f.sender.stats().timeouts;
         r.object_list.push(ObjectRecord {
             start: to_secs(o.requested.unwrap_or(o.assigned)),
             segments: o.segments,
@@ -313,9 +313,9 @@ impl Simulation {
     }
 
     fn flow_result(&self, i: u32, f: &Flow) -> FlowResult {
-        let s = &f.sender.stats;
+        let s = f.sender.stats();
         let r = &f.receiver.stats;
-        let t = &f.sender.truth;
+        let t = &f.sender.truth();
         let rtt = f.sender.rtt();
         let w = f.sender.window();
         let end = r.completed_at.unwrap_or(self.end).max(f.measure_from);
@@ -330,12 +330,12 @@ impl Simulation {
             name: f.name.clone(),
             src: self.node_names[f.src as usize].clone(),
             dst: self.node_names[f.dst as usize].clone(),
-            variant: f.sender.cfg.variant.clone(),
+            variant: f.sender.cfg().variant.clone(),
             cc: f.cc_name.clone(),
             start: to_secs(f.start),
             segments_sent: s.new_segments_sent,
             data_packets_sent: s.data_packets_sent,
-            bytes_sent: s.data_packets_sent * f.sender.cfg.mss as u64,
+            bytes_sent: s.data_packets_sent * f.sender.cfg().mss as u64,
             retransmits: s.retransmits,
             fast_retransmits: s.fast_retransmits,
             timeout_retransmits: s.timeout_retransmits,
@@ -387,7 +387,7 @@ impl Simulation {
 
 /// A generated connection's counters added to its generator's totals.
 fn add_connection(r: &mut TrafficResult, f: &Flow) {
-    let (s, rs) = (&f.sender.stats, &f.receiver.stats);
+    let (s, rs) = (f.sender.stats(), &f.receiver.stats);
     r.connections += 1;
     r.segments_delivered += rs.segments_delivered;
     r.bytes_delivered += rs.bytes_delivered;
@@ -396,9 +396,9 @@ fn add_connection(r: &mut TrafficResult, f: &Flow) {
     r.retransmits += s.retransmits;
     r.fast_retransmits += s.fast_retransmits;
     r.timeouts += s.timeouts;
-    r.spurious_retransmits += f.sender.truth.spurious_total();
+    r.spurious_retransmits += f.sender.truth().spurious_total();
     r.dsacks_received += s.dsacks_received;
-    r.data_drops += f.sender.truth.dropped_copies();
+    r.data_drops += f.sender.truth().dropped_copies();
 }
 
 /// Mean, median and 95th percentile of the object completion times.

@@ -104,12 +104,12 @@ impl Simulation {
             return;
         };
         let after: AfterObject = p.on_object_done(w.object, self.now);
-        p.objects[w.object as usize].timeouts_after = Some(f.sender.stats.timeouts);
+        p.objects[w.object as usize].timeouts_after = Some(f.sender.stats().timeouts);
         if let Some(next) = after.next_on_connection {
             let o = &mut p.objects[next.object as usize];
             o.flow = fi as u32;
             o.first_segment = w.end;
-            o.timeouts_before = f.sender.stats.timeouts;
+            o.timeouts_before = f.sender.stats().timeouts;
             w.object = next.object;
             w.end += next.segments;
             w.busy = true;

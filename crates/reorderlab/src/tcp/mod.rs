@@ -1,25 +1,29 @@
-//! TCP: the receiver, the sender and its policies.
+//! TCP: the receiver, and the sender built from components (DESIGN.md,
+//! "TCP"; `docs/architecture.md`):
+//!
+//! * [`sender`]: the transmission control block and the sender's work (ACK
+//!   path, recovery, sending, timeout, probe, undo);
+//! * [`detection`]: loss detection (duplicate ACKs, RACK, TCP-PR);
+//! * [`response`]: loss response (Reno, NewReno, SACK pipe, PRR, TCP-Aix,
+//!   TCP-PR);
+//! * [`timers`]: RTO estimation and restart, the loss probe;
+//! * [`cc`]: congestion controllers (growth and reduction factor);
+//! * [`policy`]: the configuration enums a variant sets, and
+//!   [`variants`]: the registry of named compositions.
 
-pub mod aix;
 pub mod cc;
 pub mod cwv;
+pub mod detection;
 pub mod dsack;
-pub mod dupthresh;
-pub mod er;
 pub mod frto;
 pub mod intervals;
 pub mod ncr;
 pub mod policy;
-pub mod prr;
-pub mod rack;
 pub mod receiver;
-pub mod reordering;
-pub mod rto;
-pub mod rtor;
+pub mod response;
 pub mod scoreboard;
 pub mod sender;
-pub mod tcp_pr;
-pub mod tlp;
+pub mod timers;
 pub mod truth;
 pub mod variants;
 

@@ -22,7 +22,7 @@
 //! `docs/variants.md` (Assumptions).
 
 use crate::tcp::cc::Window;
-use crate::tcp::dupthresh::MIN_DUPTHRESH;
+use crate::tcp::policy::MIN_DUPTHRESH;
 
 /// RFC 4653 Sec. 3: the Limited Transmit flavour, which fixes LT_F.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,6 +4,9 @@
 
 use crate::tcp::ncr::NcrMode;
 
+/// The default and minimum duplicate-ACK threshold (RFC 5681 Sec. 3.2).
+pub const MIN_DUPTHRESH: u32 = 3;
+
 /// Loss detection: which outstanding segments are deemed lost, and when.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LossDetection {
@@ -19,7 +22,7 @@ pub enum LossDetection {
         extreme: bool,
     },
     /// RACK (RFC 8985 Sec. 6): a segment is lost once a segment sent after
-    /// it was delivered and reo_wnd has passed ([`super::rack`]); no
+    /// it was delivered and reo_wnd has passed ([`super::detection::rack`]); no
     /// duplicate-ACK threshold. `adaptive_reordering`: Linux's
     /// `tp->reordering` (3..300) as the DupThresh of RFC 8985 Sec. 6.2
     /// step 4.
@@ -31,7 +34,7 @@ pub enum LossDetection {
 pub enum FastRetransmitDelay {
     None,
     /// TD-FR: until max(srtt / 2, DT) after the first duplicate ACK
-    /// ([`super::dupthresh::td_fr_deadline`]).
+    /// ([`super::detection::dupthresh::td_fr_deadline`]).
     TdFr,
     /// TCP-DCR (Bhandarkar et al.; seed 001 Sec. II): the response to
     /// duplicate ACKs is delayed by one RTT (srtt) after the first one.
@@ -70,7 +73,7 @@ pub enum RttSampling {
 }
 
 /// Loss response: what a loss episode does to the window, and how the
-/// missing segments are resent.
+/// missing segments are resent ([`super::response`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Recovery {
     /// RFC 5681 Sec. 3.2 fast retransmit / fast recovery with window
@@ -82,11 +85,43 @@ pub enum Recovery {
     /// RFC 6675: conservative SACK-based recovery driven by `pipe`.
     Sack,
     /// RFC 6937 Proportional Rate Reduction (PRR-SSRB) on the RFC 6675
-    /// scoreboard ([`super::prr`]).
+    /// scoreboard ([`super::response::prr`]).
     Prr,
+    /// TCP-Aix ([`super::response::aix`]): the fast retransmit goes at
+    /// dupthresh, the reduction waits for the newACK and happens only if
+    /// that ACK answers the retransmission (then RFC 6675 recovery); until
+    /// then new data is sent on every duplicate ACK. Needs SACK.
+    Aix,
+    /// TCP-PR (seed 001 Table I): the window is halved per newly detected
+    /// drop, with burst memory, by the TCP-PR loss detection itself
+    /// ([`super::detection::tcp_pr`]); only with [`LossDetection::TcpPr`].
+    TcpPr,
 }
 
-/// Early retransmit (RFC 5827, [`super::er`]).
+/// How the retransmission timeout is computed from RTT samples
+/// ([`super::timers::rto`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RtoRules {
+    /// RFC 6298 Sec. 2: RTO = SRTT + max(G, 4 RTTVAR), at least the minimum.
+    Rfc6298,
+    /// Linux `tcp_rtt_estimator` / `tcp_set_rto`: RTO = SRTT + max(4 mdev,
+    /// minimum RTO), with Linux's mdev rules ([`super::timers::rto::LinuxRttvar`]).
+    Linux,
+}
+
+/// The FlightSize a window reduction at a fast retransmit is computed from
+/// (the `flight` of [`super::cc::CongestionOps::ssthresh_after_loss`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SsthreshBase {
+    /// RFC 5681 eq. (4): FlightSize, the data outstanding, not counting
+    /// what limited transmit sent beyond cwnd.
+    FlightSize,
+    /// Linux congestion controls: the congestion window
+    /// (`tcp_reno_ssthresh`: max(cwnd / 2, 2)).
+    Cwnd,
+}
+
+/// Early retransmit (RFC 5827, [`super::detection::er`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EarlyRetransmit {
     Off,
@@ -105,7 +140,7 @@ pub enum EarlyRetransmit {
 pub enum RtoRestart {
     /// RFC 6298 Sec. 5.3: RTO from now.
     Off,
-    /// RFC 7765 ([`super::rtor`]): RTO - T_earliest with fewer than
+    /// RFC 7765 ([`super::timers::rtor`]): RTO - T_earliest with fewer than
     /// `rrthresh` segments outstanding and no unsent data ready.
     Rfc7765 { rrthresh: u32 },
 }
@@ -122,7 +157,7 @@ pub enum RtoRecovery {
     Frto,
 }
 
-/// Tail loss probe ([`super::tlp`]).
+/// Tail loss probe ([`super::timers::tlp`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TailLossProbe {
     Off,
@@ -136,19 +171,6 @@ pub enum TailLossProbe {
     /// RFC 8985 Sec. 7: PTO = 2 SRTT (+ WCDelAckT with one segment out),
     /// episode recovery by TLP.end_seq / TLP.is_retrans.
     Rfc8985,
-}
-
-/// When the window reduction of a loss episode detected by duplicate ACKs
-/// is applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CongestionResponse {
-    /// At the fast retransmit (RFC 5681, RFC 6675): every standard sender.
-    AtDetection,
-    /// TCP-Aix ([`super::aix`]): the fast retransmit goes at dupthresh, the
-    /// reduction waits for the newACK and happens only if that ACK answers
-    /// the retransmission; until then new data is sent on every duplicate
-    /// ACK. Needs SACK.
-    AtNewAck,
 }
 
 /// Congestion Window Validation (decay of an unused window).

@@ -4,17 +4,18 @@
 
 use crate::engine::time::{ms, secs};
 use crate::spec::TcpSpec;
-use crate::tcp::aix::Winthresh;
+use crate::tcp::detection::dupthresh::{AvgDev, BlScheme, BlantonAllman, DupthreshPolicy};
 use crate::tcp::dsack::Pairing;
-use crate::tcp::dupthresh::{AvgDev, BlScheme, BlantonAllman, DupthreshPolicy};
 use crate::tcp::ncr::NcrMode;
 use crate::tcp::policy::{
-    CongestionResponse, Cwv, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit,
-    LossDetection, Recovery, RtoRecovery, RtoRestart, RttSampling, RttTiming, TailLossProbe,
+    Cwv, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit, LossDetection,
+    Recovery, RtoRecovery, RtoRestart, RtoRules, RttSampling, RttTiming, SsthreshBase,
+    TailLossProbe,
 };
-use crate::tcp::rto::RtoConfig;
-use crate::tcp::rtor::RRTHRESH;
+use crate::tcp::response::aix::Winthresh;
 use crate::tcp::sender::SenderConfig;
+use crate::tcp::timers::rto::RtoConfig;
+use crate::tcp::timers::rtor::RRTHRESH;
 
 /// One registered variant.
 pub struct VariantInfo {
@@ -133,6 +134,7 @@ fn td_fr(c: &mut SenderConfig) {
 fn tcp_pr(c: &mut SenderConfig) {
     sack(c);
     c.limited_transmit = LimitedTransmit::Off;
+    c.recovery = Recovery::TcpPr;
     c.detection = LossDetection::TcpPr {
         alpha: 0.999,
         beta: 3.0,
@@ -194,7 +196,7 @@ fn sack_cwv(c: &mut SenderConfig) {
 fn tcp_aix(c: &mut SenderConfig) {
     sack(c);
     c.limited_transmit = LimitedTransmit::Off;
-    c.response = CongestionResponse::AtNewAck;
+    c.recovery = Recovery::Aix;
     c.dupthresh = DupthreshPolicy::Winthresh(Winthresh::seed004());
     c.rtt_timing = RttTiming::PerAck;
 }
@@ -208,7 +210,8 @@ fn linux_er(c: &mut SenderConfig) {
     c.initial_window = 10;
     c.rto.min_rto = ms(200);
     c.rto.max_rto = ms(120_000);
-    c.linux_rto = true;
+    c.rto_rules = RtoRules::Linux;
+    c.ssthresh_base = SsthreshBase::Cwnd;
     c.rtt_timing = RttTiming::PerAck;
     c.early_retransmit = EarlyRetransmit::Linux;
     c.dsack = DsackResponse::Undo;
@@ -488,7 +491,6 @@ pub fn base_config() -> SenderConfig {
         detection: LossDetection::DupThresh,
         recovery: Recovery::Sack,
         limited_transmit: LimitedTransmit::Rfc3042,
-        response: CongestionResponse::AtDetection,
         cwv: Cwv::None,
         use_sack: true,
         dupthresh: DupthreshPolicy::Fixed(3),
@@ -498,7 +500,8 @@ pub fn base_config() -> SenderConfig {
         rtt_timing: RttTiming::PerRtt,
         pairing: Pairing::Mean,
         rto_histogram: false,
-        linux_rto: false,
+        rto_rules: RtoRules::Rfc6298,
+        ssthresh_base: SsthreshBase::FlightSize,
         early_retransmit: EarlyRetransmit::Off,
         rto_restart: RtoRestart::Off,
         rto_recovery: RtoRecovery::Conventional,

@@ -1,15 +1,13 @@
 //! Adaptive dupthresh policies: RR-TCP's FA / TA (seed 000 Sec. 4.2-4.3),
 //! the Blanton-Allman schemes (seed 000 Sec. 3; Blanton & Allman, CCR
-//! 2002) and AVG-DEV (Ma & Leung, GLOBECOM 2004), plus the fast-retransmit delay of the timer-based schemes and of
-//! TD-FR.
+//! 2002) and AVG-DEV (Ma & Leung, GLOBECOM 2004), plus the fast-retransmit
+//! delay of the timer-based schemes and of TD-FR.
 
 use crate::engine::time::{ms, secs, to_secs};
 use crate::engine::Time;
-use crate::tcp::aix::Winthresh;
-use crate::tcp::reordering::{ReorderHistogram, MAX_LENGTH};
-
-/// The default and minimum dupthresh.
-pub const MIN_DUPTHRESH: u32 = 3;
+use crate::tcp::detection::reordering::{ReorderHistogram, MAX_LENGTH};
+use crate::tcp::policy::MIN_DUPTHRESH;
+use crate::tcp::response::aix::Winthresh;
 
 // ----- RR-TCP cost functions (Sec. 4.3) -------------------------------
 
@@ -322,7 +320,7 @@ pub enum DupthreshPolicy {
     RrTcp(Box<RrTcp>),
     BlantonAllman(BlantonAllman),
     AvgDev(AvgDev),
-    /// TCP-Aix's winthresh ([`crate::tcp::aix::Winthresh`]): from the buffer
+    /// TCP-Aix's winthresh ([`crate::tcp::response::aix::Winthresh`]): from the buffer
     /// space, held for a duplicate-ACK run. It needs the flight size and
     /// the receiver window, so the sender computes it; [`Self::value`]
     /// returns the floor of 3.

@@ -71,8 +71,8 @@ fn newreno_partial_ack_retransmits_next_hole_and_deflates() {
     // cwnd = min(ssthresh, FlightSize + 1) with 1 outstanding (segment 14)
     // plus what was sent after the partial ACK.
     assert!(s.window().cwnd <= 6.0);
-    assert_eq!(s.stats.fast_retransmits, 2);
-    assert_eq!(s.stats.fast_recoveries, 1);
+    assert_eq!(s.stats().fast_retransmits, 2);
+    assert_eq!(s.stats().fast_recoveries, 1);
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn karn_no_rtt_sample_from_a_retransmitted_segment() {
     let rto_at = s.deadline(TimerKind::Rto).unwrap();
     assert_eq!(rto_at, ms(1100));
     s.on_timer(TimerKind::Rto, rto_at, &mut out);
-    assert_eq!(s.stats.timeouts, 1);
+    assert_eq!(s.stats().timeouts, 1);
     assert_eq!(sent(&mut out), vec![1]);
     // Its ACK must not produce a sample (the srtt stays at 100 ms) ...
     s.on_packet(&ack(2, &[]), ms(1150), &mut out);
@@ -172,7 +172,7 @@ fn repeated_timeouts_back_off_exponentially_and_cut_cwnd_to_one() {
     assert_eq!(gaps, vec![ms(2000), ms(4000), ms(8000)]);
     // ssthresh was cut once (FlightSize 4 / 2), not at every expiry.
     assert_eq!(s.window().ssthresh, 2.0);
-    assert_eq!(s.stats.timeouts, 4);
+    assert_eq!(s.stats().timeouts, 4);
 }
 
 #[test]
@@ -183,7 +183,7 @@ fn dsack_is_recognised_and_not_counted_as_new_sack() {
     s.on_packet(&ack(4, &[]), ms(50), &mut out);
     // A duplicate of segment 1 (below the cumulative ACK) is reported.
     s.on_packet(&ack(4, &[(1, 2)]), ms(60), &mut out);
-    assert_eq!(s.stats.dsacks_received, 1);
+    assert_eq!(s.stats().dsacks_received, 1);
     assert_eq!(s.scoreboard().sacked_out(), 0);
 }
 
@@ -196,7 +196,7 @@ fn delayed_first_segment(variant: &str) -> (Sender, Vec<Packet>) {
     for k in 2..=4 {
         s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
     }
-    assert_eq!(s.stats.fast_retransmits, 1);
+    assert_eq!(s.stats().fast_retransmits, 1);
     (s, out)
 }
 
@@ -210,11 +210,11 @@ fn dsack_r_undo_restores_cwnd_and_ssthresh_exactly() {
     // The delayed original arrives: everything sent is acknowledged.
     let nxt = s.scoreboard().nxt();
     s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
-    assert_eq!(s.stats.undos, 0);
+    assert_eq!(s.stats().undos, 0);
     // Then the retransmission arrives as a duplicate: DSACK for 0.
     s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
-    assert_eq!(s.stats.false_fast_retransmits_detected, 1);
-    assert_eq!(s.stats.undos, 1);
+    assert_eq!(s.stats().false_fast_retransmits_detected, 1);
+    assert_eq!(s.stats().undos, 1);
     // cwnd back to its pre-reduction 10 (duplicate ACKs do not grow it),
     // ssthresh to its initial value.
     assert_eq!(s.window().cwnd, 10.0);
@@ -227,8 +227,8 @@ fn dsack_nm_detects_but_does_not_undo() {
     let nxt = s.scoreboard().nxt();
     s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
     s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
-    assert_eq!(s.stats.false_fast_retransmits_detected, 1);
-    assert_eq!(s.stats.undos, 0);
+    assert_eq!(s.stats().false_fast_retransmits_detected, 1);
+    assert_eq!(s.stats().undos, 0);
     assert_eq!(s.window().ssthresh, 5.0);
 }
 
@@ -242,7 +242,7 @@ fn dsack_mean_pairing_gives_a_reordering_sample_that_raises_dupthresh() {
     s.on_packet(&ack(7, &[]), ms(55), &mut out);
     // Its retransmission's DSACK, still with m = 6: second pairing 6.
     s.on_packet(&ack(7, &[(0, 1)]), ms(101), &mut out);
-    assert_eq!(s.stats.false_fast_retransmits_detected, 1);
+    assert_eq!(s.stats().false_fast_retransmits_detected, 1);
     // One sample of 6: the 90th percentile is 6, dupthresh 7.
     s.on_packet(&ack(8, &[]), ms(110), &mut out);
     assert_eq!(s.dupthresh(), 7);
@@ -256,8 +256,8 @@ fn dsack_in_a_reordered_old_ack_still_undoes() {
     // The DSACK comes in an ACK that was overtaken: its cumulative ACK (1)
     // is below SND.UNA, but its DSACK block still counts (RFC 2883).
     s.on_packet(&ack(1, &[(0, 1)]), ms(101), &mut out);
-    assert_eq!(s.stats.false_fast_retransmits_detected, 1);
-    assert_eq!(s.stats.undos, 1);
+    assert_eq!(s.stats().false_fast_retransmits_detected, 1);
+    assert_eq!(s.stats().undos, 1);
     assert_eq!(s.window().cwnd, 10.0);
 }
 
@@ -327,7 +327,7 @@ fn ncr_careful_sends_one_per_two_dupacks_aggressive_one_per_dupack() {
     assert_eq!(per_ack.concat(), (30..40).collect::<Vec<_>>());
     assert_eq!(a.scoreboard().pipe(), 30);
     for s in [&c, &a] {
-        assert_eq!(s.stats.retransmits, 0);
+        assert_eq!(s.stats().retransmits, 0);
         assert_eq!(s.ca_state(), CaState::Open);
         assert_eq!(s.window().cwnd, 30.0, "cwnd untouched during ELT");
     }
@@ -352,9 +352,9 @@ fn ncr_reordering_within_a_window_no_fast_retransmit_window_restored() {
         assert_eq!(s.window().cwnd, cwnd_exit, "{variant}");
         assert_eq!(s.window().cwnd, (pipe as f64 + 1.0).min(20.0));
         assert_eq!(s.window().ssthresh, 20.0, "{variant}");
-        assert_eq!(s.stats.fast_retransmits, 0);
-        assert_eq!(s.stats.fast_recoveries, 0);
-        assert_eq!(s.stats.elt_terminations, 1);
+        assert_eq!(s.stats().fast_retransmits, 0);
+        assert_eq!(s.stats().fast_recoveries, 0);
+        assert_eq!(s.stats().elt_terminations, 1);
         assert_eq!(s.dupthresh(), 3, "back to 3 after ELT");
         assert_eq!(s.ca_state(), CaState::Open);
         // Slow start back to FlightSizePrev, then congestion avoidance.
@@ -387,7 +387,7 @@ fn ncr_real_loss_retransmits_when_dupthresh_duplicate_acks_arrive() {
         for k in 1..=20u32 {
             s.on_packet(&ack(0, &[(1, k + 1)]), ms(50 + k as u64), &mut out);
             let seqs = sent(&mut out);
-            if s.stats.fast_retransmits == 1 {
+            if s.stats().fast_retransmits == 1 {
                 assert_eq!(seqs[0], 0, "{variant}: segment 0 resent first");
                 fired = Some(k);
                 break;
@@ -395,7 +395,7 @@ fn ncr_real_loss_retransmits_when_dupthresh_duplicate_acks_arrive() {
             assert!(!seqs.contains(&0));
         }
         assert_eq!(fired, Some(at), "{variant}");
-        assert_eq!(s.stats.last_recovery_dupthresh, at);
+        assert_eq!(s.stats().last_recovery_dupthresh, at);
         assert_eq!(s.ca_state(), CaState::Recovery);
         // ssthresh from FlightSizePrev (12 / 2), not the grown FlightSize.
         assert_eq!(s.window().ssthresh, 6.0, "{variant}");
@@ -462,7 +462,7 @@ fn aix_until_retransmission_with(cc: &str) -> (Sender, u32, Vec<Packet>) {
     for k in 1..=40u32 {
         s.on_packet(&ack(0, &[(1, k + 1)]), ms(50 + k as u64), &mut out);
         let seqs = sent(&mut out);
-        if s.stats.fast_retransmits == 1 {
+        if s.stats().fast_retransmits == 1 {
             assert_eq!(seqs[0], 0, "the hole is resent first");
             return (s, k, out);
         }
@@ -497,9 +497,9 @@ fn aix_reordering_shorter_than_dupthresh_no_retransmission_no_reduction() {
     // The late segment 0 arrives: 0..=15 acknowledged.
     let cwnd_before = s.window().cwnd;
     s.on_packet(&ack(16, &[]), ms(70), &mut out);
-    assert_eq!(s.stats.retransmits, 0);
-    assert_eq!(s.stats.aix_loss_recoveries, 0);
-    assert_eq!(s.stats.fast_recoveries, 0);
+    assert_eq!(s.stats().retransmits, 0);
+    assert_eq!(s.stats().aix_loss_recoveries, 0);
+    assert_eq!(s.stats().fast_recoveries, 0);
     assert_eq!(s.ca_state(), CaState::Open);
     assert!(s.window().cwnd >= cwnd_before && cwnd_before > 10.0);
     assert_eq!(s.window().ssthresh, 4.0);
@@ -509,17 +509,17 @@ fn aix_reordering_shorter_than_dupthresh_no_retransmission_no_reduction() {
     for k in 1..=15u32 {
         r.on_packet(&ack(0, &[(1, k + 1)]), ms(50 + k as u64), &mut out);
     }
-    assert_eq!(r.stats.fast_recoveries, 1);
+    assert_eq!(r.stats().fast_recoveries, 1);
 }
 
 #[test]
 fn aix_newack_for_the_original_retransmits_but_does_not_reduce() {
     let (mut s, dupacks, mut out) = aix_until_retransmission();
     assert_eq!(dupacks, 20, "winthresh 20");
-    assert_eq!(s.stats.last_recovery_dupthresh, 20);
-    assert_eq!(s.stats.aix_loss_recoveries, 1);
+    assert_eq!(s.stats().last_recovery_dupthresh, 20);
+    assert_eq!(s.stats().aix_loss_recoveries, 1);
     // Loss recovery started, the window did not move.
-    assert_eq!(s.stats.fast_recoveries, 0);
+    assert_eq!(s.stats().fast_recoveries, 0);
     assert_eq!(s.ca_state(), CaState::Open);
     assert_eq!(s.window().ssthresh, 4.0);
     let cwnd = s.window().cwnd;
@@ -530,9 +530,9 @@ fn aix_newack_for_the_original_retransmits_but_does_not_reduce() {
     assert_eq!(sent(&mut out), vec![nxt]);
     // The newACK answers the original (echoed copy 0): reordering.
     s.on_packet(&ack_echo(22, &[], 0), ms(90), &mut out);
-    assert_eq!(s.stats.fast_retransmits, 1, "the retransmission was sent");
-    assert_eq!(s.stats.aix_reorderings, 1);
-    assert_eq!(s.stats.fast_recoveries, 0);
+    assert_eq!(s.stats().fast_retransmits, 1, "the retransmission was sent");
+    assert_eq!(s.stats().aix_reorderings, 1);
+    assert_eq!(s.stats().fast_recoveries, 0);
     assert_eq!(s.ca_state(), CaState::Open);
     assert_eq!(s.window().ssthresh, 4.0);
     assert!(s.window().cwnd >= cwnd);
@@ -547,7 +547,7 @@ fn aix_real_loss_reduces_once_at_the_newack() {
     sent(&mut out);
     let mut top = 0;
     let mut k = 0;
-    while s.stats.fast_retransmits < 2 {
+    while s.stats().fast_retransmits < 2 {
         top += 1;
         if top == 3 {
             continue;
@@ -562,14 +562,14 @@ fn aix_real_loss_reduces_once_at_the_newack() {
         let seqs = sent(&mut out);
         // At dupthresh (20): 0 resent, no reduction.
         assert_eq!(seqs.first() == Some(&0), k == 20, "dupack {k}");
-        assert_eq!(s.stats.fast_recoveries, 0);
-        if s.stats.fast_retransmits == 2 {
+        assert_eq!(s.stats().fast_recoveries, 0);
+        if s.stats().fast_retransmits == 2 {
             assert_eq!(seqs[0], 3);
         }
     }
     // 3 is resent once 20 segments above it are SACKed, still no reduction.
     assert_eq!(top, 23);
-    assert_eq!(s.stats.fast_recoveries, 0);
+    assert_eq!(s.stats().fast_recoveries, 0);
     assert_eq!(s.window().ssthresh, 4.0);
     let nxt = s.scoreboard().nxt();
     // The newACK answers the retransmission of 0 (copy 1): 0..=2
@@ -580,7 +580,7 @@ fn aix_real_loss_reduces_once_at_the_newack() {
         ms(120),
         &mut out,
     );
-    assert_eq!(s.stats.fast_recoveries, 1);
+    assert_eq!(s.stats().fast_recoveries, 1);
     assert_eq!(s.ca_state(), CaState::Recovery);
     assert_eq!(s.window().ssthresh, 5.0);
     assert_eq!(s.window().cwnd, 5.0);
@@ -589,8 +589,8 @@ fn aix_real_loss_reduces_once_at_the_newack() {
     s.on_packet(&ack_echo(top + 1, &[], 1), ms(130), &mut out);
     s.on_packet(&ack(nxt, &[]), ms(140), &mut out);
     assert_eq!(s.ca_state(), CaState::Open);
-    assert_eq!(s.stats.fast_recoveries, 1);
-    assert_eq!(s.stats.timeouts, 0);
+    assert_eq!(s.stats().fast_recoveries, 1);
+    assert_eq!(s.stats().timeouts, 0);
 }
 
 #[test]
@@ -605,7 +605,7 @@ fn aix_winthresh_from_buffer_space_capped_at_two_send_windows() {
     for k in 1..=20u32 {
         s.on_packet(&ack(0, &[(1, k + 1)]), ms(50 + k as u64), &mut out);
         assert_eq!(s.dupthresh(), 10, "held for the run at dupack {k}");
-        if s.stats.fast_retransmits == 1 {
+        if s.stats().fast_retransmits == 1 {
             fired = Some(k);
             break;
         }
@@ -665,7 +665,7 @@ fn cwv_halves_cwnd_per_rto_of_idle_time() {
             assert_eq!(s.window().cwnd, expected);
             assert_eq!(s.window().ssthresh, (0.75 * w0.cwnd).max(4.0));
             assert_eq!(sent(&mut out).len(), expected.floor() as usize);
-            assert_eq!(s.stats.cwv_idle_halvings, 3);
+            assert_eq!(s.stats().cwv_idle_halvings, 3);
         } else {
             assert_eq!(s.window(), w0);
             assert_eq!(sent(&mut out).len(), w0.cwnd.floor() as usize);
@@ -709,9 +709,9 @@ fn cwv_decays_cwnd_during_an_application_limited_period() {
         }
         if cwv {
             assert_eq!(decays, 3);
-            assert_eq!(s.stats.cwv_app_limited_decays, 3);
+            assert_eq!(s.stats().cwv_app_limited_decays, 3);
         } else {
-            assert_eq!(s.stats.cwv_app_limited_decays, 0);
+            assert_eq!(s.stats().cwv_app_limited_decays, 0);
         }
         last.push(s.window().cwnd);
     }
@@ -724,14 +724,14 @@ fn cwv_decays_cwnd_during_an_application_limited_period() {
 fn aix_decides_when_any_congestion_control_reduces() {
     for cc in ["reno", "cubic", "highspeed", "scalable", "bic"] {
         let (mut s, _, mut out) = aix_until_retransmission_with(cc);
-        assert_eq!(s.stats.fast_recoveries, 0, "{cc}");
+        assert_eq!(s.stats().fast_recoveries, 0, "{cc}");
         let before = s.window();
         // The controller's own reduction for FlightSize 10 at the first
         // duplicate ACK, applied at the newACK.
         let mut probe = CongestionControl::by_name(cc).unwrap();
         let expected = probe.ssthresh_after_loss(&before, 10, ms(90));
         s.on_packet(&ack_echo(22, &[], 1), ms(90), &mut out);
-        assert_eq!(s.stats.fast_recoveries, 1, "{cc}");
+        assert_eq!(s.stats().fast_recoveries, 1, "{cc}");
         assert_eq!(s.window().ssthresh, expected, "{cc}");
         assert!(s.window().cwnd < before.cwnd, "{cc}");
     }
@@ -786,7 +786,7 @@ fn tlp_sends_at_most_one_probe_per_tail_episode() {
     assert_eq!(s.deadline(TimerKind::Rto), None, "the PTO replaces the RTO");
     s.on_timer(TimerKind::Aux, pto, &mut out);
     assert_eq!(sent(&mut out), vec![9], "probe = the last segment again");
-    assert_eq!(s.stats.loss_probes, 1);
+    assert_eq!(s.stats().loss_probes, 1);
     // The episode is open: no second probe, only the RTO remains.
     assert_eq!(s.deadline(TimerKind::Aux), None);
     let rto_at = s.deadline(TimerKind::Rto).unwrap();
@@ -796,8 +796,8 @@ fn tlp_sends_at_most_one_probe_per_tail_episode() {
     s.on_packet(&ack(9, &[]), pto + ms(10), &mut out);
     assert_eq!(s.deadline(TimerKind::Aux), None);
     s.on_timer(TimerKind::Rto, rto_at, &mut out);
-    assert_eq!(s.stats.loss_probes, 1);
-    assert_eq!(s.stats.timeouts, 1);
+    assert_eq!(s.stats().loss_probes, 1);
+    assert_eq!(s.stats().timeouts, 1);
 }
 
 #[test]
@@ -819,13 +819,13 @@ fn tlp_probe_not_needed_changes_neither_cwnd_nor_ssthresh() {
         s.write(5, pto + ms(2), &mut out);
         assert_eq!(sent(&mut out), (10..15).collect::<Vec<_>>());
         s.on_packet(&ack(10, &[(9, 10)]), pto + ms(50), &mut out);
-        assert_eq!(s.stats.tlp_no_loss, 1, "{variant}");
-        assert_eq!(s.stats.tlp_recoveries, 0, "{variant}");
+        assert_eq!(s.stats().tlp_no_loss, 1, "{variant}");
+        assert_eq!(s.stats().tlp_recoveries, 0, "{variant}");
         // Slow start grew cwnd by one per ACKed segment; the probe and its
         // DSACK changed nothing.
         assert_eq!(s.window().cwnd, before.cwnd + 1.0, "{variant}");
         assert_eq!(s.window().ssthresh, before.ssthresh, "{variant}");
-        assert_eq!(s.stats.fast_recoveries + s.stats.timeouts, 0);
+        assert_eq!(s.stats().fast_recoveries + s.stats().timeouts, 0);
     }
 }
 
@@ -845,7 +845,7 @@ fn rack_marks_lost_only_after_a_later_segment_and_the_reordering_window() {
     assert_eq!(s.ca_state(), CaState::Recovery);
     assert_eq!(sent(&mut out), vec![0]);
     // Only 0 is lost: 3..9 were sent no earlier than the RACK segment.
-    assert_eq!(s.stats.fast_recoveries, 1);
+    assert_eq!(s.stats().fast_recoveries, 1);
 }
 
 #[test]
@@ -952,7 +952,7 @@ fn frto_spurious_timeout_one_retransmission_and_cwnd_restored() {
     assert_eq!(s.ca_state(), CaState::Open);
     assert_eq!((s.window().cwnd, s.window().ssthresh), (20.0, 1000.0));
     assert_eq!(s.scoreboard().lost_out(), 0);
-    assert_eq!((s.stats.false_timeouts_detected, s.stats.undos), (1, 1));
+    assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (1, 1));
     // The rest of the window arrives: new data only, the timeout's one
     // retransmission stays the only one; its DSACK does not count twice.
     for a in 13..=nxt {
@@ -960,9 +960,12 @@ fn frto_spurious_timeout_one_retransmission_and_cwnd_restored() {
     }
     assert!(sent(&mut out).iter().all(|&q| q >= nxt + 2));
     s.on_packet(&ack(nxt, &[(10, 11)]), t + ms(60), &mut out);
-    assert_eq!(s.stats.dsacks_received, 1);
-    assert_eq!((s.stats.retransmits, s.stats.timeout_retransmits), (1, 1));
-    assert_eq!((s.stats.false_timeouts_detected, s.stats.undos), (1, 1));
+    assert_eq!(s.stats().dsacks_received, 1);
+    assert_eq!(
+        (s.stats().retransmits, s.stats().timeout_retransmits),
+        (1, 1)
+    );
+    assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (1, 1));
 }
 
 #[test]
@@ -977,8 +980,8 @@ fn without_frto_the_same_spike_restarts_slow_start() {
     assert_eq!(sent(&mut out), vec![13, 14]);
     assert_eq!(s.ca_state(), CaState::Loss);
     assert_eq!((s.window().cwnd, s.window().ssthresh), (3.0, 10.0));
-    assert_eq!(s.stats.timeout_retransmits, 5);
-    assert_eq!((s.stats.false_timeouts_detected, s.stats.undos), (0, 0));
+    assert_eq!(s.stats().timeout_retransmits, 5);
+    assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (0, 0));
 }
 
 #[test]
@@ -995,7 +998,7 @@ fn frto_real_loss_falls_back_to_conventional_recovery() {
     assert_eq!(sent(&mut out), vec![11, 12]);
     assert_eq!(s.ca_state(), CaState::Loss);
     assert_eq!(s.window().cwnd, 2.0);
-    assert_eq!((s.stats.false_timeouts_detected, s.stats.undos), (0, 0));
+    assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (0, 0));
 }
 
 #[test]
@@ -1009,8 +1012,8 @@ fn tcp_pr_counts_the_dsack_blocks_it_receives() {
     s.on_packet(&ack(2, &[]), ms(100), &mut out);
     // A duplicate of segment 0 arrived: DSACK block [0, 1) below the ACK.
     s.on_packet(&ack(2, &[(0, 1)]), ms(101), &mut out);
-    assert_eq!(s.stats.dsacks_received, 1);
+    assert_eq!(s.stats().dsacks_received, 1);
     // A DSACK inside the second block (RFC 2883 Sec. 4) counts too.
     s.on_packet(&ack(2, &[(3, 4), (3, 4)]), ms(102), &mut out);
-    assert_eq!(s.stats.dsacks_received, 2);
+    assert_eq!(s.stats().dsacks_received, 2);
 }

@@ -248,9 +248,11 @@ impl TcpPr {
         self.waituntil = Some(now + self.mxrtt);
     }
 
-    /// May a segment be sent now? (flush-cwnd: while cwnd > |to-be-ack|.)
-    pub fn may_send(&self, w: &Window, in_flight: u32) -> bool {
-        self.mode != PrMode::Waiting && (in_flight as f64) < w.cwnd
+    /// Waiting out an emulated timeout (Table III): nothing may be sent.
+    /// Otherwise flush-cwnd (Table I lines 24-28) sends while cwnd >
+    /// |to-be-ack|, the check of [`crate::tcp::response::Response::TcpPr`].
+    pub fn waiting(&self) -> bool {
+        self.mode == PrMode::Waiting
     }
 }
 
@@ -337,11 +339,11 @@ mod tests {
         assert_eq!(pr.mxrtt(), ms(1000));
         // Nothing may be sent while waiting; at waituntil everything
         // outstanding is resent in slow start.
-        assert!(!pr.may_send(&w, 0));
+        assert!(pr.waiting());
         assert_eq!(pr.deadline(&sb), Some(ms(1300)));
         pr.on_timer(ms(1300), &mut w, &mut sb);
         assert_eq!(pr.mode, PrMode::SlowStart);
-        assert!(pr.may_send(&w, 0));
+        assert!(!pr.waiting());
 
         // A burst longer than cwnd/2 + 1.
         let mut pr = TcpPr::new(0.999, 3.0, true, ms(300));

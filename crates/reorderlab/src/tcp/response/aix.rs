@@ -55,7 +55,7 @@
 //! CUBIC, ...): TCP-Aix only decides *whether* and *when* its
 //! `ssthresh_after_loss` is applied.
 
-use crate::tcp::dupthresh::MIN_DUPTHRESH;
+use crate::tcp::policy::MIN_DUPTHRESH;
 
 /// The winthresh rule: dupthresh from the buffer space beyond the current
 /// flight, capped at `bound_windows` send windows.

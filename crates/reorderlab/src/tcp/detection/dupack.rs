@@ -1,0 +1,188 @@
+//! Loss detection by duplicate ACKs: RFC 5681 Sec. 3.2 (the DupThresh-th
+//! duplicate ACK) and, with SACK, RFC 6675 Sec. 4-5 (`IsLost`: DupThresh
+//! SACKed segments above a hole; entry on DupThresh duplicate ACKs), with
+//! the variations the papers study:
+//!
+//! * the threshold from a policy ([`super::dupthresh`]: fixed, RR-TCP FA /
+//!   TA, Blanton-Allman, AVG-DEV, TCP-Aix winthresh), or TCP-NCR's during
+//!   Extended Limited Transmit (RFC 4653);
+//! * a delayed fast retransmit (TD-FR, TCP-DCR, the Blanton-Allman timers);
+//! * early retransmit (RFC 5827, and Linux 3.17's SRTT / 4 delay);
+//! * FACK (Mathis & Mahdavi 1996; Linux 3.17's `tcp_fack`).
+
+use crate::engine::Time;
+use crate::tcp::detection::dupthresh::{td_fr_deadline, DupthreshPolicy};
+use crate::tcp::detection::er::{er_delay, er_thresh, ER_MAX_OUTSTANDING};
+use crate::tcp::policy::{EarlyRetransmit, FastRetransmitDelay, MIN_DUPTHRESH};
+use crate::tcp::sender::tcb::{CaState, Tcb};
+
+#[derive(Debug, Clone)]
+pub struct DupAck {
+    /// How dupthresh is set; learns from reordering samples and DSACKs.
+    pub policy: DupthreshPolicy,
+    /// Current dupthresh.
+    pub dupthresh: u32,
+    /// A delayed fast retransmit is due then (TD-FR, TCP-DCR, the
+    /// Blanton-Allman timers, Linux early retransmit).
+    pub fr_deadline: Option<Time>,
+}
+
+/// What a duplicate ACK outside recovery leads to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DupackVerdict {
+    /// Not (yet) a loss.
+    Wait,
+    /// Fast retransmit now.
+    Recover,
+}
+
+impl DupAck {
+    pub fn new(policy: DupthreshPolicy) -> DupAck {
+        DupAck {
+            policy,
+            dupthresh: MIN_DUPTHRESH,
+            fr_deadline: None,
+        }
+    }
+
+    /// dupthresh for this ACK: the policy's value (TCP-Aix's winthresh is
+    /// held for a duplicate-ACK run), TCP-NCR's DupThresh while ELT runs
+    /// (`elt`), and RFC 5827 Sec. 3.2's ER_thresh with a small flight and
+    /// nothing new to send.
+    #[inline]
+    pub fn refresh(&mut self, tcb: &Tcb, elt: Option<u32>, now: Time) {
+        self.dupthresh = match &mut self.policy {
+            DupthreshPolicy::Winthresh(_) if tcb.dupacks > 0 => self.dupthresh,
+            DupthreshPolicy::Winthresh(wt) => {
+                wt.dupthresh(tcb.cfg.max_window, tcb.sb.packets_out(), tcb.w.cwnd)
+            }
+            p => p.value(tcb.w.cwnd, now),
+        };
+        if let Some(d) = elt {
+            self.dupthresh = d;
+        }
+        if tcb.cfg.early_retransmit == EarlyRetransmit::Rfc5827 && tcb.ca == CaState::Open {
+            if let Some(t) = er_thresh(tcb.sb.packets_out(), tcb.can_send_new()) {
+                self.dupthresh = self.dupthresh.min(t);
+            }
+        }
+    }
+
+    /// A duplicate ACK in the Open state (RFC 6675 Sec. 5 steps 1-4): mark
+    /// what `IsLost` (and FACK) says, then decide whether the fast
+    /// retransmit is due now, later (a delayed fast retransmit arms
+    /// [`Self::fr_deadline`]) or not. `allowed`: a new episode may start
+    /// (RFC 6582 Sec. 3.2 step 2 / RFC 6675 Sec. 5.1); `pending`: a loss
+    /// recovery without window reduction is under way (TCP-Aix).
+    pub fn on_dupack(
+        &mut self,
+        tcb: &mut Tcb,
+        allowed: bool,
+        pending: bool,
+        now: Time,
+    ) -> DupackVerdict {
+        if tcb.cfg.use_sack {
+            tcb.sb.mark_lost_by_dupthresh(self.dupthresh);
+            self.fack_mark_lost(tcb);
+        }
+        let due = (self.time_to_recover(tcb) && allowed) || self.early_retransmit_due(tcb);
+        if pending || !due || self.fr_deadline.is_some() {
+            return DupackVerdict::Wait;
+        }
+        match self.fast_retransmit_wait(tcb, now) {
+            Some(t) if t > now => {
+                self.fr_deadline = Some(t);
+                DupackVerdict::Wait
+            }
+            _ => DupackVerdict::Recover,
+        }
+    }
+
+    /// In fast recovery with SACK, every ACK re-marks by `IsLost` (RFC 6675
+    /// Sec. 5 step C) and FACK.
+    #[inline]
+    pub fn mark_in_recovery(&mut self, tcb: &mut Tcb) {
+        if tcb.cfg.use_sack && tcb.ca == CaState::Recovery {
+            tcb.sb.mark_lost_by_dupthresh(self.dupthresh);
+            self.fack_mark_lost(tcb);
+        }
+    }
+
+    /// The delayed fast retransmit's timer: is the hole still there?
+    pub fn on_timer(&mut self, tcb: &Tcb, now: Time) -> DupackVerdict {
+        if self.fr_deadline.is_none_or(|t| t > now) {
+            return DupackVerdict::Wait;
+        }
+        self.fr_deadline = None;
+        let due = tcb.dupacks >= self.dupthresh || self.early_retransmit_due(tcb);
+        if tcb.ca == CaState::Open && due {
+            DupackVerdict::Recover
+        } else {
+            DupackVerdict::Wait
+        }
+    }
+
+    /// Loss detection: has the threshold been reached (RFC 5681 Sec. 3.2,
+    /// RFC 6675 `IsLost` of SND.UNA, FACK)?
+    fn time_to_recover(&self, tcb: &Tcb) -> bool {
+        let una = tcb.sb.una();
+        tcb.dupacks >= self.dupthresh
+            || (tcb.cfg.use_sack && tcb.sb.is_lost(una, self.dupthresh))
+            || (tcb.cfg.fack && tcb.fackets_out() > self.dupthresh)
+    }
+
+    /// Linux 3.17 early retransmit (`tcp_time_to_recover`, trick #6):
+    /// fewer than 4 segments out, at least one SACKed, no retransmission
+    /// outstanding, nothing new sendable.
+    pub fn early_retransmit_due(&self, tcb: &Tcb) -> bool {
+        tcb.cfg.early_retransmit == EarlyRetransmit::Linux
+            && tcb.ca == CaState::Open
+            && tcb.sb.packets_out() < ER_MAX_OUTSTANDING
+            && tcb.sb.sacked_out() > 0
+            && tcb.sb.packets_out() > tcb.sb.sacked_out()
+            && tcb.sb.retrans_out() == 0
+            && !tcb.can_send_new()
+    }
+
+    /// The fast retransmit is an early retransmit (below dupthresh).
+    pub fn is_early_retransmit(&self, tcb: &Tcb) -> bool {
+        self.early_retransmit_due(tcb) && tcb.dupacks < self.dupthresh
+    }
+
+    /// When a delayed fast retransmit may go (TD-FR, TCP-DCR, the
+    /// Blanton-Allman timers, RFC 5827 Appendix A.3); `None` without an
+    /// RTT sample.
+    fn fast_retransmit_wait(&self, tcb: &Tcb, now: Time) -> Option<Time> {
+        let srtt = tcb.rtt.srtt()?;
+        let first = tcb.first_dupack_at.unwrap_or(now);
+        let bl_delay = match &self.policy {
+            DupthreshPolicy::BlantonAllman(bl) => bl.delay(srtt),
+            _ => 0,
+        };
+        if self.is_early_retransmit(tcb) {
+            // RFC 5827 Appendix A.3 as Linux: wait SRTT / 4.
+            return Some(now + er_delay(srtt));
+        }
+        let td = match tcb.cfg.fr_delay {
+            FastRetransmitDelay::TdFr => {
+                td_fr_deadline(first, tcb.third_dupack_at.unwrap_or(now), srtt)
+            }
+            FastRetransmitDelay::Dcr => first + srtt,
+            FastRetransmitDelay::None => first,
+        };
+        Some(td.max(first + bl_delay))
+    }
+
+    /// FACK loss marking: the head fackets_out - dupthresh segments.
+    fn fack_mark_lost(&self, tcb: &mut Tcb) {
+        if !tcb.cfg.fack {
+            return;
+        }
+        let (una, f) = (tcb.sb.una(), tcb.fackets_out());
+        if f > self.dupthresh {
+            for seq in una..una + (f - self.dupthresh) {
+                tcb.sb.mark_lost(seq);
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! The retransmission timeout (RFC 6298 Sec. 5.4-5.6, RFC 5681 Sec. 3.1)
+//! and what follows it: conventional RTO recovery, or F-RTO's detection of
+//! a spurious timeout (RFC 5682 Sec. 3, [`crate::tcp::frto`]).
+
+use crate::engine::Time;
+use crate::net::packet::Packet;
+use crate::tcp::frto::{self, FrtoAck, FrtoStep, FrtoVerdict};
+use crate::tcp::policy::RtoRecovery;
+use crate::tcp::sender::tcb::{CaState, Phase};
+
+use super::Sender;
+
+impl Sender {
+    /// The retransmission timer expired.
+    pub(super) fn on_rto(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.tcb.phase == Phase::SynSent {
+            self.tcb.syn_retransmitted = true;
+            self.tcb.rtt.back_off();
+            self.send_syn(now, out);
+            return;
+        }
+        if self.tcb.phase != Phase::Established || self.tcb.sb.packets_out() == 0 {
+            return;
+        }
+        self.tcb.stats.timeouts += 1;
+        let first_timeout = !(self.tcb.ca == CaState::Loss && self.tcb.rtt.backoff() > 0);
+        // RFC 5682 Sec. 3 step 1: F-RTO only when no loss recovery is
+        // under way (RecoveryPoint below SND.UNA); a repeated timeout, or
+        // one inside a recovery, is handled conventionally.
+        let frto = self.tcb.cfg.rto_recovery == RtoRecovery::Frto && self.tcb.ca == CaState::Open;
+        self.frto = None;
+        let (prior_cwnd, srtt, rto) = (self.tcb.w.cwnd, self.tcb.rtt.srtt(), self.tcb.rtt.rto());
+        self.detection.on_timeout(prior_cwnd, rto, srtt);
+        self.lt.on_timeout();
+        self.response.on_timeout();
+        if let Some(t) = self.timers.probe.as_mut() {
+            t.reset();
+        }
+        if first_timeout {
+            self.reduce_at_timeout(now);
+        }
+        let t = &mut self.tcb;
+        t.w.cwnd = 1.0;
+        self.undo.end_reduction(1.0);
+        t.cc.on_timeout(now);
+        t.note_cwnd();
+        t.sb.mark_all_lost();
+        t.recover = Some(t.sb.nxt());
+        t.ca = CaState::Loss;
+        t.dupacks = 0;
+        t.rtt.back_off();
+        self.transmit(now, out);
+        if frto {
+            self.frto = Some((FrtoStep::AwaitingAck, self.undo.latest_episode()));
+        }
+        self.timers.arm_rto(&mut self.tcb, now);
+    }
+
+    /// ssthresh is reduced only on the first timeout of a segment. RFC 5681
+    /// eq. (4) uses FlightSize; after a stalled SACK recovery the data
+    /// outstanding can be many windows (new data went out as SACKed
+    /// segments left the pipe), and that would set ssthresh far above any
+    /// window the path carried. FlightSize is therefore bounded by the
+    /// window in force before the loss: cwnd, or inside a recovery the cwnd
+    /// the recovery started from.
+    fn reduce_at_timeout(&mut self, now: Time) {
+        let t = &mut self.tcb;
+        self.undo.begin_reduction(t);
+        let window = match (t.ca, self.undo.latest_prior_cwnd()) {
+            (CaState::Recovery, Some(prior)) => prior.max(t.w.cwnd),
+            _ => t.w.cwnd,
+        };
+        let flight = t.sb.packets_out().min(window.ceil() as u32).max(1);
+        t.w.ssthresh = t.cc.ssthresh_after_loss(&t.w, flight, now);
+    }
+
+    // ----- F-RTO -------------------------------------------------------------
+
+    /// RecoveryPoint while F-RTO runs: segments below it were sent before
+    /// the timeout (or before step 2b's new data).
+    pub(super) fn frto_recovery_point(&self) -> Option<u32> {
+        self.frto.and(self.tcb.recover)
+    }
+
+    /// RFC 5682 Sec. 3 steps 2-3 for an ACK of the Loss state.
+    pub(super) fn frto_on_ack(&mut self, ack: FrtoAck) {
+        let Some((step, episode)) = self.frto else {
+            return;
+        };
+        if self.tcb.ca != CaState::Loss {
+            // Step 2a (the ACK covered RecoveryPoint), or a DSACK undo.
+            self.frto = None;
+            return;
+        }
+        match frto::on_ack(step, ack) {
+            FrtoVerdict::Wait => {}
+            FrtoVerdict::SendNewData => {
+                // Step 2b: RecoveryPoint = SND.NXT, then new data instead
+                // of retransmissions (sent by `transmit`), if there is any.
+                let t = &mut self.tcb;
+                if t.has_new_data() && t.receiver_window_open() {
+                    t.recover = Some(t.sb.nxt());
+                    self.frto = Some((FrtoStep::NewDataSent, episode));
+                } else {
+                    self.frto = None;
+                }
+            }
+            FrtoVerdict::Conventional => {
+                // Step 3a: cwnd <= 3 segments, retransmissions resume.
+                self.frto = None;
+                self.tcb.w.cwnd = self.tcb.w.cwnd.min(3.0);
+                self.tcb.note_cwnd();
+            }
+            FrtoVerdict::Spurious => self.frto_undo(episode),
+        }
+    }
+
+    /// Step 3b: the timeout was spurious. Undo as Linux's
+    /// `tcp_try_undo_loss`: lost marks cleared (nothing more is
+    /// retransmitted), cwnd = max(cwnd, cwnd before the timeout), ssthresh
+    /// = max(ssthresh, ssthresh before), back to Open. The timeout's
+    /// retransmission is forgotten so that its DSACK does not count the
+    /// same spurious timeout again.
+    fn frto_undo(&mut self, episode: u32) {
+        self.frto = None;
+        let t = &mut self.tcb;
+        t.stats.false_timeouts_detected += 1;
+        t.stats.undos += 1;
+        if let Some(u) = self.undo.take_episode(episode) {
+            t.w.cwnd = t.w.cwnd.max(u.prior_cwnd);
+            t.w.ssthresh = t.w.ssthresh.max(u.prior_ssthresh);
+        }
+        t.w.cwnd = t.w.cwnd.min(t.cfg.max_window as f64);
+        self.undo.log.forget_episode(episode);
+        t.cc.on_undo();
+        t.sb.clear_lost_marks();
+        t.ca = CaState::Open;
+        t.recover = None;
+        self.response.on_exit();
+        t.note_cwnd();
+    }
+}
