@@ -13,6 +13,7 @@
 use crate::engine::Time;
 use crate::tcp::detection::dupthresh::{td_fr_deadline, DupthreshPolicy};
 use crate::tcp::detection::er::{er_delay, er_thresh, ER_MAX_OUTSTANDING};
+use crate::tcp::detection::{LossDetector, Spurious, TimerVerdict};
 use crate::tcp::policy::{EarlyRetransmit, FastRetransmitDelay, MIN_DUPTHRESH};
 use crate::tcp::sender::tcb::{CaState, Tcb};
 
@@ -27,98 +28,12 @@ pub struct DupAck {
     pub fr_deadline: Option<Time>,
 }
 
-/// What a duplicate ACK outside recovery leads to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DupackVerdict {
-    /// Not (yet) a loss.
-    Wait,
-    /// Fast retransmit now.
-    Recover,
-}
-
 impl DupAck {
     pub fn new(policy: DupthreshPolicy) -> DupAck {
         DupAck {
             policy,
             dupthresh: MIN_DUPTHRESH,
             fr_deadline: None,
-        }
-    }
-
-    /// dupthresh for this ACK: the policy's value (TCP-Aix's winthresh is
-    /// held for a duplicate-ACK run), TCP-NCR's DupThresh while ELT runs
-    /// (`elt`), and RFC 5827 Sec. 3.2's ER_thresh with a small flight and
-    /// nothing new to send.
-    #[inline]
-    pub fn refresh(&mut self, tcb: &Tcb, elt: Option<u32>, now: Time) {
-        self.dupthresh = match &mut self.policy {
-            DupthreshPolicy::Winthresh(_) if tcb.dupacks > 0 => self.dupthresh,
-            DupthreshPolicy::Winthresh(wt) => {
-                wt.dupthresh(tcb.cfg.max_window, tcb.sb.packets_out(), tcb.w.cwnd)
-            }
-            p => p.value(tcb.w.cwnd, now),
-        };
-        if let Some(d) = elt {
-            self.dupthresh = d;
-        }
-        if tcb.cfg.early_retransmit == EarlyRetransmit::Rfc5827 && tcb.ca == CaState::Open {
-            if let Some(t) = er_thresh(tcb.sb.packets_out(), tcb.can_send_new()) {
-                self.dupthresh = self.dupthresh.min(t);
-            }
-        }
-    }
-
-    /// A duplicate ACK in the Open state (RFC 6675 Sec. 5 steps 1-4): mark
-    /// what `IsLost` (and FACK) says, then decide whether the fast
-    /// retransmit is due now, later (a delayed fast retransmit arms
-    /// [`Self::fr_deadline`]) or not. `allowed`: a new episode may start
-    /// (RFC 6582 Sec. 3.2 step 2 / RFC 6675 Sec. 5.1); `pending`: a loss
-    /// recovery without window reduction is under way (TCP-Aix).
-    pub fn on_dupack(
-        &mut self,
-        tcb: &mut Tcb,
-        allowed: bool,
-        pending: bool,
-        now: Time,
-    ) -> DupackVerdict {
-        if tcb.cfg.use_sack {
-            tcb.sb.mark_lost_by_dupthresh(self.dupthresh);
-            self.fack_mark_lost(tcb);
-        }
-        let due = (self.time_to_recover(tcb) && allowed) || self.early_retransmit_due(tcb);
-        if pending || !due || self.fr_deadline.is_some() {
-            return DupackVerdict::Wait;
-        }
-        match self.fast_retransmit_wait(tcb, now) {
-            Some(t) if t > now => {
-                self.fr_deadline = Some(t);
-                DupackVerdict::Wait
-            }
-            _ => DupackVerdict::Recover,
-        }
-    }
-
-    /// In fast recovery with SACK, every ACK re-marks by `IsLost` (RFC 6675
-    /// Sec. 5 step C) and FACK.
-    #[inline]
-    pub fn mark_in_recovery(&mut self, tcb: &mut Tcb) {
-        if tcb.cfg.use_sack && tcb.ca == CaState::Recovery {
-            tcb.sb.mark_lost_by_dupthresh(self.dupthresh);
-            self.fack_mark_lost(tcb);
-        }
-    }
-
-    /// The delayed fast retransmit's timer: is the hole still there?
-    pub fn on_timer(&mut self, tcb: &Tcb, now: Time) -> DupackVerdict {
-        if self.fr_deadline.is_none_or(|t| t > now) {
-            return DupackVerdict::Wait;
-        }
-        self.fr_deadline = None;
-        let due = tcb.dupacks >= self.dupthresh || self.early_retransmit_due(tcb);
-        if tcb.ca == CaState::Open && due {
-            DupackVerdict::Recover
-        } else {
-            DupackVerdict::Wait
         }
     }
 
@@ -134,7 +49,7 @@ impl DupAck {
     /// Linux 3.17 early retransmit (`tcp_time_to_recover`, trick #6):
     /// fewer than 4 segments out, at least one SACKed, no retransmission
     /// outstanding, nothing new sendable.
-    pub fn early_retransmit_due(&self, tcb: &Tcb) -> bool {
+    fn early_retransmit_due(&self, tcb: &Tcb) -> bool {
         tcb.cfg.early_retransmit == EarlyRetransmit::Linux
             && tcb.ca == CaState::Open
             && tcb.sb.packets_out() < ER_MAX_OUTSTANDING
@@ -145,7 +60,7 @@ impl DupAck {
     }
 
     /// The fast retransmit is an early retransmit (below dupthresh).
-    pub fn is_early_retransmit(&self, tcb: &Tcb) -> bool {
+    fn early(&self, tcb: &Tcb) -> bool {
         self.early_retransmit_due(tcb) && tcb.dupacks < self.dupthresh
     }
 
@@ -159,7 +74,7 @@ impl DupAck {
             DupthreshPolicy::BlantonAllman(bl) => bl.delay(srtt),
             _ => 0,
         };
-        if self.is_early_retransmit(tcb) {
+        if self.early(tcb) {
             // RFC 5827 Appendix A.3 as Linux: wait SRTT / 4.
             return Some(now + er_delay(srtt));
         }
@@ -184,5 +99,173 @@ impl DupAck {
                 tcb.sb.mark_lost(seq);
             }
         }
+    }
+}
+
+impl LossDetector for DupAck {
+    fn dupthresh(&self) -> u32 {
+        self.dupthresh
+    }
+
+    fn fa_ratio(&self) -> Option<f64> {
+        self.policy.fa_ratio()
+    }
+
+    fn deadline(&self) -> Option<Time> {
+        self.fr_deadline
+    }
+
+    fn fast_retransmit_pending(&self) -> bool {
+        self.fr_deadline.is_some()
+    }
+
+    /// dupthresh for this ACK: the policy's value (TCP-Aix's winthresh is
+    /// held for a duplicate-ACK run), TCP-NCR's DupThresh while ELT runs
+    /// (`elt`), and RFC 5827 Sec. 3.2's ER_thresh with a small flight and
+    /// nothing new to send.
+    #[inline]
+    fn before_ack(&mut self, tcb: &Tcb, elt: Option<u32>, now: Time) {
+        self.dupthresh = match &mut self.policy {
+            DupthreshPolicy::Winthresh(_) if tcb.dupacks > 0 => self.dupthresh,
+            DupthreshPolicy::Winthresh(wt) => {
+                wt.dupthresh(tcb.cfg.max_window, tcb.sb.packets_out(), tcb.w.cwnd)
+            }
+            p => p.value(tcb.w.cwnd, now),
+        };
+        if let Some(d) = elt {
+            self.dupthresh = d;
+        }
+        if tcb.cfg.early_retransmit == EarlyRetransmit::Rfc5827 && tcb.ca == CaState::Open {
+            if let Some(t) = er_thresh(tcb.sb.packets_out(), tcb.can_send_new()) {
+                self.dupthresh = self.dupthresh.min(t);
+            }
+        }
+    }
+
+    /// A duplicate ACK in the Open state (RFC 6675 Sec. 5 steps 1-4): mark
+    /// what `IsLost` (and FACK) says, then decide whether the fast
+    /// retransmit is due now, later (a delayed fast retransmit arms
+    /// [`DupAck::fr_deadline`]) or not.
+    fn on_dupack(&mut self, tcb: &mut Tcb, allowed: bool, pending: bool, now: Time) -> bool {
+        if tcb.cfg.use_sack {
+            tcb.sb.mark_lost_by_dupthresh(self.dupthresh);
+            self.fack_mark_lost(tcb);
+        }
+        let due = (self.time_to_recover(tcb) && allowed) || self.early_retransmit_due(tcb);
+        if pending || !due || self.fr_deadline.is_some() {
+            return false;
+        }
+        match self.fast_retransmit_wait(tcb, now) {
+            Some(t) if t > now => {
+                self.fr_deadline = Some(t);
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// In fast recovery with SACK, every ACK re-marks by `IsLost` (RFC 6675
+    /// Sec. 5 step C) and FACK.
+    #[inline]
+    fn detect(&mut self, tcb: &mut Tcb, _dsack: bool, _now: Time) -> bool {
+        if tcb.cfg.use_sack && tcb.ca == CaState::Recovery {
+            tcb.sb.mark_lost_by_dupthresh(self.dupthresh);
+            self.fack_mark_lost(tcb);
+        }
+        false
+    }
+
+    /// The delayed fast retransmit's timer: is the hole still there?
+    fn on_timer(&mut self, tcb: &mut Tcb, now: Time) -> TimerVerdict {
+        if self.fr_deadline.is_none_or(|t| t > now) {
+            return TimerVerdict::Nothing;
+        }
+        self.fr_deadline = None;
+        let due = tcb.dupacks >= self.dupthresh || self.early_retransmit_due(tcb);
+        if tcb.ca == CaState::Open && due {
+            TimerVerdict::FastRetransmit
+        } else {
+            TimerVerdict::Nothing
+        }
+    }
+
+    fn on_enter_recovery(&mut self) -> bool {
+        self.fr_deadline = None;
+        true
+    }
+
+    fn is_early_retransmit(&self, tcb: &Tcb) -> bool {
+        self.early(tcb)
+    }
+
+    fn on_window_advance(&mut self) {
+        self.fr_deadline = None;
+    }
+
+    /// The thresholds that learn from timeouts (RR-TCP Sec. 4.3.1,
+    /// Blanton-Allman); a pending delayed fast retransmit is dropped.
+    fn on_timeout(&mut self, prior_cwnd: f64, rto: Time, srtt: Option<Time>) {
+        match &mut self.policy {
+            DupthreshPolicy::RrTcp(rr) => {
+                if let Some(srtt) = srtt {
+                    rr.on_timeout(prior_cwnd, rto, srtt);
+                }
+            }
+            DupthreshPolicy::BlantonAllman(bl) => bl.on_timeout(),
+            DupthreshPolicy::Fixed(_)
+            | DupthreshPolicy::AvgDev(_)
+            | DupthreshPolicy::Winthresh(_) => {}
+        }
+        self.fr_deadline = None;
+    }
+
+    /// RR-TCP's histogram, AVG-DEV's estimator.
+    fn on_reordering_sample(&mut self, len: u32, now: Time) {
+        self.policy.on_reordering_sample(len, now);
+    }
+
+    fn on_limited_transmit_idle(&mut self, idle: Time, dupacks: u32, cwnd: f64, srtt: Time) {
+        if let DupthreshPolicy::RrTcp(rr) = &mut self.policy {
+            rr.on_limited_transmit_idle(idle, dupacks, cwnd, srtt);
+        }
+    }
+
+    /// RR-TCP's histogram and cost of a false fast retransmit (Sec.
+    /// 4.1-4.3), the Blanton-Allman schemes, AVG-DEV.
+    fn on_spurious(&mut self, s: &Spurious, now: Time) {
+        match &mut self.policy {
+            DupthreshPolicy::RrTcp(rr) => {
+                if let Some(len) = s.reordering {
+                    rr.on_sample(len, now);
+                }
+                if s.fast {
+                    rr.on_false_fast_retransmit(s.since_retransmit);
+                }
+            }
+            DupthreshPolicy::BlantonAllman(bl) => {
+                if s.fast {
+                    let dupacks = s.episode.map_or(self.dupthresh, |e| e.0);
+                    bl.on_false_fast_retransmit(dupacks, s.reordering, s.episode.and_then(|e| e.1));
+                }
+            }
+            DupthreshPolicy::AvgDev(ad) => {
+                if let Some(len) = s.reordering {
+                    ad.on_sample(len);
+                }
+            }
+            DupthreshPolicy::Fixed(_) | DupthreshPolicy::Winthresh(_) => {}
+        }
+    }
+
+    /// dupthresh is TCP-NCR's again (a re-started ELT's) or the policy's.
+    fn after_elt(&mut self, elt: Option<u32>, cwnd: f64, now: Time) {
+        self.dupthresh = match elt {
+            Some(t) => t,
+            None => self.policy.value(cwnd, now),
+        };
+    }
+
+    fn set_elt_dupthresh(&mut self, t: u32) {
+        self.dupthresh = t;
     }
 }

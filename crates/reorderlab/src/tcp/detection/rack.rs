@@ -25,7 +25,10 @@
 //! (`tcp_check_sack_reordering`, `sysctl_tcp_max_reordering`).
 
 use crate::engine::Time;
+use crate::tcp::detection::{LossDetector, TimerVerdict};
 use crate::tcp::scoreboard::{Scoreboard, SegState};
+use crate::tcp::sender::tcb::{CaState, Tcb};
+use crate::tcp::sender::SenderConfig;
 
 /// RFC 8985 Sec. 6.2 step 4: recoveries a widened window persists.
 pub const REO_WND_PERSIST: u32 = 16;
@@ -239,6 +242,105 @@ impl Rack {
             sb.mark_lost(seq);
         }
         None
+    }
+}
+
+/// RACK as the sender's loss detection, with the fixed DupThresh it
+/// reports (RFC 8985 has no duplicate-ACK threshold of its own; Linux's
+/// adaptive one is [`Rack::dupthresh`]).
+#[derive(Debug, Clone)]
+pub struct RackDetection {
+    pub rack: Rack,
+    dupthresh: u32,
+}
+
+impl RackDetection {
+    pub fn new(adaptive: bool, cfg: &SenderConfig, tcb: &mut Tcb) -> RackDetection {
+        // Step 5 walks the segments in the order they were sent.
+        tcb.sb.track_send_order();
+        let mut policy = cfg.dupthresh.clone();
+        RackDetection {
+            rack: Rack::new(adaptive),
+            dupthresh: policy.value(tcb.w.cwnd, 0),
+        }
+    }
+}
+
+impl LossDetector for RackDetection {
+    fn dupthresh(&self) -> u32 {
+        self.dupthresh
+    }
+
+    fn deadline(&self) -> Option<Time> {
+        self.rack.deadline
+    }
+
+    fn reorder_timer_pending(&self) -> bool {
+        self.rack.deadline.is_some()
+    }
+
+    fn rack(&self) -> Option<&Rack> {
+        Some(&self.rack)
+    }
+
+    /// Step 1: RACK.min_RTT from the RTT estimator's.
+    #[inline]
+    fn before_ack(&mut self, tcb: &Tcb, _elt: Option<u32>, _now: Time) {
+        if let Some(m) = tcb.rtt.min_rtt() {
+            self.rack.min_rtt = Some(self.rack.min_rtt.map_or(m, |x| x.min(m)));
+        }
+    }
+
+    /// Steps 2-3.
+    #[inline]
+    fn on_delivered(&mut self, seq: u32, seg: &SegState, now: Time) {
+        self.rack.on_delivered(seq, seg, now);
+    }
+
+    /// The end of step 2.
+    #[inline]
+    fn after_deliveries(&mut self, _tcb: &mut Tcb, now: Time) {
+        self.rack.finish_ack(now);
+    }
+
+    /// Steps 4-5: reo_wnd, then every segment whose time is up is lost.
+    fn detect(&mut self, tcb: &mut Tcb, dsack: bool, now: Time) -> bool {
+        let (una, nxt, sacked) = (tcb.sb.una(), tcb.sb.nxt(), tcb.sb.sacked_out());
+        let in_recovery = tcb.ca != CaState::Open;
+        let srtt = tcb.rtt.srtt();
+        (self.rack).update_reo_wnd(una, nxt, dsack, in_recovery, sacked, srtt);
+        let marked = self.rack.detect_loss(&mut tcb.sb, now);
+        tcb.stats.rack_marked_lost += marked as u64;
+        true
+    }
+
+    /// Sec. 6.3, the reorder timer.
+    fn on_timer(&mut self, tcb: &mut Tcb, now: Time) -> TimerVerdict {
+        if self.rack.deadline.is_none_or(|t| t > now) {
+            return TimerVerdict::Nothing;
+        }
+        tcb.stats.rack_timer_expiries += 1;
+        let marked = self.rack.detect_loss(&mut tcb.sb, now);
+        tcb.stats.rack_marked_lost += marked as u64;
+        if marked > 0 {
+            tcb.stats.rack_reorder_timeouts += 1;
+        }
+        TimerVerdict::LossMarked
+    }
+
+    /// RACK has marked what is lost; the loss response paces the
+    /// retransmissions.
+    fn on_enter_recovery(&mut self) -> bool {
+        false
+    }
+
+    /// Step 4: reo_wnd's persistence counts recoveries.
+    fn on_recovery_exit(&mut self) {
+        self.rack.on_recovery_exit();
+    }
+
+    fn on_timeout(&mut self, _prior_cwnd: f64, _rto: Time, _srtt: Option<Time>) {
+        self.rack.deadline = None;
     }
 }
 

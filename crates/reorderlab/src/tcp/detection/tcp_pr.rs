@@ -22,7 +22,10 @@ use std::collections::VecDeque;
 use crate::engine::time::NS_PER_SEC;
 use crate::engine::Time;
 use crate::tcp::cc::Window;
-use crate::tcp::scoreboard::Scoreboard;
+use crate::tcp::detection::{LossDetector, TimerVerdict};
+use crate::tcp::scoreboard::{Scoreboard, SegState};
+use crate::tcp::sender::tcb::{CaState, Tcb};
+use crate::tcp::timers::rto::RtoEstimator;
 
 /// Congestion-control mode of TCP-PR.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,6 +256,96 @@ impl TcpPr {
     /// |to-be-ack|, the check of [`crate::tcp::response::Response::TcpPr`].
     pub fn waiting(&self) -> bool {
         self.mode == PrMode::Waiting
+    }
+}
+
+/// TCP-PR as the sender's loss detection: its per-segment timers, and the
+/// window changes Table I makes on each acknowledged segment and each
+/// drop. Its next deadline is found after each transmission (finding it
+/// drops stale entries); `acked` gathers the send times of an ACK's newly
+/// acknowledged segments.
+#[derive(Debug, Clone)]
+pub struct TcpPrDetection {
+    pub pr: TcpPr,
+    deadline: Option<Time>,
+    acked: Vec<Time>,
+}
+
+impl TcpPrDetection {
+    pub fn new(alpha: f64, beta: f64, extreme: bool, initial_mxrtt: Time) -> TcpPrDetection {
+        TcpPrDetection {
+            pr: TcpPr::new(alpha, beta, extreme, initial_mxrtt),
+            deadline: None,
+            acked: Vec::new(),
+        }
+    }
+}
+
+impl LossDetector for TcpPrDetection {
+    /// TCP-PR keeps its own srtt (the peaks of the RTT).
+    fn srtt(&self, _rtt: &RtoEstimator) -> Option<Time> {
+        self.pr.srtt()
+    }
+
+    fn deadline(&self) -> Option<Time> {
+        self.deadline
+    }
+
+    /// As its ns-2 agent, TCP-PR discards ACKs below SND.UNA (Sec. III:
+    /// an ACK only tells which packets left the network).
+    fn reads_old_acks(&self) -> bool {
+        false
+    }
+
+    /// Nothing goes out while an emulated timeout is waited out (Table
+    /// III).
+    fn allows_sending(&self) -> bool {
+        !self.pr.waiting()
+    }
+
+    #[inline]
+    fn on_delivered(&mut self, _seq: u32, seg: &SegState, _now: Time) {
+        self.acked.push(seg.sent_at);
+    }
+
+    /// Table I lines 14-23 for each newly acknowledged segment: srtt and
+    /// mxrtt, window growth (within the receiver window).
+    fn after_deliveries(&mut self, tcb: &mut Tcb, now: Time) {
+        for &sent_at in &self.acked {
+            self.pr.on_acked(sent_at, now, &mut tcb.w, &tcb.sb);
+        }
+        self.acked.clear();
+        tcb.w.cwnd = tcb.w.cwnd.min(tcb.cfg.max_window as f64);
+        tcb.note_cwnd();
+    }
+
+    /// Drops older than mxrtt (each halving the window, or an emulated
+    /// timeout), or the end of waiting.
+    fn on_timer(&mut self, tcb: &mut Tcb, now: Time) -> TimerVerdict {
+        let outcome = self.pr.on_timer(now, &mut tcb.w, &mut tcb.sb);
+        tcb.stats.fast_recoveries += outcome.halvings as u64;
+        tcb.stats.timeouts += outcome.extreme as u64;
+        if outcome.extreme > 0 {
+            tcb.ca = CaState::Loss;
+        } else if outcome.drops > 0 && tcb.ca == CaState::Open {
+            tcb.ca = CaState::Recovery;
+        }
+        tcb.note_cwnd();
+        TimerVerdict::Send
+    }
+
+    #[inline]
+    fn on_sent(&mut self, seq: u32, now: Time) {
+        self.pr.on_send(seq, now);
+    }
+
+    /// Leave the loss state once nothing is marked dropped; find the next
+    /// deadline.
+    fn after_transmit(&mut self, tcb: &mut Tcb) {
+        if tcb.sb.lost_out() == 0 && tcb.ca != CaState::Open {
+            tcb.ca = CaState::Open;
+        }
+        self.deadline = self.pr.deadline(&tcb.sb);
     }
 }
 

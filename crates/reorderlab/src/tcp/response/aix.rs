@@ -55,7 +55,10 @@
 //! CUBIC, ...): TCP-Aix only decides *whether* and *when* its
 //! `ssthresh_after_loss` is applied.
 
+use crate::engine::Time;
 use crate::tcp::policy::MIN_DUPTHRESH;
+use crate::tcp::response::{LossResponse, NewAck, NewlyAcked};
+use crate::tcp::sender::tcb::{CaState, Tcb};
 
 /// The winthresh rule: dupthresh from the buffer space beyond the current
 /// flight, capped at `bound_windows` send windows.
@@ -195,6 +198,79 @@ impl Aix {
     /// A retransmission timeout ends any run.
     pub fn reset(&mut self) {
         self.run = None;
+    }
+}
+
+/// TCP-Aix as the sender's loss response: the rules above on RFC 6675
+/// recovery (which applies once the reduction is decided).
+#[derive(Debug, Clone, Default)]
+pub struct AixResponse {
+    pub aix: Aix,
+}
+
+impl LossResponse for AixResponse {
+    fn defers_reduction(&self) -> bool {
+        true
+    }
+
+    /// Rule 1: dupthresh reached, SND.UNA is retransmitted now and the
+    /// window waits for the newACK.
+    fn on_deferred_recovery(&mut self, tcb: &mut Tcb) {
+        self.aix
+            .on_loss_recovery(tcb.sb.una(), tcb.sb.packets_out());
+        tcb.stats.aix_loss_recoveries += 1;
+    }
+
+    /// Rule 1 at a cumulative ACK in the Open state: the run ends; if the
+    /// newACK answered the retransmission the window is reduced, else the
+    /// segments not SACKed before grow it (the SACKed ones already did).
+    fn on_open_ack(&mut self, tcb: &mut Tcb, a: &NewlyAcked, now: Time) -> NewAck {
+        match self.aix.on_new_ack(a.ack, a.echo) {
+            None => tcb.grow(a.acked, now),
+            Some(AixVerdict::Loss { flight_prev }) => return NewAck::Reduce { flight_prev },
+            Some(verdict) => {
+                if verdict == AixVerdict::Reordering {
+                    tcb.stats.aix_reorderings += 1;
+                }
+                tcb.grow(a.acked - a.were_sacked, now);
+            }
+        }
+        NewAck::Continue
+    }
+
+    /// Rules 2 and 4: a duplicate ACK opens a run and its SACKed segments
+    /// count as delivered for window growth (not in slow start); until
+    /// loss recovery starts they restart the retransmission timer, so that
+    /// winthresh (up to two windows of duplicate ACKs) is not cut short.
+    fn on_dupack_open(&mut self, tcb: &mut Tcb, newly: u32, now: Time) -> bool {
+        self.aix.on_dupack(tcb.sb.packets_out());
+        if newly == 0 {
+            return false;
+        }
+        if !tcb.w.in_slow_start() {
+            tcb.grow(newly, now);
+            tcb.note_cwnd();
+        }
+        !self.aix.recovering()
+    }
+
+    /// From dupthresh on, while still Open.
+    fn retransmitting(&self, tcb: &Tcb) -> bool {
+        tcb.ca != CaState::Open || self.aix.recovering()
+    }
+
+    /// Rule 2: during a run, new data on pipe + 1 <= cwnd (SACKed
+    /// segments have left the network).
+    fn dupack_send_limit(&self, tcb: &Tcb, elt: Option<u32>) -> Option<u32> {
+        elt.or_else(|| {
+            self.aix
+                .active()
+                .then(|| tcb.w.cwnd.floor().max(1.0) as u32)
+        })
+    }
+
+    fn on_timeout(&mut self) {
+        self.aix.reset();
     }
 }
 

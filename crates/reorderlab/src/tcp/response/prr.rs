@@ -16,6 +16,9 @@
 //! and prr_out counts every segment (re)transmitted during recovery. At the
 //! end of recovery cwnd = ssthresh.
 
+use crate::tcp::response::{exit_if, LossResponse, NewAck, NewlyAcked};
+use crate::tcp::sender::tcb::{CaState, Tcb};
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Prr {
     /// RecoverFS: FlightSize when recovery began.
@@ -57,6 +60,70 @@ impl Prr {
     /// A segment was sent during recovery.
     pub fn on_sent(&mut self) {
         self.prr_out += 1;
+    }
+}
+
+/// PRR as the sender's loss response (RFC 6937 on the RFC 6675 pipe).
+#[derive(Debug, Clone, Default)]
+pub struct PrrResponse {
+    /// State of the current recovery.
+    pub prr: Option<Prr>,
+}
+
+impl LossResponse for PrrResponse {
+    fn prr(&self) -> Option<&Prr> {
+        self.prr.as_ref()
+    }
+
+    /// cwnd unchanged: it follows pipe + sndcnt from this ACK on.
+    fn enter(&mut self, tcb: &mut Tcb, _dupthresh: u32) {
+        self.prr = Some(Prr::start(tcb.sb.packets_out(), tcb.w.ssthresh));
+    }
+
+    /// At the end of recovery cwnd = ssthresh.
+    fn on_recovery_ack(&mut self, tcb: &mut Tcb, _a: &NewlyAcked, recovered: bool) -> NewAck {
+        if recovered {
+            tcb.deflate_to_ssthresh();
+        }
+        exit_if(recovered)
+    }
+
+    /// cwnd = pipe + sndcnt on each ACK in recovery. The ACK that starts
+    /// recovery (`entered`) counts one segment delivered and sends at
+    /// least one (the fast retransmit), as Linux.
+    #[inline]
+    fn after_ack(&mut self, tcb: &mut Tcb, delivered: u32, entered: bool) {
+        if tcb.ca != CaState::Recovery {
+            return;
+        }
+        let Some(p) = self.prr.as_mut() else {
+            return;
+        };
+        let pipe = tcb.sb.pipe();
+        let Some(mut sndcnt) = p.on_ack(delivered.max(entered as u32), pipe) else {
+            return;
+        };
+        if p.prr_out == 0 {
+            sndcnt = sndcnt.max(1);
+        }
+        tcb.w.cwnd = (pipe + sndcnt) as f64;
+        tcb.note_cwnd();
+    }
+
+    /// prr_out counts the segments sent during recovery.
+    #[inline]
+    fn on_sent(&mut self, ca: CaState) {
+        if let (CaState::Recovery, Some(p)) = (ca, self.prr.as_mut()) {
+            p.on_sent();
+        }
+    }
+
+    fn on_exit(&mut self) {
+        self.prr = None;
+    }
+
+    fn on_timeout(&mut self) {
+        self.prr = None;
     }
 }
 
