@@ -79,7 +79,7 @@ pub fn congestion_controls_json() -> String {
             name: c.name,
             description: c.description,
             source: c.source,
-            aliases: Vec::new(),
+            aliases: c.aliases.to_vec(),
         })
         .collect();
     serde_json::to_string(&v).expect("serialisable")

@@ -58,38 +58,52 @@ pub enum CongestionControl {
     Cubic(Cubic),
 }
 
-/// Name, description and source of a controller, for `reorderlab variants`.
+/// A registered controller: its name (and other names it answers to),
+/// description and source for `reorderlab variants`, and how to build a
+/// fresh one.
 pub struct CcInfo {
     pub name: &'static str,
+    pub aliases: &'static [&'static str],
     pub description: &'static str,
     pub source: &'static str,
+    pub build: fn() -> CongestionControl,
 }
 
 pub const CONTROLLERS: &[CcInfo] = &[
     CcInfo {
         name: "reno",
+        aliases: &[],
+        build: || CongestionControl::Reno(Reno),
         description: "Slow start and additive increase, halve on loss",
         source: "RFC 5681",
     },
     CcInfo {
         name: "highspeed",
+        aliases: &["hstcp"],
+        build: || CongestionControl::HighSpeed(HighSpeed::default()),
         description:
             "HighSpeed TCP (alias hstcp): a(w), b(w) from the response function above 38 segments",
         source: "RFC 3649",
     },
     CcInfo {
         name: "scalable",
+        aliases: &[],
+        build: || CongestionControl::Scalable(Scalable::default()),
         description: "Scalable TCP: +0.01 per ACKed segment, x0.875 on loss above 16 segments",
         source: "Kelly, CCR 33(2) 2003",
     },
     CcInfo {
         name: "bic",
+        aliases: &[],
+        build: || CongestionControl::Bic(Bic::default()),
         description:
             "Binary search toward W_max, S_max 32, beta 0.8, fast convergence, max probing",
         source: "Xu, Harfoush, Rhee, INFOCOM 2004",
     },
     CcInfo {
         name: "cubic",
+        aliases: &[],
+        build: || CongestionControl::Cubic(Cubic::default()),
         description:
             "Cubic window growth in time, C 0.4, beta 0.7, Reno-friendly region, fast convergence",
         source: "RFC 9438",
@@ -97,16 +111,14 @@ pub const CONTROLLERS: &[CcInfo] = &[
 ];
 
 impl CongestionControl {
-    /// The controller registered under `name` (case-insensitive).
+    /// The controller registered under `name` or one of its aliases
+    /// (case-insensitive).
     pub fn by_name(name: &str) -> Option<CongestionControl> {
-        match name.to_ascii_lowercase().as_str() {
-            "reno" => Some(CongestionControl::Reno(Reno)),
-            "highspeed" | "hstcp" => Some(CongestionControl::HighSpeed(HighSpeed::default())),
-            "scalable" => Some(CongestionControl::Scalable(Scalable::default())),
-            "bic" => Some(CongestionControl::Bic(Bic::default())),
-            "cubic" => Some(CongestionControl::Cubic(Cubic::default())),
-            _ => None,
-        }
+        let matches = |n: &str| n.eq_ignore_ascii_case(name);
+        CONTROLLERS
+            .iter()
+            .find(|c| matches(c.name) || c.aliases.iter().any(|a| matches(a)))
+            .map(|c| (c.build)())
     }
 
     fn ops(&mut self) -> &mut dyn CongestionOps {

@@ -1,0 +1,90 @@
+//! F-RTO (RFC 5682 Sec. 3).
+
+use super::*;
+
+#[test]
+fn frto_spurious_timeout_one_retransmission_and_cwnd_restored() {
+    // A delay spike, no loss: the timeout retransmits SND.UNA (10); then
+    // the delayed originals arrive in order.
+    let (mut s, mut out, t) = stalled_until_timeout("Linux");
+    assert_eq!(sent(&mut out), vec![10]);
+    assert_eq!((s.window().cwnd, s.window().ssthresh), (1.0, 10.0));
+    let nxt = s.scoreboard().nxt();
+    // Step 2: the ACK of segment 10 (its original) advances SND.UNA; 10
+    // was retransmitted, so nothing is known yet. Step 2b: two new
+    // segments (cwnd 2 by slow start) instead of retransmissions.
+    s.on_packet(&ack(11, &[]), t + ms(50), &mut out);
+    assert_eq!(sent(&mut out), vec![nxt, nxt + 1]);
+    assert_eq!(s.ca_state(), CaState::Loss);
+    // Step 3b: the next ACK covers segment 11, never retransmitted and
+    // sent before the timeout: spurious. Linux's undo: cwnd 20 and
+    // ssthresh 1000 as before the timeout, nothing lost any more.
+    s.on_packet(&ack(12, &[]), t + ms(50), &mut out);
+    assert_eq!(s.ca_state(), CaState::Open);
+    assert_eq!((s.window().cwnd, s.window().ssthresh), (20.0, 1000.0));
+    assert_eq!(s.scoreboard().lost_out(), 0);
+    assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (1, 1));
+    // The rest of the window arrives: new data only, the timeout's one
+    // retransmission stays the only one; its DSACK does not count twice.
+    for a in 13..=nxt {
+        s.on_packet(&ack(a, &[]), t + ms(50), &mut out);
+    }
+    assert!(sent(&mut out).iter().all(|&q| q >= nxt + 2));
+    s.on_packet(&ack(nxt, &[(10, 11)]), t + ms(60), &mut out);
+    assert_eq!(s.stats().dsacks_received, 1);
+    assert_eq!(
+        (s.stats().retransmits, s.stats().timeout_retransmits),
+        (1, 1)
+    );
+    assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (1, 1));
+}
+
+#[test]
+fn without_frto_the_same_spike_restarts_slow_start() {
+    // Linux-ER: conventional RTO recovery retransmits the whole window
+    // from cwnd 1 (the same ACKs now ACK originals of retransmitted data).
+    let (mut s, mut out, t) = stalled_until_timeout("Linux-ER");
+    assert_eq!(sent(&mut out), vec![10]);
+    s.on_packet(&ack(11, &[]), t + ms(50), &mut out);
+    assert_eq!(sent(&mut out), vec![11, 12]);
+    s.on_packet(&ack(12, &[]), t + ms(50), &mut out);
+    assert_eq!(sent(&mut out), vec![13, 14]);
+    assert_eq!(s.ca_state(), CaState::Loss);
+    assert_eq!((s.window().cwnd, s.window().ssthresh), (3.0, 10.0));
+    assert_eq!(s.stats().timeout_retransmits, 5);
+    assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (0, 0));
+}
+
+#[test]
+fn frto_real_loss_falls_back_to_conventional_recovery() {
+    // The window was lost: only the retransmission of 10 arrives.
+    let (mut s, mut out, t) = stalled_until_timeout("Linux");
+    sent(&mut out);
+    let nxt = s.scoreboard().nxt();
+    s.on_packet(&ack(11, &[]), t + ms(100), &mut out);
+    assert_eq!(sent(&mut out), vec![nxt, nxt + 1]);
+    // Step 3a: the next ACK SACKs only the new segments: the loss was
+    // real; retransmissions resume from 11 with cwnd <= 3.
+    s.on_packet(&ack(11, &[(nxt, nxt + 2)]), t + ms(200), &mut out);
+    assert_eq!(sent(&mut out), vec![11, 12]);
+    assert_eq!(s.ca_state(), CaState::Loss);
+    assert_eq!(s.window().cwnd, 2.0);
+    assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (0, 0));
+}
+
+#[test]
+fn tcp_pr_counts_the_dsack_blocks_it_receives() {
+    // TCP-PR ignores duplicate ACKs for loss detection, but a DSACK block
+    // that reaches it is still counted (it was always reported as 0).
+    let mut s = sender("TCP-PR", 4);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    assert_eq!(sent(&mut out), vec![0, 1, 2, 3]);
+    s.on_packet(&ack(2, &[]), ms(100), &mut out);
+    // A duplicate of segment 0 arrived: DSACK block [0, 1) below the ACK.
+    s.on_packet(&ack(2, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats().dsacks_received, 1);
+    // A DSACK inside the second block (RFC 2883 Sec. 4) counts too.
+    s.on_packet(&ack(2, &[(3, 4), (3, 4)]), ms(102), &mut out);
+    assert_eq!(s.stats().dsacks_received, 2);
+}

@@ -1,0 +1,220 @@
+//! Reno, NewReno, SACK recovery, Karn, timeouts, DSACK undo.
+
+use super::*;
+
+#[test]
+fn newreno_partial_ack_retransmits_next_hole_and_deflates() {
+    let mut s = sender("NewReno", 10);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    assert_eq!(sent(&mut out), (0..10).collect::<Vec<_>>());
+    // Segments 0 and 1 arrive; 2 and 5 are lost. Slow start: cwnd 12.
+    s.on_packet(&ack(1, &[]), ms(100), &mut out);
+    s.on_packet(&ack(2, &[]), ms(100), &mut out);
+    assert_eq!(sent(&mut out), vec![10, 11, 12, 13]);
+    assert_eq!(s.window().cwnd, 12.0);
+    // Three duplicate ACKs (for 3, 4, 6): fast retransmit of 2.
+    s.on_packet(&ack(2, &[]), ms(101), &mut out);
+    s.on_packet(&ack(2, &[]), ms(101), &mut out);
+    assert!(sent(&mut out).is_empty(), "no limited transmit for NewReno");
+    s.on_packet(&ack(2, &[]), ms(102), &mut out);
+    assert_eq!(sent(&mut out), vec![2]);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    // ssthresh = FlightSize / 2 = 12 / 2; cwnd = ssthresh + 3.
+    assert_eq!(s.window().ssthresh, 6.0);
+    assert_eq!(s.window().cwnd, 9.0);
+    // More duplicate ACKs inflate the window; 12 outstanding, cwnd 13 lets
+    // one new segment out.
+    for _ in 0..4 {
+        s.on_packet(&ack(2, &[]), ms(103), &mut out);
+    }
+    assert_eq!(s.window().cwnd, 13.0);
+    assert_eq!(sent(&mut out), vec![14]);
+    // Partial ACK: 2, 3, 4 delivered, 5 still missing. Retransmit 5 at once,
+    // deflate by the 3 acknowledged and add back one: 13 - 3 + 1.
+    s.on_packet(&ack(5, &[]), ms(150), &mut out);
+    assert_eq!(sent(&mut out)[0], 5);
+    assert_eq!(s.window().cwnd, 11.0);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    // Full ACK of everything sent before recovery (recover = 14).
+    s.on_packet(&ack(14, &[]), ms(200), &mut out);
+    assert_eq!(s.ca_state(), CaState::Open);
+    // cwnd = min(ssthresh, FlightSize + 1) with 1 outstanding (segment 14)
+    // plus what was sent after the partial ACK.
+    assert!(s.window().cwnd <= 6.0);
+    assert_eq!(s.stats().fast_retransmits, 2);
+    assert_eq!(s.stats().fast_recoveries, 1);
+}
+
+#[test]
+fn reno_leaves_recovery_on_any_new_ack_with_cwnd_ssthresh() {
+    let mut s = sender("Reno", 8);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    for _ in 0..3 {
+        s.on_packet(&ack(0, &[]), ms(50), &mut out);
+    }
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert_eq!(s.window().ssthresh, 4.0);
+    s.on_packet(&ack(3, &[]), ms(100), &mut out);
+    assert_eq!(s.ca_state(), CaState::Open);
+    assert_eq!(s.window().cwnd, 4.0);
+}
+
+#[test]
+fn sack_recovery_on_three_dupacks_then_pipe_limits_sending() {
+    let mut s = sender("SACK", 10);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    sent(&mut out);
+    // Segment 0 lost; 1, 2 arrive: limited transmit sends one new segment each.
+    s.on_packet(&ack(0, &[(1, 2)]), ms(50), &mut out);
+    assert_eq!(sent(&mut out), vec![10]);
+    s.on_packet(&ack(0, &[(1, 3)]), ms(50), &mut out);
+    assert_eq!(sent(&mut out), vec![11]);
+    // Third duplicate ACK: recovery, retransmit 0. ssthresh = FlightSize / 2
+    // without the two limited-transmit segments (RFC 5681 Sec. 3.2): 10 / 2.
+    s.on_packet(&ack(0, &[(1, 4)]), ms(51), &mut out);
+    assert_eq!(sent(&mut out), vec![0]);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert_eq!(s.window().cwnd, 5.0);
+    // pipe = 12 outstanding - 3 SACKed - 1 lost + 1 retransmitted = 9 > cwnd.
+    assert_eq!(s.scoreboard().pipe(), 9);
+    // SACKs of 4..8 bring pipe to 5: nothing may be sent yet; the next SACK
+    // (pipe 4) lets one new segment out.
+    s.on_packet(&ack(0, &[(1, 7)]), ms(52), &mut out);
+    s.on_packet(&ack(0, &[(1, 8)]), ms(52), &mut out);
+    assert!(sent(&mut out).is_empty());
+    s.on_packet(&ack(0, &[(1, 9)]), ms(52), &mut out);
+    assert_eq!(sent(&mut out), vec![12]);
+    // The retransmission arrives: everything up to 12 acknowledged except
+    // what is still in flight, recovery ends at recover = 12.
+    s.on_packet(&ack(12, &[]), ms(100), &mut out);
+    assert_eq!(s.ca_state(), CaState::Open);
+}
+
+#[test]
+fn karn_no_rtt_sample_from_a_retransmitted_segment() {
+    let mut s = sender("SACK", 1);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    s.on_packet(&ack(1, &[]), ms(100), &mut out);
+    assert_eq!(s.rtt().srtt(), Some(ms(100)));
+    // Segment 1 (sent at 100 ms) times out and is retransmitted at 1.1 s.
+    sent(&mut out);
+    let rto_at = s.deadline(TimerKind::Rto).unwrap();
+    assert_eq!(rto_at, ms(1100));
+    s.on_timer(TimerKind::Rto, rto_at, &mut out);
+    assert_eq!(s.stats().timeouts, 1);
+    assert_eq!(sent(&mut out), vec![1]);
+    // Its ACK must not produce a sample (the srtt stays at 100 ms) ...
+    s.on_packet(&ack(2, &[]), ms(1150), &mut out);
+    assert_eq!(s.rtt().srtt(), Some(ms(100)));
+    // Slow start after the timeout: segment 2 (also marked lost at the
+    // timeout) is retransmitted, then new segment 3 goes out.
+    assert_eq!(sent(&mut out), vec![2, 3]);
+    s.on_packet(&ack(3, &[]), ms(1200), &mut out);
+    // ... and the backoff stays until a valid sample arrives.
+    assert_eq!(s.rtt().backoff(), 1);
+    assert_eq!(s.rtt().srtt(), Some(ms(100)));
+    // Segment 3 was sent once: its ACK is a valid sample (100 ms again).
+    s.on_packet(&ack(4, &[]), ms(1250), &mut out);
+    assert_eq!(s.rtt().backoff(), 0);
+    assert_eq!(s.rtt().srtt(), Some(ms(100)));
+    assert_eq!(s.rtt().rto(), ms(1000));
+}
+
+#[test]
+fn repeated_timeouts_back_off_exponentially_and_cut_cwnd_to_one() {
+    let mut s = sender("SACK", 4);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    sent(&mut out);
+    let mut deadlines = Vec::new();
+    for _ in 0..4 {
+        let d = s.deadline(TimerKind::Rto).unwrap();
+        deadlines.push(d);
+        s.on_timer(TimerKind::Rto, d, &mut out);
+        assert_eq!(s.window().cwnd, 1.0);
+        // Only the first unacknowledged segment is resent each time.
+        assert_eq!(sent(&mut out), vec![0]);
+    }
+    let gaps: Vec<u64> = deadlines.windows(2).map(|w| w[1] - w[0]).collect();
+    assert_eq!(gaps, vec![ms(2000), ms(4000), ms(8000)]);
+    // ssthresh was cut once (FlightSize 4 / 2), not at every expiry.
+    assert_eq!(s.window().ssthresh, 2.0);
+    assert_eq!(s.stats().timeouts, 4);
+}
+
+#[test]
+fn dsack_is_recognised_and_not_counted_as_new_sack() {
+    let mut s = sender("SACK", 4);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    s.on_packet(&ack(4, &[]), ms(50), &mut out);
+    // A duplicate of segment 1 (below the cumulative ACK) is reported.
+    s.on_packet(&ack(4, &[(1, 2)]), ms(60), &mut out);
+    assert_eq!(s.stats().dsacks_received, 1);
+    assert_eq!(s.scoreboard().sacked_out(), 0);
+}
+
+#[test]
+fn dsack_r_undo_restores_cwnd_and_ssthresh_exactly() {
+    let (mut s, mut out) = delayed_first_segment("DSACK-R");
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    let reduced = s.window();
+    assert_eq!(reduced.cwnd, 5.0);
+    assert_eq!(reduced.ssthresh, 5.0);
+    // The delayed original arrives: everything sent is acknowledged.
+    let nxt = s.scoreboard().nxt();
+    s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
+    assert_eq!(s.stats().undos, 0);
+    // Then the retransmission arrives as a duplicate: DSACK for 0.
+    s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats().false_fast_retransmits_detected, 1);
+    assert_eq!(s.stats().undos, 1);
+    // cwnd back to its pre-reduction 10 (duplicate ACKs do not grow it),
+    // ssthresh to its initial value.
+    assert_eq!(s.window().cwnd, 10.0);
+    assert!(s.window().ssthresh.is_infinite());
+}
+
+#[test]
+fn dsack_nm_detects_but_does_not_undo() {
+    let (mut s, mut out) = delayed_first_segment("DSACK-NM");
+    let nxt = s.scoreboard().nxt();
+    s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
+    s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats().false_fast_retransmits_detected, 1);
+    assert_eq!(s.stats().undos, 0);
+    assert_eq!(s.window().ssthresh, 5.0);
+}
+
+#[test]
+fn dsack_mean_pairing_gives_a_reordering_sample_that_raises_dupthresh() {
+    // Segment 0 is delayed past 1..6: fast retransmit at the third dupack.
+    let (mut s, mut out) = delayed_first_segment("DSACK-FA");
+    assert_eq!(s.dupthresh(), 3);
+    s.on_packet(&ack(0, &[(1, 7)]), ms(52), &mut out);
+    // The original arrives (m = 6 then): first pairing 6 - 0 = 6.
+    s.on_packet(&ack(7, &[]), ms(55), &mut out);
+    // Its retransmission's DSACK, still with m = 6: second pairing 6.
+    s.on_packet(&ack(7, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats().false_fast_retransmits_detected, 1);
+    // One sample of 6: the 90th percentile is 6, dupthresh 7.
+    s.on_packet(&ack(8, &[]), ms(110), &mut out);
+    assert_eq!(s.dupthresh(), 7);
+}
+
+#[test]
+fn dsack_in_a_reordered_old_ack_still_undoes() {
+    let (mut s, mut out) = delayed_first_segment("DSACK-R");
+    let nxt = s.scoreboard().nxt();
+    s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
+    // The DSACK comes in an ACK that was overtaken: its cumulative ACK (1)
+    // is below SND.UNA, but its DSACK block still counts (RFC 2883).
+    s.on_packet(&ack(1, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats().false_fast_retransmits_detected, 1);
+    assert_eq!(s.stats().undos, 1);
+    assert_eq!(s.window().cwnd, 10.0);
+}

@@ -1,0 +1,152 @@
+//! Seed 002: RTO restart, TLP, RACK-TLP, PRR.
+
+use super::*;
+
+#[test]
+fn rtor_inactive_with_four_or_more_segments_outstanding() {
+    let (mut s, mut out) = tail_sender("RTOR");
+    // ACKs for 0..5 at 100 ms: 4 segments (6..9) still out.
+    for a in 1..=6 {
+        s.on_packet(&ack(a, &[]), ms(100), &mut out);
+    }
+    let rto = s.rtt().rto();
+    assert_eq!(s.scoreboard().packets_out(), 4);
+    // Plain RFC 6298 restart: RTO from now.
+    assert_eq!(s.deadline(TimerKind::Rto), Some(ms(100) + rto));
+    // One more ACK at 110 ms: 3 out (< rrthresh), nothing unsent: the
+    // timer runs from the earliest outstanding transmission (0 ms).
+    s.on_packet(&ack(7, &[]), ms(110), &mut out);
+    let rto = s.rtt().rto();
+    assert_eq!(s.deadline(TimerKind::Rto), Some(rto));
+    // Linux-ER (no RTOR) restarts from now.
+    let (mut b, mut out) = tail_sender("Linux-ER");
+    for a in 1..=7 {
+        b.on_packet(&ack(a, &[]), ms(110), &mut out);
+    }
+    assert_eq!(b.deadline(TimerKind::Rto), Some(ms(110) + b.rtt().rto()));
+}
+
+#[test]
+fn tlp_sends_at_most_one_probe_per_tail_episode() {
+    let (mut s, mut out) = tail_sender("TLP");
+    for a in 1..=9 {
+        s.on_packet(&ack(a, &[]), ms(100), &mut out);
+    }
+    // SRTT 100 ms, one segment out: PTO = max(200, 150 + 200) = 350 ms,
+    // later than the RTO (Linux: SRTT + max(2 R, 200) = 300 ms, armed at
+    // 100), so the probe takes the RTO's place at 400 ms.
+    let pto = s.deadline(TimerKind::Aux).unwrap();
+    assert_eq!(pto, ms(100) + ms(300).min(ms(350)));
+    assert_eq!(s.deadline(TimerKind::Rto), None, "the PTO replaces the RTO");
+    s.on_timer(TimerKind::Aux, pto, &mut out);
+    assert_eq!(sent(&mut out), vec![9], "probe = the last segment again");
+    assert_eq!(s.stats().loss_probes, 1);
+    // The episode is open: no second probe, only the RTO remains.
+    assert_eq!(s.deadline(TimerKind::Aux), None);
+    let rto_at = s.deadline(TimerKind::Rto).unwrap();
+    assert_eq!(rto_at, pto + s.rtt().rto());
+    // A pure duplicate ACK neither ends the episode nor re-arms a probe
+    // (it is not a SACK for new data).
+    s.on_packet(&ack(9, &[]), pto + ms(10), &mut out);
+    assert_eq!(s.deadline(TimerKind::Aux), None);
+    s.on_timer(TimerKind::Rto, rto_at, &mut out);
+    assert_eq!(s.stats().loss_probes, 1);
+    assert_eq!(s.stats().timeouts, 1);
+}
+
+#[test]
+fn tlp_probe_not_needed_changes_neither_cwnd_nor_ssthresh() {
+    for variant in ["TLP", "TLPR", "RACK-TLP"] {
+        let (mut s, mut out) = tail_sender(variant);
+        for a in 1..=9 {
+            s.on_packet(&ack(a, &[]), ms(100), &mut out);
+        }
+        let before = s.window();
+        let pto = s.deadline(TimerKind::Aux).unwrap();
+        s.on_timer(TimerKind::Aux, pto, &mut out);
+        assert_eq!(sent(&mut out), vec![9], "{variant}");
+        // Segment 9 was only slow: its ACK comes, then the probe's
+        // duplicate is reported by a DSACK.
+        s.on_packet(&ack(10, &[]), pto + ms(1), &mut out);
+        // The application writes more (a persistent connection), then the
+        // DSACK of the probe arrives.
+        s.write(5, pto + ms(2), &mut out);
+        assert_eq!(sent(&mut out), (10..15).collect::<Vec<_>>());
+        s.on_packet(&ack(10, &[(9, 10)]), pto + ms(50), &mut out);
+        assert_eq!(s.stats().tlp_no_loss, 1, "{variant}");
+        assert_eq!(s.stats().tlp_recoveries, 0, "{variant}");
+        // Slow start grew cwnd by one per ACKed segment; the probe and its
+        // DSACK changed nothing.
+        assert_eq!(s.window().cwnd, before.cwnd + 1.0, "{variant}");
+        assert_eq!(s.window().ssthresh, before.ssthresh, "{variant}");
+        assert_eq!(s.stats().fast_recoveries + s.stats().timeouts, 0);
+    }
+}
+
+#[test]
+fn rack_marks_lost_only_after_a_later_segment_and_the_reordering_window() {
+    let (mut s, mut out) = tail_sender("RACK-TLP");
+    // Segment 0 delayed: 1 and 2 SACKed at 100 ms (RACK.rtt 100 ms,
+    // min_RTT 100): 0 is not lost yet, reo_wnd = min_RTT / 4 = 25 ms.
+    s.on_packet(&ack(0, &[(1, 2)]), ms(100), &mut out);
+    s.on_packet(&ack(0, &[(1, 3)]), ms(100), &mut out);
+    assert_eq!(s.scoreboard().lost_out(), 0);
+    assert_eq!(s.ca_state(), CaState::Open);
+    assert_eq!(s.rack().unwrap().reo_wnd, ms(25));
+    // The reorder timer: 0 + 100 + 25 ms.
+    assert_eq!(s.deadline(TimerKind::Aux), Some(ms(125)));
+    s.on_timer(TimerKind::Aux, ms(125), &mut out);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert_eq!(sent(&mut out), vec![0]);
+    // Only 0 is lost: 3..9 were sent no earlier than the RACK segment.
+    assert_eq!(s.stats().fast_recoveries, 1);
+}
+
+#[test]
+fn rack_three_sacks_without_reordering_mark_at_once() {
+    // With no reordering seen and DupThresh (3) segments SACKed, reo_wnd
+    // is 0: the hole is lost as soon as RACK.rtt has passed since it was
+    // sent (RFC 8985 Sec. 6.2 step 4).
+    let (mut s, mut out) = tail_sender("RACK-TLP");
+    for k in 2..=4 {
+        s.on_packet(&ack(0, &[(1, k)]), ms(100), &mut out);
+    }
+    assert_eq!(s.rack().unwrap().reo_wnd, 0);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert!(sent(&mut out).contains(&0));
+}
+
+#[test]
+fn prr_recovery_sends_rfc6937_quota_per_ack() {
+    // Window 20, segment 0 lost: SACKs of 1.. arrive one per ACK. After
+    // RACK marks 0 lost (3 SACKed, reo_wnd 0), PRR paces sending: with
+    // ssthresh = 10 (Reno halves 20) and RecoverFS = 20, while pipe >
+    // ssthresh each ACK may send CEIL(prr_delivered * 10 / 20) - prr_out.
+    let mut s = finite_sender("RACK-TLP", 20, 10_000, 100);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    assert_eq!(sent(&mut out).len(), 20);
+    let mut per_ack = Vec::new();
+    for k in 2..=12 {
+        s.on_packet(&ack(0, &[(1, k)]), ms(100), &mut out);
+        per_ack.push(sent(&mut out).len());
+    }
+    let p = s.prr().unwrap();
+    // ACKs 1-2: RFC 3042 limited transmit sends one new segment each, so
+    // RecoverFS = snd.nxt - snd.una = 22 while ssthresh comes from the 20
+    // segments out before limited transmit (RFC 5681 Sec. 3.2): 10.
+    assert_eq!((p.recover_fs, p.ssthresh), (22, 10.0));
+    assert_eq!(per_ack[..2], [1, 1]);
+    // From ACK 3 (recovery) on, pipe stays above ssthresh, so the quota is
+    // sndcnt = CEIL(prr_delivered * 10 / 22) - prr_out with prr_delivered
+    // = 1, 2, 3, ...: 1 (the retransmission of 0), then 0, 1, 0, 1, ...
+    let mut prr_out = 0;
+    for (k, &n) in per_ack[2..].iter().enumerate() {
+        let quota = ((k as f64 + 1.0) * 10.0 / 22.0).ceil() as usize - prr_out;
+        assert_eq!(n, quota, "ACK {}", k + 3);
+        prr_out += n;
+    }
+    assert_eq!(per_ack[2..], [1, 0, 1, 0, 1, 0, 1, 0, 1]);
+    assert!(s.scoreboard().pipe() > 10);
+    assert_eq!(p.prr_out as usize, per_ack[2..].iter().sum::<usize>());
+}

@@ -1,0 +1,188 @@
+//! The registry of named sender variants: each name maps to a composition
+//! of components plus parameters ([`compositions`]). Adding a variant = its
+//! components (see `docs/architecture.md`) and one entry in
+//! [`compositions::VARIANTS`].
+
+mod compositions;
+
+pub use compositions::{ALIASES, VARIANTS};
+
+use crate::engine::time::{ms, secs};
+use crate::spec::TcpSpec;
+use crate::tcp::detection::dupthresh::DupthreshPolicy;
+use crate::tcp::dsack::Pairing;
+use crate::tcp::policy::{
+    Cwv, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit, LossDetection,
+    Recovery, RtoRecovery, RtoRestart, RtoRules, RttSampling, RttTiming, SsthreshBase,
+    TailLossProbe,
+};
+use crate::tcp::sender::SenderConfig;
+use crate::tcp::timers::rto::RtoConfig;
+
+/// One registered variant.
+pub struct VariantInfo {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub source: &'static str,
+    /// Adjust the base configuration to this variant.
+    pub configure: fn(&mut SenderConfig),
+}
+
+/// Defaults shared by every variant (the RFC 2988/6298-era sender of seeds
+/// 000, 001 and 003).
+pub fn base_config() -> SenderConfig {
+    SenderConfig {
+        variant: String::new(),
+        detection: LossDetection::DupThresh,
+        recovery: Recovery::Sack,
+        limited_transmit: LimitedTransmit::Rfc3042,
+        cwv: Cwv::None,
+        use_sack: true,
+        dupthresh: DupthreshPolicy::Fixed(3),
+        fr_delay: FastRetransmitDelay::None,
+        dsack: DsackResponse::Ignore,
+        rtt_sampling: RttSampling::Karn,
+        rtt_timing: RttTiming::PerRtt,
+        pairing: Pairing::Mean,
+        rto_histogram: false,
+        rto_rules: RtoRules::Rfc6298,
+        ssthresh_base: SsthreshBase::FlightSize,
+        early_retransmit: EarlyRetransmit::Off,
+        rto_restart: RtoRestart::Off,
+        rto_recovery: RtoRecovery::Conventional,
+        tlp: TailLossProbe::Off,
+        forward_retransmit: false,
+        fack: false,
+        mss: 1000,
+        syn_size: 40,
+        max_window: 10_000,
+        initial_window: 2,
+        initial_ssthresh: f64::INFINITY,
+        rto: RtoConfig {
+            min_rto: ms(1000),
+            max_rto: ms(60_000),
+            initial_rto: ms(1000),
+            granularity: ms(1),
+        },
+        syn: false,
+        segments: None,
+    }
+}
+
+/// Look a variant up by name (case-insensitive).
+pub fn find(name: &str) -> Option<&'static VariantInfo> {
+    let name = ALIASES
+        .iter()
+        .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
+        .map_or(name, |(_, target)| target);
+    VARIANTS.iter().find(|v| v.name.eq_ignore_ascii_case(name))
+}
+
+/// The names of all variants, for error messages.
+pub fn names() -> Vec<&'static str> {
+    VARIANTS.iter().map(|v| v.name).collect()
+}
+
+/// Resolve a variant and apply the scenario's overrides. The spec must have
+/// been validated.
+pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig> {
+    let info = find(name)?;
+    let mut c = base_config();
+    (info.configure)(&mut c);
+    c.variant = info.name.to_string();
+    if let Some(v) = tcp.mss {
+        c.mss = v;
+    }
+    if let Some(v) = tcp.ack_size {
+        c.syn_size = v;
+    }
+    if let Some(v) = tcp.max_window {
+        c.max_window = v;
+    }
+    if let Some(v) = tcp.initial_window {
+        c.initial_window = v;
+    }
+    if let Some(v) = tcp.initial_ssthresh {
+        c.initial_ssthresh = v as f64;
+    }
+    if let Some(v) = tcp.min_rto {
+        c.rto.min_rto = secs(v);
+    }
+    if let Some(v) = tcp.max_rto {
+        c.rto.max_rto = secs(v);
+    }
+    if let Some(v) = tcp.initial_rto {
+        c.rto.initial_rto = secs(v);
+    }
+    if let Some(v) = tcp.granularity {
+        c.rto.granularity = secs(v);
+    }
+    if let Some(v) = tcp.dupthresh {
+        c.dupthresh = DupthreshPolicy::Fixed(v);
+    }
+    if let LossDetection::TcpPr { alpha, beta, .. } = &mut c.detection {
+        if let Some(a) = tcp.alpha {
+            *alpha = a;
+        }
+        if let Some(b) = tcp.beta {
+            *beta = b;
+        }
+    }
+    if let Some(t) = tcp.rtt_timing {
+        c.rtt_timing = match t {
+            crate::spec::RttTimingSpec::PerRtt => RttTiming::PerRtt,
+            crate::spec::RttTimingSpec::PerAck => RttTiming::PerAck,
+        };
+    }
+    if let Some(ratio) = tcp.fa_ratio {
+        if let DupthreshPolicy::RrTcp(rr) = &mut c.dupthresh {
+            rr.fa_ratio = ratio;
+        }
+    }
+    if let Some(k) = tcp.limited_transmit_bound {
+        let bounded = !matches!(
+            c.limited_transmit,
+            LimitedTransmit::Off | LimitedTransmit::Extended(_)
+        );
+        if bounded {
+            c.limited_transmit = LimitedTransmit::CwndMultiple(k);
+        }
+    }
+    if let Some(on) = tcp.limited_transmit {
+        c.limited_transmit = match (on, c.limited_transmit) {
+            (false, _) => LimitedTransmit::Off,
+            (true, LimitedTransmit::Off) => LimitedTransmit::Rfc3042,
+            (true, other) => other,
+        };
+    }
+    if let Some(v) = tcp.cwv.as_deref().and_then(Cwv::parse) {
+        c.cwv = v;
+    }
+    c.syn = tcp.syn;
+    c.segments = (segments > 0).then_some(segments);
+    Some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_resolve_case_insensitively_with_overrides() {
+        let tcp = TcpSpec {
+            max_window: Some(50),
+            min_rto: Some(0.2),
+            ..TcpSpec::default()
+        };
+        let c = resolve("sack", &tcp, 0).unwrap();
+        assert_eq!(c.variant, "SACK");
+        assert!(c.use_sack);
+        assert_eq!(c.max_window, 50);
+        assert_eq!(c.rto.min_rto, ms(200));
+        assert_eq!(c.segments, None);
+        let r = resolve("Reno", &TcpSpec::default(), 10).unwrap();
+        assert_eq!(r.recovery, Recovery::Reno);
+        assert_eq!(r.segments, Some(10));
+        assert!(resolve("nope", &tcp, 0).is_none());
+    }
+}
