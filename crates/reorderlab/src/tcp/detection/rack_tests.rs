@@ -189,8 +189,8 @@ impl Twin {
             rng: crate::engine::rng::Rng::from_seed(seed),
             fast,
             full: Scoreboard::new(),
-            rf: Rack::new(seed % 2 == 0),
-            rs: Rack::new(seed % 2 == 0),
+            rf: Rack::new(seed.is_multiple_of(2)),
+            rs: Rack::new(seed.is_multiple_of(2)),
             now: 0,
         }
     }
@@ -251,11 +251,11 @@ impl Twin {
                 self.fast.mark_lost(q);
                 self.full.mark_lost(q);
             }
-            13 if step % 7 == 0 => {
+            13 if step.is_multiple_of(7) => {
                 self.fast.mark_all_lost();
                 self.full.mark_all_lost();
             }
-            14 if step % 5 == 0 => {
+            14 if step.is_multiple_of(5) => {
                 self.fast.clear_lost_marks();
                 self.full.clear_lost_marks();
             }
