@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 /// Outcome of one guarded call into the core.
@@ -104,6 +104,37 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<Strin
     }
 }
 
+/// Run one simulation and write its `record.pcap` captures into `dir`.
+/// Returns (result JSON, JSON list of the capture files).
+///
+/// Raises `ValueError` for an invalid scenario, `OSError` naming the file
+/// for a capture that cannot be written, `RuntimeError` if the core panics.
+#[pyfunction]
+#[pyo3(signature = (scenario_json, seed, dir))]
+fn run_capture(
+    py: Python<'_>,
+    scenario_json: &str,
+    seed: Option<u64>,
+    dir: std::path::PathBuf,
+) -> PyResult<(String, String)> {
+    let text = scenario_json.to_owned();
+    let outcome = py.detach(move || {
+        catch_unwind(AssertUnwindSafe(|| {
+            reorderlab::run_json_with_capture(&text, seed, &dir)
+        }))
+    });
+    match outcome {
+        Ok(Ok(pair)) => Ok(pair),
+        Ok(Err(reorderlab::CaptureRunError::Spec(e))) => Err(PyValueError::new_err(e.to_string())),
+        Ok(Err(reorderlab::CaptureRunError::Io(e))) => Err(PyOSError::new_err(e.to_string())),
+        Err(payload) => Err(PyRuntimeError::new_err(format!(
+            "reorderlab core panicked while running scenario '{}' with captures: {}",
+            scenario_name(scenario_json),
+            panic_message(payload.as_ref())
+        ))),
+    }
+}
+
 /// Version of the simulation engine (part of every cache key).
 #[pyfunction]
 fn engine_version() -> String {
@@ -163,6 +194,7 @@ fn run_bench(py: Python<'_>, name: &str) -> PyResult<String> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     install_panic_hook();
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(run_capture, m)?)?;
     m.add_function(wrap_pyfunction!(engine_version, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;

@@ -17,6 +17,7 @@ pub mod net;
 pub mod sim;
 pub mod spec;
 pub mod tcp;
+pub mod variant_cc;
 
 use serde::Serialize;
 
@@ -43,6 +44,58 @@ pub fn run_json(scenario_json: &str, seed: Option<u64>) -> Result<String, SpecEr
     serde_json::to_string(&result).map_err(|e| SpecError::new("result", e.to_string()))
 }
 
+/// Why a run that writes packet captures failed.
+#[derive(Debug)]
+pub enum CaptureRunError {
+    /// The scenario is invalid.
+    Spec(SpecError),
+    /// A capture file could not be created or written (the message names it).
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for CaptureRunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CaptureRunError::Spec(e) => e.fmt(f),
+            CaptureRunError::Io(e) => e.fmt(f),
+        }
+    }
+}
+
+/// Run a scenario and write its `record.pcap` captures into `dir` (one
+/// file per tap, see [`metrics::pcap`]). The result is the one [`run`]
+/// gives: a capture only observes.
+pub fn run_with_capture(
+    scenario: &Scenario,
+    seed: Option<u64>,
+    dir: &std::path::Path,
+) -> Result<(RunResult, Vec<metrics::pcap::CaptureSummary>), CaptureRunError> {
+    let seed = seed.unwrap_or(scenario.seed);
+    let mut sim = Simulation::new(scenario, seed).map_err(CaptureRunError::Spec)?;
+    sim.capture_to(&scenario.record.pcap, dir)
+        .map_err(CaptureRunError::Io)?;
+    sim.run();
+    let captures = sim.finish_capture().map_err(CaptureRunError::Io)?;
+    Ok((sim.result(), captures))
+}
+
+/// [`run_with_capture`] of a scenario given as JSON: (result JSON, JSON
+/// list of what each capture file holds).
+pub fn run_json_with_capture(
+    scenario_json: &str,
+    seed: Option<u64>,
+    dir: &std::path::Path,
+) -> Result<(String, String), CaptureRunError> {
+    let scenario = Scenario::from_json(scenario_json).map_err(CaptureRunError::Spec)?;
+    let (result, captures) = run_with_capture(&scenario, seed, dir)?;
+    let text =
+        |e: serde_json::Error| CaptureRunError::Spec(SpecError::new("result", e.to_string()));
+    Ok((
+        serde_json::to_string(&result).map_err(text)?,
+        serde_json::to_string(&captures).map_err(text)?,
+    ))
+}
+
 #[derive(Serialize)]
 struct Described {
     name: &'static str,
@@ -51,6 +104,10 @@ struct Described {
     /// Other names the registry accepts for this entry (variants only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     aliases: Vec<&'static str>,
+    /// Variants: the congestion control of the variant's own paper
+    /// ([`variant_cc`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    paper_cc: Option<&'static str>,
 }
 
 /// The registered sender variants as a JSON list.
@@ -66,6 +123,7 @@ pub fn variants_json() -> String {
                 .filter(|(_, target)| *target == v.name)
                 .map(|(alias, _)| *alias)
                 .collect(),
+            paper_cc: variant_cc::paper_cc(v.name),
         })
         .collect();
     serde_json::to_string(&v).expect("serialisable")
@@ -80,6 +138,7 @@ pub fn congestion_controls_json() -> String {
             description: c.description,
             source: c.source,
             aliases: c.aliases.to_vec(),
+            paper_cc: None,
         })
         .collect();
     serde_json::to_string(&v).expect("serialisable")

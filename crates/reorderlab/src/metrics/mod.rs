@@ -2,6 +2,7 @@
 //! series. Everything here is plain data serialised to the result JSON.
 
 pub mod fairness;
+pub mod pcap;
 mod reordering;
 mod series;
 pub mod trace;

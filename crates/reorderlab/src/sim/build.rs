@@ -174,6 +174,7 @@ impl Simulation {
             counters: EngineCounters::default(),
             recorder,
             tracer,
+            pcap: None,
         };
         sim.schedule_initial_events();
         Ok(sim)

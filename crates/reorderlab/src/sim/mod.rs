@@ -6,9 +6,11 @@
 //! * [`event_loop`]: the loop, its dispatch and the endpoints' timers;
 //! * [`path`]: a packet's way through links, impairment elements and nodes;
 //! * [`traffic`]: flows opened during the run by traffic generators;
-//! * [`results`]: the run's results and its conservation invariants.
+//! * [`results`]: the run's results and its conservation invariants;
+//! * [`capture`]: packet captures (`record.pcap`).
 
 mod build;
+mod capture;
 mod event_loop;
 mod path;
 mod results;
@@ -18,6 +20,7 @@ use crate::app::{HttpSource, PageSource};
 use crate::engine::event::TIMER_KINDS;
 use crate::engine::{EventQueue, Time, TimerSlot};
 use crate::impair::Element;
+use crate::metrics::pcap::PcapTaps;
 use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
 use crate::net::multipath::Multipath;
 use crate::net::packet::Packet;
@@ -140,6 +143,9 @@ pub struct Simulation {
     counters: EngineCounters,
     recorder: Option<SeriesRecorder>,
     tracer: Option<TraceRecorder>,
+    /// Packet captures ([`Simulation::capture_to`]); boxed: a run without
+    /// them carries one pointer.
+    pcap: Option<Box<PcapTaps>>,
 }
 
 impl Simulation {

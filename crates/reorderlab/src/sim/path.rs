@@ -4,6 +4,7 @@ use super::{Simulation, Source};
 use crate::engine::timer::Fire;
 use crate::engine::Event;
 use crate::impair::Verdict;
+use crate::metrics::pcap::Side;
 use crate::net::link::Admit;
 use crate::net::packet::{Packet, PacketKind};
 use crate::spec::Position;
@@ -97,6 +98,7 @@ impl Simulation {
             return;
         };
         self.links[li as usize].stats.arrivals += 1;
+        self.tap(pkt, li, Side::Offered);
         self.enter_link(pkt, li, 0);
     }
 
@@ -161,6 +163,7 @@ impl Simulation {
                 Verdict::Hold => return,
             }
         }
+        self.tap(pkt, li, Side::Delivered);
         let node = self.links[li as usize].to;
         self.arrive(pkt, node);
     }

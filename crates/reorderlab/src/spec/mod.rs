@@ -662,6 +662,29 @@ pub struct RecordSpec {
     /// empty = no trace.
     #[serde(default)]
     pub trace_window: Vec<f64>,
+    /// Packet captures (`docs/pcap.md`): one pcap file per tap, written
+    /// only by a run given an output folder ([`crate::run_with_capture`]).
+    /// A capture observes and never changes the run, so it is not part of
+    /// the run's identity (it is left out of the serialised spec when empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pcap: Vec<PcapTapSpec>,
+}
+
+/// A capture point: one end of a link, seen as `tcpdump` on that interface
+/// would see it (both directions). `ingress`: the end at the link's `from`
+/// node (its packets as they are offered to the link, before its ingress
+/// impairments and queue; the reverse link's as they are delivered);
+/// `egress`: the end at its `to` node.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PcapTapSpec {
+    pub link: String,
+    #[serde(default = "default_tap_position")]
+    pub position: Position,
+}
+
+fn default_tap_position() -> Position {
+    Position::Egress
 }
 
 fn default_interval() -> f64 {
@@ -676,6 +699,7 @@ impl Default for RecordSpec {
             flows: Vec::new(),
             objects: false,
             trace_window: Vec::new(),
+            pcap: Vec::new(),
         }
     }
 }

@@ -5,8 +5,8 @@ use std::collections::HashSet;
 use std::fmt;
 
 use super::{
-    FlowSpec, ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, ReceiverSpec, Scenario, TcpSpec,
-    Topology, TrafficKind, TrafficSpec, SERIES_NAMES,
+    FlowSpec, ImpairmentModel, LinkSpec, MultipathSpec, PcapTapSpec, Position, QueueSpec,
+    ReceiverSpec, Scenario, TcpSpec, Topology, TrafficKind, TrafficSpec, SERIES_NAMES,
 };
 use crate::net::routing::RoutingTable;
 use crate::net::topology::expand;
@@ -766,8 +766,40 @@ impl Scenario {
                 ));
             }
         }
-        Ok(())
+        check_pcap(&self.record.pcap, &link_names, &pairs)
     }
+}
+
+/// `record.pcap`: every tap on a known link, and no capture point twice
+/// (`A->B` at `ingress` and `B->A` at `egress` are both node A's end of
+/// the same wire). `ends[k]` are the (from, to) nodes of `link_names[k]`.
+fn check_pcap(taps: &[PcapTapSpec], link_names: &[String], ends: &[(u32, u32)]) -> Check {
+    let mut points: Vec<(u32, u32)> = Vec::with_capacity(taps.len());
+    for (i, tap) in taps.iter().enumerate() {
+        let Some(k) = link_names.iter().position(|n| *n == tap.link) else {
+            return Err(SpecError::new(
+                format!("record.pcap[{i}].link"),
+                format!(
+                    "unknown link '{}' (known: {})",
+                    tap.link,
+                    link_names.join(", ")
+                ),
+            ));
+        };
+        let (from, to) = ends[k];
+        let point = match tap.position {
+            Position::Ingress => (from, to),
+            Position::Egress => (to, from),
+        };
+        if let Some(j) = points.iter().position(|p| *p == point) {
+            return Err(SpecError::new(
+                format!("record.pcap[{i}]"),
+                format!("captures at the same end of the same link as record.pcap[{j}]"),
+            ));
+        }
+        points.push(point);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
