@@ -6,7 +6,8 @@
 #              test (cargo test, pytest)
 #
 # Needs Rust (cargo) and Python >= 3.11 with venv/pip; everything else comes
-# from crates.io and PyPI into ./target and ./.venv.
+# from crates.io and PyPI into ./target and ./.venv (and, for two test
+# suites, tshark and chromium from apt when run as root: test-tools).
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -17,12 +18,12 @@ RUST_SOURCES := Cargo.toml $(shell find crates -name '*.rs' -o -name Cargo.toml)
 PY_DEPS_STAMP := $(VENV)/.deps-installed
 EXT_STAMP     := $(VENV)/.extension-built
 
-.PHONY: run test install lint rust-test py-test bench bench-sweep clean
+.PHONY: run test install test-tools lint rust-test py-test bench bench-sweep clean
 
 run: install
 	$(PY) -m reorderlab reproduce --quick --out $(RESULTS)
 
-test: install lint rust-test py-test
+test: install test-tools lint rust-test py-test
 
 install: $(EXT_STAMP)
 
@@ -32,7 +33,7 @@ $(PY):
 
 # Python dependencies (and a first build of the extension).
 $(PY_DEPS_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --quiet -e ".[dev,dask]"
 	touch $@
 
 # Rebuild the Rust extension (release profile) whenever a Rust source changes.
@@ -41,6 +42,12 @@ $(PY_DEPS_STAMP): pyproject.toml | $(PY)
 $(EXT_STAMP): $(PY_DEPS_STAMP) $(RUST_SOURCES)
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
+
+# tshark and chromium (Debian packages) for the pcap and browser tests:
+# installed when missing (as root, non-interactively), else those tests are
+# skipped with the reason.
+test-tools:
+	@sh scripts/install-test-tools.sh
 
 lint: install
 	cargo fmt --all --check
@@ -51,7 +58,7 @@ lint: install
 rust-test:
 	cargo test --workspace
 
-py-test: install
+py-test: install test-tools
 	$(VENV)/bin/pytest
 
 bench: install

@@ -9,9 +9,11 @@ Quick start::
     print(res.flows[["variant", "throughput_bps", "retransmits"]])
 
     df = rl.sweep(rl.Grid(sc, {"impairments[0].p": [0.001, 0.01]}), seeds=3)
+    league = rl.compare(sc, variants="SACK,DSACK-TA,RACK-TLP", seeds=5)
 
-Attributes are imported lazily so that worker processes, which only need the
-compiled core, start quickly.
+Attributes are imported lazily (pydantic, pandas and DuckDB only when
+first used): worker processes, which only need the compiled core, and the
+command line start quickly.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from reorderlab._pool import start_workers
     from reorderlab.claims import Claim
+    from reorderlab.league import compare
+    from reorderlab.pcap import read_pcap
     from reorderlab.runner import Result, engine_version, run, simulations_executed
     from reorderlab.scenario import (
         ArqImpairment,
@@ -44,6 +48,7 @@ if TYPE_CHECKING:
         Pareto2Var,
         ParetoVar,
         ParkingLotTopology,
+        PcapTap,
         PositionedImpairment,
         ReceiverSpec,
         RecordSpec,
@@ -79,6 +84,9 @@ _LAZY: dict[str, str] = {
     "SwapImpairment": "reorderlab.scenario",
     "UniformVar": "reorderlab.scenario",
     "Claim": "reorderlab.claims",
+    "compare": "reorderlab.league",
+    "read_pcap": "reorderlab.pcap",
+    "PcapTap": "reorderlab.scenario",
     "Result": "reorderlab.runner",
     "engine_version": "reorderlab.runner",
     "run": "reorderlab.runner",
@@ -127,6 +135,7 @@ __all__ = [
     "Pareto2Var",
     "ParetoVar",
     "ParkingLotTopology",
+    "PcapTap",
     "PositionedImpairment",
     "ReceiverSpec",
     "RecordSpec",
@@ -140,8 +149,10 @@ __all__ = [
     "TcpSpec",
     "UniformVar",
     "__version__",
+    "compare",
     "engine_version",
     "load_scenario",
+    "read_pcap",
     "run",
     "simulations_executed",
     "start_workers",

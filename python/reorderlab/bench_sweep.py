@@ -224,10 +224,11 @@ def _cluster(backend: str, workers: int) -> Iterator[Any]:
     if backend != "dask":
         yield None
         return
-    import importlib
     import logging
 
-    dist: Any = importlib.import_module("distributed")  # untyped package
+    from reorderlab.errors import import_distributed
+
+    dist: Any = import_distributed()  # untyped package
     with (
         dist.LocalCluster(
             n_workers=workers,

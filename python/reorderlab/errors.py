@@ -7,7 +7,15 @@ not import DuckDB, pandas and the sweep machinery.
 
 from __future__ import annotations
 
-__all__ = ["BackendError", "MissingRunsError", "StoreBusyError", "StoreError"]
+from typing import Any
+
+__all__ = [
+    "BackendError",
+    "MissingRunsError",
+    "StoreBusyError",
+    "StoreError",
+    "import_distributed",
+]
 
 
 class StoreError(RuntimeError):
@@ -27,3 +35,17 @@ class BackendError(RuntimeError):
 class MissingRunsError(StoreError):
     """Runs that were to be read from the store without simulating (a sweep
     with ``cached_only``, ``reorderlab report --recheck``) are not in it."""
+
+
+def import_distributed() -> Any:
+    """Dask's ``distributed`` package (an optional dependency), or a
+    :class:`BackendError` saying how to install it."""
+    import importlib
+
+    try:
+        return importlib.import_module("distributed")
+    except ImportError as exc:
+        raise BackendError(
+            "the dask backend needs Dask, an optional dependency of reorderlab: "
+            f"pip install 'reorderlab[dask]' ({exc})"
+        ) from None

@@ -24,7 +24,7 @@ from matplotlib.axis import Axis
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-__all__ = ["Series", "in_background", "line_plot"]
+__all__ = ["Series", "bar_plot", "in_background", "line_plot"]
 
 #: label -> (x values, y values, optional y error)
 Series = Mapping[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]]
@@ -200,3 +200,37 @@ def _plain_log_ticks(axis: Axis) -> None:
     fmt = FuncFormatter(lambda v, _pos: f"{v:g}")
     axis.set_major_formatter(fmt)
     axis.set_minor_formatter(FuncFormatter(lambda v, _pos: f"{v:g}" if f"{v:g}"[0] in "25" else ""))
+
+
+def bar_plot(
+    out: str | Path,
+    stem: str,
+    labels: Sequence[str],
+    values: Sequence[float],
+    errors: Sequence[float],
+    *,
+    xlabel: str,
+    title: str = "",
+) -> list[Path]:
+    """Horizontal bars, the first label at the top, each with its error
+    bar (a NaN error draws none); write ``stem.png`` and ``stem.svg`` (the
+    same bytes every time, as :func:`line_plot`'s)."""
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / f"{stem}.png", out_dir / f"{stem}.svg"]
+    height = 1.2 + 0.28 * len(labels)
+    fig = Figure(figsize=(7.0, height), layout="constrained")
+    ax = fig.add_subplot()
+    ys = list(range(len(labels)))[::-1]
+    xerr = [0.0 if e != e else e for e in errors]  # NaN: no error bar
+    ax.barh(ys, values, xerr=xerr, color="#4c78a8", ecolor="#222222", capsize=3)
+    ax.set_yticks(ys, labels=list(labels))
+    ax.set_xlabel(xlabel)
+    if title:
+        ax.set_title(title)
+    ax.grid(True, axis="x", alpha=0.3)
+    fig.savefig(paths[0], dpi=120)
+    fig.set_layout_engine("none")
+    with matplotlib.rc_context({"svg.hashsalt": "reorderlab"}):
+        fig.savefig(paths[1], metadata={"Date": None})
+    return paths

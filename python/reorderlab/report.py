@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reorderlab.claims import Claim
+from reorderlab.report_leagues import League, leagues_html
 
 __all__ = ["PaperResults", "ReportError", "collect", "read_claims", "render", "write_report"]
 
@@ -67,8 +68,21 @@ class PaperResults:
 
 
 def write_report(out: Path) -> Path:
-    """Write ``out/index.html`` for every paper found in ``out``; return its path."""
-    page = render(collect(Path(out)))
+    """Write ``out/index.html`` for every paper found in ``out`` and every
+    league table of ``compare`` in ``out/compare``; return its path."""
+    from reorderlab.report_leagues import LeagueError, find_leagues
+
+    try:
+        leagues = find_leagues(Path(out))
+    except LeagueError as exc:
+        raise ReportError(str(exc)) from None
+    try:
+        papers = collect(Path(out))
+    except ReportError:
+        if not leagues:
+            raise
+        papers = []  # league tables alone
+    page = render(papers, leagues)
     path = Path(out) / "index.html"
     path.write_text(page, encoding="utf-8", newline="\n")
     return path
@@ -238,6 +252,8 @@ tr.fails td { background: #fdecea; }
 figure { margin: 0; }
 figure img { width: 480px; max-width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; }
+table.league td { text-align: right; }
+table.league td:nth-child(2), table.league td:nth-child(3) { text-align: left; }
 """
 
 
@@ -260,8 +276,9 @@ def _count(held: int, total: int) -> str:
     return f'<td class="count {cls}">{held} / {total}</td>'
 
 
-def render(papers: Sequence[PaperResults]) -> str:
-    """The whole page."""
+def render(papers: Sequence[PaperResults], leagues: Sequence[League] = ()) -> str:
+    """The whole page: the papers' summary, the league tables of
+    ``compare`` (:mod:`reorderlab.report_leagues`), then each paper."""
     held = sum(p.held for p in papers)
     total = sum(len(p.claims) for p in papers)
     head = [
@@ -278,7 +295,8 @@ def render(papers: Sequence[PaperResults]) -> str:
         f"<p>{held} of {total} claims hold across {len(papers)} paper(s). "
         "Built by <code>reorderlab report</code> from the files next to this page.</p>",
     ]
-    body = [_summary(papers), *(_section(p) for p in papers)]
+    body = [_summary(papers), *([leagues_html(leagues)] if leagues else [])]
+    body += [_section(p) for p in papers]
     return "\n".join([*head, *body, "</body>", "</html>"]) + "\n"
 
 

@@ -6,15 +6,19 @@ import functools
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import orjson
-import pandas as pd
 
 from reorderlab import _core, _worker
 from reorderlab.scenario import Scenario, ScenarioError, check_seed, load_scenario
-from reorderlab.store import Store
+
+if TYPE_CHECKING:  # imported where used: a CLI run needs none of them
+    import numpy as np
+    import pandas as pd
+
+    from reorderlab.pcap import Capture
+    from reorderlab.store import Store
 
 __all__ = [
     "Result",
@@ -97,6 +101,8 @@ class Result:
         self.key = key
         self.cached = cached
         self.wall_s = wall_s
+        #: The packet captures this run wrote (``record.pcap``), if any.
+        self.captures: list[Capture] = []
 
     @classmethod
     def from_json(
@@ -142,6 +148,8 @@ class Result:
     @property
     def flows(self) -> pd.DataFrame:
         """Per-flow metrics, indexed by flow number."""
+        import pandas as pd
+
         df = pd.DataFrame(self._data.get("flows", []))
         if "flow" in df.columns:
             df = df.set_index("flow")
@@ -150,6 +158,8 @@ class Result:
     @property
     def links(self) -> pd.DataFrame:
         """Per-link counters, indexed by link name."""
+        import pandas as pd
+
         df = pd.DataFrame(self._data.get("links", []))
         if "link" in df.columns:
             df = df.set_index("link")
@@ -159,6 +169,8 @@ class Result:
     def traffic(self) -> pd.DataFrame:
         """Totals of each traffic generator (objects, bytes, object completion
         times), indexed by generator name."""
+        import pandas as pd
+
         rows = [
             {k: v for k, v in t.items() if k != "object_list"}
             for t in self._data.get("traffic", [])
@@ -171,6 +183,8 @@ class Result:
     def objects(self, generator: int | str = 0) -> pd.DataFrame:
         """Every object of one traffic generator (start, segments, oct, ...);
         empty unless the scenario set ``record.objects``."""
+        import pandas as pd
+
         gens = self._data.get("traffic", [])
         for i, t in enumerate(gens):
             if generator in (i, t.get("name")):
@@ -184,6 +198,11 @@ class Result:
         fewer than two flows."""
         raw = self._data.get("fairness")
         return dict(raw) if raw else None
+
+    def flow_records(self) -> list[dict[str, Any]]:
+        """Per-flow metrics as plain dicts, one per flow (what :attr:`flows`
+        tabulates, without pandas)."""
+        return [dict(f) for f in self._data.get("flows", [])]
 
     def flow(self, flow: int | str = 0) -> dict[str, Any]:
         """Metrics of one flow (by index or name) as a dict."""
@@ -205,6 +224,8 @@ class Result:
 
         Empty when the scenario recorded nothing for this flow (``[record]``).
         """
+        import numpy as np
+
         index = self._flow_index(flow)
         raw = self._data.get("series", {}).get(str(index), {})
         return {name: np.asarray(values, dtype=float) for name, values in raw.items()}
@@ -213,6 +234,8 @@ class Result:
         """Time-sequence trace of a flow at its sender (``record.trace_window``):
         ``{"sent": DataFrame(t, seq, copy), "acks": DataFrame(t, ack)}``; empty
         frames when the flow was not traced."""
+        import pandas as pd
+
         raw = self._data.get("traces", {}).get(str(self._flow_index(flow)), {})
         sent = pd.DataFrame(
             {
@@ -226,12 +249,16 @@ class Result:
 
     def reorder_density(self, flow: int | str = 0) -> np.ndarray:
         """RFC 5236 reorder density of a flow at displacements -8..8 (17 values)."""
+        import numpy as np
+
         raw = self._data.get("reorder_density", {}).get(str(self._flow_index(flow)), [])
         return np.asarray(raw, dtype=float)
 
     @property
     def impairments(self) -> pd.DataFrame:
         """Per-impairment-element counters (seen, dropped, held, ...), in scenario order."""
+        import pandas as pd
+
         return pd.DataFrame(self._data.get("impairments", []))
 
     @property
@@ -249,6 +276,8 @@ class Result:
 
     def save(self, out: str | Path) -> list[Path]:
         """Write ``result.json``, ``flows.csv``, ``links.csv`` and series CSVs to ``out``."""
+        import pandas as pd
+
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         written = [out / "result.json", out / "flows.csv", out / "links.csv"]
@@ -276,6 +305,7 @@ def run(
     seed: int | None = None,
     *,
     store: Store | str | Path | None = None,
+    pcap_dir: str | Path | None = None,
 ) -> Result:
     """Simulate ``scenario`` with ``seed`` (default: the scenario's own seed).
 
@@ -283,12 +313,20 @@ def run(
     run already stored under the same (scenario, seed, engine version) key is
     returned from it without simulating (``result.cached`` is True); a new run
     is stored. Invalid scenarios raise :class:`~reorderlab.scenario.ScenarioError`.
+
+    A scenario with captures (``record.pcap``) writes them into ``pcap_dir``
+    (default: the current directory) and is always simulated: the store
+    keeps results, not captures (``result.captures`` lists the files).
     """
     sc = as_scenario(scenario)
     effective = sc.seed if seed is None else check_seed(seed)
+    if sc.record.pcap:
+        return _run_capturing(sc, effective, store, Path.cwd() if pcap_dir is None else pcap_dir)
     if store is None:
         text, wall = simulate_json(sc, effective)
         return Result.from_json(text, wall_s=wall)
+    from reorderlab.store import Store
+
     own = not isinstance(store, Store)
     st = store if isinstance(store, Store) else Store(store)
     try:
@@ -311,3 +349,42 @@ def run(
     finally:
         if own:
             st.close()
+
+
+def _run_capturing(
+    sc: Scenario, seed: int, store: Store | str | Path | None, pcap_dir: str | Path
+) -> Result:
+    """A run writing its captures; its result goes into ``store`` like any
+    other (under the key of the scenario without captures)."""
+    from reorderlab.pcap import simulate_with_captures
+
+    try:
+        text, wall, captures = simulate_with_captures(sc.to_json(), seed, pcap_dir)
+    except ValueError as exc:
+        raise ScenarioError.from_core(str(exc), sc.name) from None
+    _count()
+    key = None
+    if store is not None:
+        from reorderlab.store import Store
+
+        own = not isinstance(store, Store)
+        st = store if isinstance(store, Store) else Store(store)
+        try:
+            version = engine_version()
+            key = sc.cache_key(seed, version)
+            if st.get(key) is None:
+                st.put(
+                    key,
+                    scenario_name=sc.name,
+                    seed=seed,
+                    engine_version=version,
+                    scenario_json=sc.canonical_json(seed),
+                    result_json=text,
+                    wall_s=wall,
+                )
+        finally:
+            if own:
+                st.close()
+    result = Result.from_json(text, key=key, wall_s=wall)
+    result.captures = captures
+    return result

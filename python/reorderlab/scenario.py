@@ -66,6 +66,7 @@ __all__ = [
     "Pareto2Var",
     "ParetoVar",
     "ParkingLotTopology",
+    "PcapTap",
     "PositionedImpairment",
     "Queue",
     "RandomVar",
@@ -84,6 +85,7 @@ __all__ = [
     "format_value",
     "load_scenario",
     "set_path",
+    "without_outputs",
 ]
 
 U32_MAX = 2**32 - 1
@@ -1099,14 +1101,30 @@ class TrafficSpec(_Transport):
         return self
 
 
+class PcapTap(_Model):
+    """A packet capture at one end of a link (``docs/pcap.md``): both
+    directions, as ``tcpdump`` on that interface would see them. ``ingress``
+    is the end at the link's ``from`` node, ``egress`` the one at its ``to``
+    node."""
+
+    link: str
+    position: Position = "egress"
+
+
 class RecordSpec(_Model):
-    """What to record besides the per-flow counters."""
+    """What to record besides the per-flow counters.
+
+    ``pcap`` lists packet captures; they are written by a run given an
+    output folder (``run(..., pcap_dir=...)``, ``reorderlab run``), never by
+    a sweep, and are not part of the run's cache key (see ``docs/pcap.md``).
+    """
 
     series: list[str] = Field(default_factory=list)
     interval: PosFloat = 0.1
     flows: list[U32] = Field(default_factory=list)
     objects: bool = False
     trace_window: list[NonNegFloat] = Field(default_factory=list)
+    pcap: list[PcapTap] | None = None
 
     @model_validator(mode="after")
     def _trace_window(self) -> RecordSpec:
@@ -1159,6 +1177,36 @@ def known_aliases(kind: str) -> dict[str, str]:
 # --------------------------------------------------------------------------
 # Scenario
 # --------------------------------------------------------------------------
+
+
+def _check_pcap(taps: Sequence[PcapTap], links: list[str]) -> None:
+    """Each tap on a known link; no end of a wire captured twice (``A->B``
+    at ``ingress`` and ``B->A`` at ``egress`` are both node A's end)."""
+    points: list[tuple[str, str]] = []
+    for i, tap in enumerate(taps):
+        if tap.link not in links:
+            raise _custom(
+                f"record.pcap[{i}].link",
+                f"unknown link {format_value(tap.link)} (known: {', '.join(links)})",
+            )
+        src, _, dst = tap.link.partition("->")
+        point = (src, dst) if tap.position == "ingress" else (dst, src)
+        if point in points:
+            raise _custom(
+                f"record.pcap[{i}]",
+                f"captures at the same end of the same link as record.pcap[{points.index(point)}]",
+            )
+        points.append(point)
+
+
+def without_outputs(data: dict[str, Any]) -> dict[str, Any]:
+    """A scenario's plain data without what only says where results go
+    (``record.pcap``): a capture observes the run and does not change its
+    result, so it is no part of the run's identity (its cache key)."""
+    record = data.get("record")
+    if isinstance(record, dict) and "pcap" in record:
+        data = {**data, "record": {k: v for k, v in record.items() if k != "pcap"}}
+    return data
 
 
 def _check_endpoints(
@@ -1247,6 +1295,7 @@ class Scenario(_Model):
                     f"record.flows[{i}]",
                     f"no flow with index {index} ({len(self.flows)} flows)",
                 )
+        _check_pcap(self.record.pcap or [], links)
         return self
 
     # -- construction -----------------------------------------------------
@@ -1303,8 +1352,9 @@ class Scenario(_Model):
         p.write_text(text, encoding="utf-8")
 
     def canonical_json(self, seed: int | None = None) -> str:
-        """Canonical JSON (sorted keys, defaults filled) with the effective seed."""
-        data = self.to_dict()
+        """Canonical JSON (sorted keys, defaults filled) with the effective
+        seed, without the captures (:func:`without_outputs`)."""
+        data = without_outputs(self.to_dict())
         if seed is not None:
             data["seed"] = seed
         return canonical_json(data)

@@ -62,6 +62,7 @@ from reorderlab.scenario import (
     canonical_json,
     check_seed,
     format_value,
+    without_outputs,
 )
 from reorderlab.store import (
     NewStore,
@@ -260,7 +261,9 @@ def _iter_jobs(
     """The jobs of every point and seed, in order, computed as they are asked for."""
     index = 0
     for params, scenario in points:
-        data = scenario.to_dict()  # once per point: the dump is the costly part
+        # once per point: the dump is the costly part; captures are not
+        # written by sweeps (and are no part of a run's key)
+        data = without_outputs(scenario.to_dict())
         for seed in seeds:
             # Scenario.cache_key(seed, version), reusing the canonical text
             # the store keeps (the tests check both agree). The core takes
@@ -687,9 +690,9 @@ def _dask_runner(address: Any, workers: int, stats: SweepStats) -> Runner:
     """
 
     def runner(todo: Iterable[Job], count: int, done: Done) -> None:
-        import importlib
+        from reorderlab.errors import import_distributed
 
-        dist: Any = importlib.import_module("distributed")  # typed as Any: untyped package
+        dist: Any = import_distributed()  # typed as Any: untyped package
         cluster: Any = None
         if isinstance(address, dist.Client):
             client = address

@@ -1,0 +1,392 @@
+"""Which sender copes with my network? :func:`compare` (``reorderlab.compare``,
+``reorderlab compare`` on the command line) runs each chosen sender variant
+on a scenario (every flow of it gets the variant), with several seeds,
+through the normal sweep (cached in the store, parallel, Dask-capable), and
+ranks the variants in a league table.
+
+Per variant (and congestion control), as mean over the seeds with a 95 %
+Student-t confidence interval:
+
+* ``goodput``: data delivered in order to the receivers, per second (the
+  flows' ``throughput_bps``, summed over the scenario's flows);
+* ``share_undisturbed``: that goodput over the goodput of the *undisturbed*
+  scenario, which is the same scenario with its impairments removed and no
+  per-packet multipath splitting (packets follow the routing table), run
+  with the same variant and seed;
+* ``spurious_retransmits``: retransmissions of segments that had not been
+  lost, by the simulator's ground truth (no real sender can count these);
+* ``timeouts`` and ``retransmits``;
+* ``fct``: flow completion time of finite flows (the mean over the
+  scenario's flows; a flow still open at the end counts as the run's
+  duration, a lower bound, and ``completed`` says how many finished).
+
+Variants are ranked by goodput (highest first) or, when every flow of the
+scenario is finite, by completion time (lowest first). Each variant runs
+with the congestion control its own paper used (the core's registry,
+``variant_cc.rs``) unless ``cc`` names one for all.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reorderlab.scenario import (
+    FieldError,
+    Scenario,
+    ScenarioError,
+    format_value,
+    known_aliases,
+    known_names,
+)
+from reorderlab.sweeper import DEFAULT, seeds_list, sweep
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "LEAGUE_COLUMNS",
+    "UNDISTURBED",
+    "compare",
+    "league_table",
+    "paper_cc",
+    "undisturbed",
+    "write_league",
+]
+
+#: What "undisturbed" means, for captions and the table's notes.
+UNDISTURBED = (
+    "the same scenario without its impairments and without per-packet multipath "
+    "splitting, same variant and seed"
+)
+
+#: The league table's columns, in order.
+LEAGUE_COLUMNS = (
+    "rank",
+    "variant",
+    "cc",
+    "goodput_mbps",
+    "goodput_ci",
+    "share_undisturbed",
+    "share_ci",
+    "spurious_retransmits",
+    "timeouts",
+    "retransmits",
+    "fct_s",
+    "fct_ci",
+    "completed",
+    "seeds",
+)
+
+
+def paper_cc() -> dict[str, str]:
+    """Variant -> the congestion control its paper used (registry names)."""
+    from reorderlab import _core
+
+    return {str(v["name"]): str(v["paper_cc"]) for v in json.loads(_core.variants())}
+
+
+def undisturbed(scenario: Scenario) -> Scenario:
+    """``scenario`` without impairments and multipath splitting (captures
+    dropped too: they are no part of a result)."""
+    data = scenario.to_dict()
+    data["impairments"] = []
+    data["multipath"] = []
+    data.get("record", {}).pop("pcap", None)
+    data["name"] = f"{scenario.name} (undisturbed)"
+    return Scenario.from_dict(data)
+
+
+def _pick_variants(variants: str | Sequence[str]) -> list[str]:
+    """``"all"``, a comma-separated string or a list -> registry names
+    (aliases resolved, duplicates dropped)."""
+    known = known_names("variants")
+    if isinstance(variants, str):
+        if variants.strip().lower() == "all":
+            return list(known)
+        variants = [v.strip() for v in variants.split(",") if v.strip()]
+    if not variants:
+        raise ScenarioError([FieldError("variants", "must name at least one variant")])
+    by_lower = {k.lower(): k for k in known} | known_aliases("variants")
+    out: list[str] = []
+    for i, name in enumerate(variants):
+        resolved = by_lower.get(str(name).lower())
+        if resolved is None:
+            message = f"unknown variant {format_value(name)} (known: {', '.join(known)})"
+            raise ScenarioError([FieldError(f"variants[{i}]", message)])
+        if resolved not in out:
+            out.append(resolved)
+    return out
+
+
+def _check_cc(cc: str | None) -> str | None:
+    if cc is None:
+        return None
+    known = known_names("congestion_controls")
+    for name in known:
+        if name.lower() == cc.lower():
+            return name
+    message = f"unknown congestion control {format_value(cc)} (known: {', '.join(known)})"
+    raise ScenarioError([FieldError("cc", message)])
+
+
+def _with_sender(scenario: Scenario, variant: str, cc: str) -> Scenario:
+    """Every flow of ``scenario`` with this variant and congestion control."""
+    params: dict[str, Any] = {}
+    for i in range(len(scenario.flows)):
+        params[f"flows[{i}].variant"] = variant
+        params[f"flows[{i}].cc"] = cc
+    return scenario.with_params(params)
+
+
+def compare(
+    scenario: Scenario | Mapping[str, Any] | str | Path,
+    variants: str | Sequence[str] = "all",
+    cc: str | None = None,
+    seeds: int | Iterable[int] = 5,
+    *,
+    backend: Any = "local",
+    address: Any = None,
+    workers: int | None = None,
+    store: Any = DEFAULT,
+    progress: bool | None = None,
+) -> pd.DataFrame:
+    """The league table of ``variants`` on ``scenario`` (module docstring).
+
+    ``variants``: ``"all"`` (every registered variant), a comma-separated
+    string or a list of names. ``cc``: one congestion control for every
+    variant (default: each variant's paper's). ``seeds``: a count or a list.
+    ``backend``, ``address``, ``workers``, ``store`` and ``progress`` are
+    :func:`reorderlab.sweep`'s (the default store caches every run; None
+    caches nothing).
+
+    Returns the table (columns :data:`LEAGUE_COLUMNS`, best first);
+    ``attrs["runs"]`` holds every run (``disturbed`` True / False),
+    ``attrs["ranked_by"]`` the ranking metric, ``attrs["stats"]`` the
+    sweep's :class:`~reorderlab.sweeper.SweepStats`.
+    """
+    from reorderlab.runner import as_scenario
+
+    sc = as_scenario(scenario)
+    if not sc.flows:
+        raise ScenarioError([FieldError("flows", "compare needs at least one flow, got []")])
+    names = _pick_variants(variants)
+    fixed_cc = _check_cc(cc)
+    defaults = paper_cc()
+    seed_values = seeds_list(seeds)
+    calm = undisturbed(sc)
+    points: list[tuple[dict[str, Any], Scenario]] = []
+    for name in names:
+        chosen = fixed_cc or defaults[name]
+        for disturbed, base in ((True, sc), (False, calm)):
+            params = {"variant": name, "cc": chosen, "disturbed": disturbed}
+            points.append((params, _with_sender(base, name, chosen)))
+    runs = sweep(
+        points,
+        seed_values,
+        backend=backend,
+        address=address,
+        workers=workers,
+        store=store,
+        progress=progress,
+    )
+    table = league_table(runs, n_flows=len(sc.flows), duration=sc.duration, finite=_finite(sc))
+    table.attrs["runs"] = runs
+    table.attrs["stats"] = runs.attrs.get("stats")
+    table.attrs["scenario"] = sc.name
+    table.attrs["seeds"] = seed_values
+    return table
+
+
+def _finite(sc: Scenario) -> bool:
+    """Every flow of the scenario sends a fixed number of segments."""
+    return all(f.segments > 0 for f in sc.flows)
+
+
+# --- the table -----------------------------------------------------------------
+
+
+def _flow_values(row: Mapping[str, Any], metric: str, n_flows: int) -> list[Any]:
+    """A metric of each of the scenario's flows, from a sweep table row."""
+    if n_flows == 1:
+        return [row.get(metric)]
+    return [row.get(f"f{i}.{metric}") for i in range(n_flows)]
+
+
+def _number(value: Any) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        return math.nan
+    return x
+
+
+def run_metrics(row: Mapping[str, Any], n_flows: int, duration: float) -> dict[str, float]:
+    """One run's metrics summed (counts, goodput) or averaged (completion
+    time) over the scenario's flows."""
+
+    def total(metric: str) -> float:
+        return sum(_number(v) for v in _flow_values(row, metric, n_flows))
+
+    done = [bool(v) for v in _flow_values(row, "completed", n_flows)]
+    fcts = [_number(v) for v in _flow_values(row, "fct", n_flows)]
+    start = [_number(v) for v in _flow_values(row, "start", n_flows)]
+    # an unfinished flow: the run's end, a lower bound of its completion time
+    times = [f if ok else duration - s for f, ok, s in zip(fcts, done, start, strict=True)]
+    return {
+        "goodput_bps": total("throughput_bps"),
+        "spurious_retransmits": total("spurious_retransmits"),
+        "timeouts": total("timeouts"),
+        "retransmits": total("retransmits"),
+        "fct_s": sum(times) / len(times),
+        "completed": sum(done) / len(done),
+    }
+
+
+#: Two-sided 95 % Student-t quantiles t(0.975, df) for df = 1..30.
+_T975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+
+
+def t975(df: int) -> float:
+    """The 97.5 % quantile of Student's t with ``df`` degrees of freedom
+    (table to 30, then the normal approximation with a 1/df correction)."""
+    if df < 1:
+        return math.nan
+    if df <= len(_T975):
+        return _T975[df - 1]
+    return 1.959964 + 2.4 / df
+
+
+@dataclass(frozen=True)
+class MeanCI:
+    """Mean of a sample and the half-width of its 95 % confidence interval
+    (NaN with fewer than two finite values)."""
+
+    mean: float
+    half: float
+
+    @classmethod
+    def of(cls, values: Iterable[float]) -> MeanCI:
+        xs = [x for x in values if not math.isnan(x)]
+        if not xs:
+            return cls(math.nan, math.nan)
+        mean = sum(xs) / len(xs)
+        if len(xs) < 2:
+            return cls(mean, math.nan)
+        var = sum((x - mean) ** 2 for x in xs) / (len(xs) - 1)
+        return cls(mean, t975(len(xs) - 1) * math.sqrt(var / len(xs)))
+
+
+def league_table(
+    runs: pd.DataFrame, *, n_flows: int, duration: float, finite: bool
+) -> pd.DataFrame:
+    """The ranked table of a compare sweep's runs (columns :data:`LEAGUE_COLUMNS`)."""
+    import pandas as pd
+
+    by_sender: dict[tuple[str, str], dict[bool, dict[int, dict[str, float]]]] = {}
+    for raw in runs.to_dict("records"):
+        row = {str(k): v for k, v in raw.items()}
+        sender = (str(row["variant"]), str(row["cc"]))
+        side = by_sender.setdefault(sender, {True: {}, False: {}})
+        side[bool(row["disturbed"])][int(row["seed"])] = run_metrics(row, n_flows, duration)
+    rows = [
+        _league_row(variant, cc, side[True], side[False], finite)
+        for (variant, cc), side in by_sender.items()
+    ]
+    metric, sign = ("fct_s", 1.0) if finite else ("goodput_mbps", -1.0)
+
+    def order(row: dict[str, Any]) -> tuple[float, str, str]:
+        value = float(row[metric])
+        return (math.inf if math.isnan(value) else sign * value, row["variant"], row["cc"])
+
+    rows.sort(key=order)
+    for rank, row in enumerate(rows, start=1):
+        row["rank"] = rank
+    table = pd.DataFrame(rows, columns=list(LEAGUE_COLUMNS))
+    table.attrs["ranked_by"] = metric
+    return table
+
+
+def _league_row(
+    variant: str,
+    cc: str,
+    hit: dict[int, dict[str, float]],
+    calm: dict[int, dict[str, float]],
+    finite: bool,
+) -> dict[str, Any]:
+    """One sender's row: its runs on the scenario (``hit``) and on the
+    undisturbed scenario (``calm``), by seed."""
+    seeds = sorted(hit)
+    shares = [
+        hit[s]["goodput_bps"] / calm[s]["goodput_bps"]
+        if s in calm and calm[s]["goodput_bps"] > 0
+        else math.nan
+        for s in seeds
+    ]
+    goodput = MeanCI.of(hit[s]["goodput_bps"] / 1e6 for s in seeds)
+    share = MeanCI.of(shares)
+    fct = MeanCI.of(hit[s]["fct_s"] for s in seeds)
+    mean = {k: sum(hit[s][k] for s in seeds) / len(seeds) for k in hit[seeds[0]]}
+    return {
+        "variant": variant,
+        "cc": cc,
+        "goodput_mbps": goodput.mean,
+        "goodput_ci": goodput.half,
+        "share_undisturbed": share.mean,
+        "share_ci": share.half,
+        "spurious_retransmits": mean["spurious_retransmits"],
+        "timeouts": mean["timeouts"],
+        "retransmits": mean["retransmits"],
+        "fct_s": fct.mean if finite else math.nan,
+        "fct_ci": fct.half if finite else math.nan,
+        "completed": mean["completed"] if finite else math.nan,
+        "seeds": len(seeds),
+    }
+
+
+# --- files ---------------------------------------------------------------------
+
+
+def write_league(table: pd.DataFrame, out: str | Path) -> list[Path]:
+    """Write ``league.csv``, ``league.json`` (what the table is), ``runs.csv``
+    and the bar chart ``league.png`` / ``league.svg`` into ``out``."""
+    from reorderlab.plot import bar_plot
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / "league.csv", folder / "league.json", folder / "runs.csv"]
+    table.to_csv(paths[0], index=False)
+    ranked_by = str(table.attrs.get("ranked_by", "goodput_mbps"))
+    meta = {
+        "scenario": table.attrs.get("scenario", ""),
+        "seeds": list(table.attrs.get("seeds", [])),
+        "ranked_by": ranked_by,
+        "confidence": "95 % Student-t interval of the mean over seeds",
+        "undisturbed": UNDISTURBED,
+    }
+    paths[1].write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    runs = table.attrs.get("runs")
+    if runs is not None:
+        runs.to_csv(paths[2], index=False)
+    finite = ranked_by == "fct_s"
+    value, ci = ("fct_s", "fct_ci") if finite else ("goodput_mbps", "goodput_ci")
+    labels = [f"{v} ({c})" for v, c in zip(table["variant"], table["cc"], strict=True)]
+    n = len(meta["seeds"])
+    paths += bar_plot(
+        folder,
+        "league",
+        labels,
+        [float(x) for x in table[value]],
+        [float(x) for x in table[ci]],
+        xlabel="flow completion time (s)" if finite else "goodput (Mb/s)",
+        title=f"{meta['scenario']}: mean of {n} seed(s), 95 % CI",
+    )
+    return paths
