@@ -218,6 +218,16 @@ def test_bench_json(cli_env: dict[str, str]) -> None:
     assert "unknown benchmark 'nosuch'" in bad.stderr
 
 
+def test_bench_prints_its_table(cli_env: dict[str, str]) -> None:
+    """The table of every report field (it raised: 7 formats for 8 fields)."""
+    proc = run_cli(["bench", "ref-rrtcp"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    row = next(line for line in proc.stdout.splitlines() if "ref-rrtcp" in line)
+    cells = [c.strip() for c in row.strip("│| ").split("│")]
+    (report,) = json.loads(run_cli(["bench", "ref-rrtcp", "--json"], cli_env).stdout)
+    assert len(cells) == 8 and cells[4] == f"{report['events']:,}", cells
+
+
 @pytest.mark.parametrize("backend", ["local", "dask"])
 def test_bench_sweep_json(cli_env: dict[str, str], backend: str) -> None:
     args = ["bench", "--sweep", "--runs", "4", "--seconds", "0.5", "--preset", "light"]

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING
 
 from reorderlab import _core
+
+if TYPE_CHECKING:  # (multiprocessing costs a single run's import ~15 ms)
+    from multiprocessing.connection import Connection
 
 #: What :func:`simulate` returns: (result JSON, wall seconds and CPU seconds
 #: spent in the core). The two differ when other processes take the core's

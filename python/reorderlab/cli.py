@@ -1,42 +1,40 @@
 """The ``reorderlab`` command line.
 
 Exit codes: 0 success; 2 invalid input (a bad scenario or sweep file names the
-field and value on one line of stderr, no traceback); 1 any other failure.
+field and value on one line of stderr, no traceback; so does a bad option);
+1 any other failure.
+
+Start-up is kept short: this module imports the standard library alone
+(argparse), and each command imports what it uses when it runs: ``--help``
+and ``variants`` need neither pydantic nor pandas, ``run`` needs no pandas,
+matplotlib or Dask (``tests/test_cli_imports.py`` checks these import
+sets). typer, which the command line used before, builds a pydantic
+adapter for every parameter of the command it runs.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Any, NoReturn
 
-import typer
-from rich.console import Console
-from rich.table import Table
-
-from reorderlab._pool import start_workers
-from reorderlab.scenario import ScenarioError
-
-app = typer.Typer(
-    name="reorderlab",
-    help="Deterministic packet-level TCP simulator: reordering, loss and recovery.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-
-def _console() -> Console:
-    return Console(width=None if sys.stdout.isatty() else 140, soft_wrap=False)
+__all__ = ["app", "build_parser", "main"]
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
+def _scenario_error() -> type[Exception] | tuple[()]:
+    """The scenario error class, if the scenario module was imported (only
+    then can one have been raised): catching it must not import pydantic."""
+    module = sys.modules.get("reorderlab.scenario")
+    return module.ScenarioError if module is not None else ()
 
 
 @contextmanager
@@ -46,8 +44,8 @@ def _errors(source: str | None = None) -> Iterator[None]:
 
     try:
         yield
-    except ScenarioError as exc:
-        where = exc.source or source
+    except _scenario_error() as exc:
+        where = getattr(exc, "source", None) or source
         _fail(f"{where}: {exc}" if where else str(exc), 2)
     except (StoreError, BackendError) as exc:
         _fail(str(exc), 1)
@@ -55,213 +53,131 @@ def _errors(source: str | None = None) -> Iterator[None]:
         where = f"{exc.filename}: " if exc.filename else ""
         _fail(f"{where}{exc.strerror or exc}", 1)
     except KeyboardInterrupt:
-        typer.echo("interrupted: completed runs are stored; run again to resume", err=True)
-        raise typer.Exit(130) from None
-
-
-StoreOpt = Annotated[
-    Path | None,
-    typer.Option(
-        "--store",
-        help="Results store (DuckDB file). Default: $REORDERLAB_STORE or "
-        "./results/reorderlab.duckdb.",
-    ),
-]
-NoCacheOpt = Annotated[
-    bool, typer.Option("--no-cache", help="Neither read nor write the results store.")
-]
+        print("interrupted: completed runs are stored; run again to resume", file=sys.stderr)
+        raise SystemExit(130) from None
 
 
 def _store(path: Path | None, no_cache: bool) -> Any:
-    from reorderlab.store import Store
-
     if no_cache:
         return None
+    from reorderlab.store import Store
+
     return Store(path)
 
 
-def _mbps(value: Any) -> str:
-    return _scaled(value, 1e-6, 4)
+# --- commands ---------------------------------------------------------------------
 
 
-def _scaled(value: Any, factor: float, digits: int) -> str:
-    """``value * factor`` with ``digits`` decimals; ``-`` for a metric the
-    run has no value of (e.g. no RTT sample in a very short run)."""
-    try:
-        number = float(value) * factor
-    except (TypeError, ValueError):
-        return "-"
-    return "-" if number != number else f"{number:.{digits}f}"  # NaN: no value
-
-
-@app.command()
-def run(
-    scenario: Annotated[Path, typer.Argument(help="Scenario file (TOML).")],
-    seed: Annotated[int | None, typer.Option(help="Seed (default: the scenario's).")] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="Write result.json, flows.csv, links.csv and series CSVs here."),
-    ] = None,
-    json_out: Annotated[
-        bool, typer.Option("--json", help="Print the result JSON instead of a table.")
-    ] = False,
-    store: StoreOpt = None,
-    no_cache: NoCacheOpt = False,
-) -> None:
+def cmd_run(a: argparse.Namespace) -> None:
     """Run one scenario and print per-flow metrics."""
     from reorderlab.runner import run as run_scenario
     from reorderlab.scenario import load_scenario
 
-    with _errors(str(scenario)):
-        sc = load_scenario(scenario)
-        st = _store(store, no_cache)
+    with _errors(str(a.scenario)):
+        sc = load_scenario(a.scenario)
+        if a.pcap:
+            sc = _with_taps(sc, a.pcap)
+        st = _store(a.store, a.no_cache)
         try:
             try:
-                result = run_scenario(sc, seed=seed, store=st)
+                result = run_scenario(sc, seed=a.seed, store=st, pcap_dir=a.out)
             except RuntimeError as exc:
                 _fail(str(exc), 1)
         finally:
             if st is not None:
                 st.close()
-    if out is not None:
+    if a.out is not None:
         with _errors():
-            result.save(out)
-    if json_out:
-        typer.echo(result.to_json(indent=2))
+            result.save(a.out)
+    if a.json:
+        print(result.to_json(indent=2))
         return
-    con = _console()
-    table = Table(
-        title=f"{result.scenario_name}, seed {result.seed}"
-        + (" (from the store)" if result.cached else "")
-    )
-    for col in (
-        "flow",
-        "name",
-        "variant",
-        "cc",
-        "Mb/s",
-        "retransmits",
-        "timeouts",
-        "spurious",
-        "srtt ms",
-    ):
-        table.add_column(col)
-    for i, row in result.flows.iterrows():
-        table.add_row(
-            str(i),
-            str(row.get("name", "")),
-            str(row.get("variant", "")),
-            str(row.get("cc", "")),
-            _mbps(row.get("throughput_bps")),
-            str(row.get("retransmits", "")),
-            str(row.get("timeouts", "")),
-            str(row.get("spurious_retransmits", "")),
-            _scaled(row.get("srtt"), 1000, 2),
-        )
-    con.print(table)
+    from reorderlab import _cli_output as show
+
+    con = show.console()
+    con.print(show.flow_table(result))
     con.print(
         f"events {result.events}, packet hops {result.packet_hops}, "
         f"engine {result.engine_version}"
         + ("" if result.wall_s is None else f", {result.wall_s:.3f} s in the core")
     )
-    if out is not None:
-        con.print(f"wrote {out}/")
+    for c in result.captures:
+        con.print(f"wrote {c.file}: {c.packets} packets ({c.link}, {c.position})")
+    if a.out is not None:
+        con.print(f"wrote {a.out}/")
 
 
-def _registry_table(title: str, entries: list[dict[str, Any]], columns: list[str]) -> Table:
-    table = Table(title=title)
-    for col in columns:
-        table.add_column(col, overflow="fold")
-    for entry in entries:
-        cells = []
-        for col in columns:
-            value = entry.get(col, "")
-            if isinstance(value, dict):
-                value = ", ".join(f"{k}: {v}" for k, v in value.items())
-            elif isinstance(value, list):
-                value = ", ".join(str(v) for v in value)
-            cells.append(str(value))
-        table.add_row(*cells)
-    return table
+def _with_taps(sc: Any, taps: list[str]) -> Any:
+    """The scenario with ``--pcap`` taps added to its ``record.pcap``."""
+    from reorderlab.pcap import tap_spec
+
+    known = [t.model_dump() for t in sc.record.pcap or []]
+    return sc.with_params({"record.pcap": known + [tap_spec(t) for t in taps]})
 
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-
-
-@app.command()
-def variants(json_out: JsonOpt = False) -> None:
+def cmd_variants(a: argparse.Namespace) -> None:
     """List the sender variants and congestion controls, with their sources."""
     from reorderlab import _core
 
     vs = json.loads(_core.variants())
     ccs = json.loads(_core.congestion_controls())
-    if json_out:
-        typer.echo(json.dumps({"variants": vs, "congestion_controls": ccs}, indent=2))
+    if a.json:
+        print(json.dumps({"variants": vs, "congestion_controls": ccs}, indent=2))
         return
-    con = _console()
-    con.print(_registry_table("sender variants", vs, ["name", "description", "source"]))
-    con.print(_registry_table("congestion controls", ccs, ["name", "description", "source"]))
+    from reorderlab import _cli_output as show
+
+    con = show.console()
+    title = "sender variants (paper_cc: what compare runs each with)"
+    con.print(show.registry_table(title, vs, ["name", "description", "source", "paper_cc"]))
+    columns = ["name", "description", "source"]
+    con.print(show.registry_table("congestion controls", ccs, columns))
 
 
-@app.command()
-def impairments(json_out: JsonOpt = False) -> None:
+def cmd_impairments(a: argparse.Namespace) -> None:
     """List the impairment kinds and their parameters."""
     from reorderlab import _core
 
     items = json.loads(_core.impairments())
-    if json_out:
-        typer.echo(json.dumps(items, indent=2))
+    if a.json:
+        print(json.dumps(items, indent=2))
         return
-    _console().print(_registry_table("impairments", items, ["kind", "description", "params"]))
+    from reorderlab import _cli_output as show
+
+    columns = ["kind", "description", "params"]
+    show.console().print(show.registry_table("impairments", items, columns))
 
 
-@app.command()
-def sweep(
-    sweep_file: Annotated[Path, typer.Argument(help="Sweep file (TOML): scenario, seeds, grid.")],
-    dask: Annotated[
-        str | None,
-        typer.Option(
-            "--dask",
-            metavar="ADDRESS",
-            help="Run on the Dask scheduler at ADDRESS ('local': start a LocalCluster).",
-        ),
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option(min=1, help="Worker processes (default: all cores).")
-    ] = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(help="CSV of the tidy table (default: results/sweeps/NAME.csv)."),
-    ] = None,
-    store: StoreOpt = None,
-    no_cache: NoCacheOpt = False,
-) -> None:
+def cmd_sweep(a: argparse.Namespace) -> None:
     """Run a grid of scenarios x seeds in parallel, cached and resumable."""
-    if not dask:
-        start_workers(workers)  # the fork server's start overlaps the imports
+    if not a.dask:
+        from reorderlab._pool import start_workers
+
+        start_workers(a.workers)  # the fork server's start overlaps the imports
     from reorderlab.sweeper import DEFAULT, SweepFile
     from reorderlab.sweeper import sweep as run_sweep
 
-    with _errors(str(sweep_file)):
-        spec = SweepFile.load(sweep_file)
+    with _errors(str(a.sweep_file)):
+        spec = SweepFile.load(a.sweep_file)
         try:
             # the sweep opens (or creates) the store itself: a new file is
             # then created after the runs, and it is closed in the background
             df = run_sweep(
                 spec.points,  # validated by load: not again
                 spec.seeds,
-                backend="dask" if dask else "local",
-                address=None if dask in (None, "local") else dask,
-                workers=workers,
-                store=None if no_cache else (store or DEFAULT),
+                backend="dask" if a.dask else "local",
+                address=None if a.dask in (None, "local") else a.dask,
+                workers=a.workers,
+                store=None if a.no_cache else (a.store or DEFAULT),
             )
         except RuntimeError as exc:
             _fail(str(exc), 1)
-    path = out or Path("results") / "sweeps" / f"{spec.name}.csv"
+    path = a.out or Path("results") / "sweeps" / f"{spec.name}.csv"
     with _errors():
         path.parent.mkdir(parents=True, exist_ok=True)
         df.to_csv(path, index=False)
-    con = _console()
+    from reorderlab import _cli_output as show
+
+    con = show.console()
     stats = df.attrs["stats"]
     overhead = (
         f", {100 * stats.outside_fraction:.1f} % of the workers' time outside simulation"
@@ -279,63 +195,103 @@ def sweep(
         if "throughput_bps" in summary.columns:
             summary["throughput_bps"] = summary["throughput_bps"] / 1e6
             summary = summary.rename(columns={"throughput_bps": "Mb/s"})
-        table = Table(title=f"{spec.name}: mean over {len(spec.seeds)} seed(s)")
-        for col in summary.columns:
-            table.add_column(str(col))
+        title = f"{spec.name}: mean over {len(spec.seeds)} seed(s)"
+        table = show.table(title, [str(col) for col in summary.columns])
         for _, row in summary.iterrows():
             table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in row))
         con.print(table)
 
 
-@app.command()
-def reproduce(
-    paper: Annotated[str | None, typer.Argument(help="Paper key (default: all).")] = None,
-    figure: Annotated[str | None, typer.Argument(help="Figure of that paper.")] = None,
-    quick: Annotated[bool, typer.Option("--quick", help="Short runs, fewer seeds.")] = False,
-    out: Annotated[Path, typer.Option(help="Output directory.")] = Path("results"),
-    list_only: Annotated[
-        bool, typer.Option("--list", help="List papers and figures, run nothing.")
-    ] = False,
-    store: StoreOpt = None,
-    no_cache: NoCacheOpt = False,
-) -> None:
-    """Reproduce a paper's figures; print and save its claims (holds / does not hold);
-    rebuild the HTML report DIR/index.html."""
-    if not list_only:
+def cmd_compare(a: argparse.Namespace) -> None:
+    """Which sender copes with this network? Rank the sender variants on a scenario."""
+    if not a.dask:
+        from reorderlab._pool import start_workers
+
+        start_workers(a.workers)  # the fork server's start overlaps the imports
+    from reorderlab.league import UNDISTURBED, write_league
+    from reorderlab.league import compare as run_compare
+    from reorderlab.scenario import load_scenario
+    from reorderlab.sweeper import DEFAULT
+
+    with _errors(str(a.scenario)):
+        sc = load_scenario(a.scenario)
+        try:
+            league = run_compare(
+                sc,
+                a.variants,
+                a.cc,
+                a.seeds,
+                backend="dask" if a.dask else "local",
+                address=None if a.dask in (None, "local") else a.dask,
+                workers=a.workers,
+                store=None if a.no_cache else (a.store or DEFAULT),
+            )
+        except RuntimeError as exc:
+            _fail(str(exc), 1)
+    folder = a.out or Path("results") / "compare" / _safe_name(sc.name)
+    with _errors():
+        written = write_league(league, folder)
+    from reorderlab import _cli_output as show
+
+    con = show.console()
+    con.print(show.league_table(league))
+    stats = league.attrs["stats"]
+    con.print(
+        f"{stats.total} runs: {stats.executed} simulated, {stats.cached} from the store; "
+        f"{stats.wall_s:.2f} s wall"
+    )
+    con.print(f"undisturbed = {UNDISTURBED}")
+    con.print(f"wrote {', '.join(str(p) for p in written)}")
+
+
+def _safe_name(name: str) -> str:
+    """A scenario name as a folder name."""
+    safe = "".join(c if c.isalnum() or c in "._-" else "-" for c in name).strip(".-")
+    return safe or "scenario"
+
+
+def cmd_reproduce(a: argparse.Namespace) -> None:
+    """Reproduce a paper's figures; print and save its claims (holds / does not
+    hold); rebuild the HTML report DIR/index.html."""
+    if not a.list_only:
+        from reorderlab._pool import start_workers
+
         start_workers()  # the fork server's start overlaps the imports
+    from rich.console import Console
+
     from reorderlab.claims import print_claims
     from reorderlab.papers import FigureRecipe, UnknownRecipeError, papers, select
     from reorderlab.papers import reproduce as run_recipes
 
-    con = _console()
-    if list_only:
+    con = Console(width=None if sys.stdout.isatty() else 140, soft_wrap=False)
+    if a.list_only:
         for name, figs in papers().items():
             for fig, rec in figs.items():
                 mark = "" if rec.default else " (not in the default set)"
                 con.print(f"{name} {fig}: {rec.title}{mark}")
         return
     try:
-        select(paper, figure)
+        select(a.paper, a.figure)
     except UnknownRecipeError as exc:
         _fail(str(exc), 2)
 
     def announce(rec: FigureRecipe) -> None:
-        mode = "quick" if quick else "full"
+        mode = "quick" if a.quick else "full"
         con.print(f"[bold]{rec.paper} {rec.figure}[/bold] ({mode}): {rec.title}")
 
     with _errors():
-        st = _store(store, no_cache)
+        st = _store(a.store, a.no_cache)
         try:
             by_paper = run_recipes(
-                paper, figure, quick=quick, out=out, store=st, on_figure=announce
+                a.paper, a.figure, quick=a.quick, out=a.out, store=st, on_figure=announce
             )
         finally:
             if st is not None:
                 st.close()
     for name, claims in by_paper.items():
         print_claims(claims, con, title=f"{name}: claims")
-        con.print(f"wrote {out / name / 'claims.json'}")
-    typer.echo(f"wrote {_write_report(out)}")
+        con.print(f"wrote {a.out / name / 'claims.json'}")
+    print(f"wrote {_write_report(a.out)}")
 
 
 def _write_report(out: Path) -> Path:
@@ -351,43 +307,28 @@ def _write_report(out: Path) -> Path:
         _fail(f"cannot write the report: {exc}", 1)
 
 
-@app.command()
-def report(
-    out: Annotated[
-        Path,
-        typer.Option(
-            metavar="DIR", help="Results directory of 'reproduce'; the page is DIR/index.html."
-        ),
-    ] = Path("results"),
-    recheck: Annotated[
-        bool,
-        typer.Option(
-            "--recheck",
-            help="First re-derive the tables and claims in DIR from the runs in the store, "
-            "simulating nothing (plots are left as they are).",
-        ),
-    ] = False,
-    quick: Annotated[
-        bool, typer.Option("--quick", help="With --recheck: the runs of 'reproduce --quick'.")
-    ] = False,
-    store: StoreOpt = None,
-) -> None:
-    """Build the HTML report (claims and plots of every paper in DIR) as DIR/index.html."""
-    if recheck:
-        _recheck(out, quick, store)
-    elif quick or store is not None:
+def cmd_report(a: argparse.Namespace) -> None:
+    """Build the HTML report (claims and plots of every paper in DIR, league
+    tables of compare) as DIR/index.html."""
+    if a.recheck:
+        _recheck(a.out, a.quick, a.store)
+    elif a.quick or a.store is not None:
         _fail("--quick and --store go with --recheck", 2)
-    typer.echo(f"wrote {_write_report(out)}")
+    print(f"wrote {_write_report(a.out)}")
+    if a.check:
+        _check_report(a.out)
 
 
 def _recheck(out: Path, quick: bool, store: Path | None) -> None:
     """``report --recheck``: every figure claimed in DIR re-checked from the store."""
+    from rich.console import Console
+
     from reorderlab.claims import print_claims
     from reorderlab.papers import recheck
     from reorderlab.report import ReportError
     from reorderlab.store import Store
 
-    con = _console()
+    con = Console(width=None if sys.stdout.isatty() else 140, soft_wrap=False)
     with _errors():
         st = Store(store, read_only=True)
         try:
@@ -401,86 +342,296 @@ def _recheck(out: Path, quick: bool, store: Path | None) -> None:
         con.print(f"{paper.paper}: {paper.summary()}; wrote {out / paper.paper / 'claims.json'}")
 
 
-@app.command()
-def bench(
-    names: Annotated[
-        list[str] | None, typer.Argument(help="Benchmarks to run (default: all).")
-    ] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
-    sweep_bench: Annotated[
-        bool,
-        typer.Option(
-            "--sweep", help="Measure sweep speed-up and overhead instead (100 x 10 s runs)."
-        ),
-    ] = False,
-    runs: Annotated[int, typer.Option(min=1, help="Runs of the --sweep benchmark.")] = 100,
-    seconds: Annotated[
-        float, typer.Option(min=0.001, help="Simulated seconds per --sweep run.")
-    ] = 10.0,
-    preset: Annotated[
-        str,
-        typer.Option(help="--sweep scenario: light (8 Mb/s), medium (100 Mb/s), heavy (1 Gb/s)."),
-    ] = "medium",
-    backend: Annotated[
-        str,
-        typer.Option(help="--sweep backend: local (processes), threads, or dask (a LocalCluster)."),
-    ] = "local",
-) -> None:
+def _check_report(out: Path) -> None:
+    """Render the report in headless Chromium; exit 1 on any problem."""
+    from reorderlab.report_check import check_report
+
+    try:
+        check = check_report(out)
+    except (FileNotFoundError, RuntimeError, OSError) as exc:
+        _fail(str(exc), 1)
+    for problem in check.problems:
+        print(f"problem: {problem}", file=sys.stderr)
+    held = sum(h for h, _ in check.page_counts.values())
+    total = sum(t for _, t in check.page_counts.values())
+    print(
+        f"browser check: {check.images} images, {check.links} links, "
+        f"{held} of {total} claims on the page; screenshot {check.screenshot}"
+    )
+    if not check.ok:
+        _fail(f"the report has {len(check.problems)} problem(s)", 1)
+
+
+def cmd_bench(a: argparse.Namespace) -> None:
     """Run the engine's reference benchmarks (wall, events/s, packet-hops/s, memory)."""
+    if a.sweep:
+        _bench_sweep(a)
+        return
     from reorderlab import bench as bench_mod
 
-    if sweep_bench:
-        from reorderlab.bench_sweep import measure_sweep
-
-        try:
-            report = measure_sweep(runs, seconds, preset=preset, backend=backend)  # type: ignore[arg-type]
-        except ValueError as exc:
-            _fail(str(exc), 2)
-        if json_out:
-            typer.echo(json.dumps(report, indent=2))
-            return
-        con = _console()
-        con.print(
-            f"{runs} runs of {seconds:g} simulated seconds, preset {preset}, backend {backend}"
-        )
-        rows = [(f"{w} worker(s)", r) for w, r in report["by_workers"].items()]
-        rows.append((f"{report['workers']} worker(s) in a new process", report["cold_process"]))
-        for label, r in rows:
-            con.print(
-                f"{label}: {r['wall_s']:.2f} s wall, {r['sim_core_cpu_s']:.2f} s of CPU in the "
-                f"core (mean {r['mean_run_s'] * 1000:.1f} ms/run), "
-                f"outside simulation {100 * r['outside_simulation_fraction']:.1f} %"
-            )
-        con.print(
-            f"speed-up with {report['workers']} workers: {report['speedup']:.2f}x; "
-            f"outside simulation: {100 * report['outside_simulation_fraction']:.1f} %"
-        )
-        return
     try:
-        reports = bench_mod.run_benchmarks(names)
+        reports = bench_mod.run_benchmarks(a.names or None)
     except ValueError as exc:
         _fail(str(exc), 2)
     except RuntimeError as exc:
         _fail(str(exc), 1)
-    if json_out:
-        typer.echo(json.dumps(reports, indent=2))
+    if a.json:
+        print(json.dumps(reports, indent=2))
         return
-    table = Table(title="reference benchmarks")
-    heads = ["name", "wall s", "sim s", "events", "events/s", "packet-hops/s", "peak MB"]
-    for head in heads:
-        table.add_column(head)
-    fmt: list[Callable[[Any], str]] = [
-        str,
-        lambda v: f"{v:.3f}",
-        lambda v: f"{v:g}",
-        lambda v: f"{int(v):,}",
-        lambda v: f"{v:,.0f}",
-        lambda v: f"{v:,.0f}",
-        lambda v: f"{v:.1f}",
-    ]
-    for r in reports:
-        table.add_row(*(f(r.get(k, 0)) for f, k in zip(fmt, bench_mod.BENCH_FIELDS, strict=True)))
-    _console().print(table)
+    from reorderlab import _cli_output as show
+
+    show.console().print(show.bench_table(reports, bench_mod.BENCH_FIELDS))
+
+
+def _bench_sweep(a: argparse.Namespace) -> None:
+    from reorderlab.bench_sweep import measure_sweep
+
+    try:
+        report = measure_sweep(a.runs, a.seconds, preset=a.preset, backend=a.backend)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+    except RuntimeError as exc:  # e.g. the dask backend without Dask installed
+        _fail(str(exc), 1)
+    if a.json:
+        print(json.dumps(report, indent=2))
+        return
+    from reorderlab import _cli_output as show
+
+    con = show.console()
+    con.print(
+        f"{a.runs} runs of {a.seconds:g} simulated seconds, preset {a.preset}, backend {a.backend}"
+    )
+    rows = [(f"{w} worker(s)", r) for w, r in report["by_workers"].items()]
+    rows.append((f"{report['workers']} worker(s) in a new process", report["cold_process"]))
+    for label, r in rows:
+        con.print(
+            f"{label}: {r['wall_s']:.2f} s wall, {r['sim_core_cpu_s']:.2f} s of CPU in the "
+            f"core (mean {r['mean_run_s'] * 1000:.1f} ms/run), "
+            f"outside simulation {100 * r['outside_simulation_fraction']:.1f} %"
+        )
+    con.print(
+        f"speed-up with {report['workers']} workers: {report['speedup']:.2f}x; "
+        f"outside simulation: {100 * report['outside_simulation_fraction']:.1f} %"
+    )
+
+
+# --- the parser -------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors on one line of stderr, exit code 2, like every other
+    invalid input of the command line."""
+
+    def error(self, message: str) -> NoReturn:
+        _fail(f"{self.prog}: {message} (see {self.prog} --help)", 2)
+
+    def format_help(self) -> str:
+        return "Usage: " + super().format_help().removeprefix("usage: ")
+
+
+def _at_least(minimum: float, kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An option value of type ``kind``, at least ``minimum``."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum:g}, got {text}")
+        return value
+
+    return parse
+
+
+def _add_store(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--store",
+        type=Path,
+        help="Results store (DuckDB file). Default: $REORDERLAB_STORE or "
+        "./results/reorderlab.duckdb.",
+    )
+    p.add_argument(
+        "--no-cache", action="store_true", help="Neither read nor write the results store."
+    )
+
+
+def _add_backend(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="Run on the Dask scheduler at ADDRESS ('local': start a LocalCluster). "
+        "Needs the optional dependency: pip install 'reorderlab[dask]'.",
+    )
+    p.add_argument(
+        "--workers",
+        type=_at_least(1, int),
+        help="Worker processes (default: all cores).",
+    )
+
+
+def _command(
+    sub: Any, name: str, func: Callable[[argparse.Namespace], None]
+) -> argparse.ArgumentParser:
+    doc = " ".join((func.__doc__ or "").split())
+    p: argparse.ArgumentParser = sub.add_parser(name, help=doc.split(". ")[0], description=doc)
+    p.set_defaults(func=func)
+    return p
+
+
+def _run_parser(sub: Any) -> None:
+    p = _command(sub, "run", cmd_run)
+    p.add_argument("scenario", type=Path, help="Scenario file (TOML).")
+    p.add_argument("--seed", type=int, help="Seed (default: the scenario's).")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="Write result.json, flows.csv, links.csv and series CSVs here (and pcap files).",
+    )
+    p.add_argument("--json", action="store_true", help="Print the result JSON instead of a table.")
+    p.add_argument(
+        "--pcap",
+        action="append",
+        metavar="LINK[:POSITION]",
+        help="Also capture packets at this end of a link (ingress or egress, default egress) "
+        "in a pcap file, written to --out (default: the current directory). Repeatable; "
+        "adds to the scenario's record.pcap.",
+    )
+    _add_store(p)
+
+
+def _listing_parsers(sub: Any) -> None:
+    for name, func in (("variants", cmd_variants), ("impairments", cmd_impairments)):
+        p = _command(sub, name, func)
+        p.add_argument("--json", action="store_true", help="Print JSON instead of a table.")
+
+
+def _sweep_parsers(sub: Any) -> None:
+    p = _command(sub, "sweep", cmd_sweep)
+    p.add_argument("sweep_file", type=Path, help="Sweep file (TOML): scenario, seeds, grid.")
+    _add_backend(p)
+    p.add_argument(
+        "--out", type=Path, help="CSV of the tidy table (default: results/sweeps/NAME.csv)."
+    )
+    _add_store(p)
+    p = _command(sub, "compare", cmd_compare)
+    p.add_argument("scenario", type=Path, help="Scenario file (TOML): your network.")
+    p.add_argument(
+        "--variants",
+        default="all",
+        help="'all' (every registered variant, the default) or names, comma-separated.",
+    )
+    p.add_argument(
+        "--cc", help="Congestion control for every variant (default: each one's paper's)."
+    )
+    p.add_argument(
+        "--seeds", type=_at_least(1, int), default=5, help="Seeds per variant (1..N; 5)."
+    )
+    p.add_argument("--out", type=Path, help="Output folder (default: results/compare/NAME).")
+    _add_backend(p)
+    _add_store(p)
+
+
+def _results_parsers(sub: Any) -> None:
+    p = _command(sub, "reproduce", cmd_reproduce)
+    p.add_argument("paper", nargs="?", help="Paper key (default: all).")
+    p.add_argument("figure", nargs="?", help="Figure of that paper.")
+    p.add_argument("--quick", action="store_true", help="Short runs, fewer seeds.")
+    p.add_argument("--out", type=Path, default=Path("results"), help="Output directory.")
+    p.add_argument("--list", dest="list_only", action="store_true", help="List papers and figures.")
+    _add_store(p)
+    p = _command(sub, "report", cmd_report)
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results"),
+        metavar="DIR",
+        help="Results directory of 'reproduce'; the page is DIR/index.html.",
+    )
+    p.add_argument(
+        "--recheck",
+        action="store_true",
+        help="First re-derive the tables and claims in DIR from the runs in the store, "
+        "simulating nothing (plots are left as they are).",
+    )
+    p.add_argument(
+        "--quick", action="store_true", help="With --recheck: the runs of 'reproduce --quick'."
+    )
+    p.add_argument(
+        "--store",
+        type=Path,
+        help="With --recheck: the results store (default: $REORDERLAB_STORE or "
+        "./results/reorderlab.duckdb).",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="Then render it in headless Chromium: every image and link must resolve and "
+        "the claim counts match claims.json; writes the screenshot DIR/index.png.",
+    )
+
+
+def _bench_parser(sub: Any) -> None:
+    p = _command(sub, "bench", cmd_bench)
+    p.add_argument("names", nargs="*", help="Benchmarks to run (default: all).")
+    p.add_argument("--json", action="store_true", help="Print a JSON list.")
+    p.add_argument(
+        "--sweep",
+        action="store_true",
+        help="Measure sweep speed-up and overhead instead (100 x 10 s runs).",
+    )
+    p.add_argument("--runs", type=_at_least(1, int), default=100, help="Runs of --sweep.")
+    p.add_argument(
+        "--seconds",
+        type=_at_least(0.001, float),
+        default=10.0,
+        help="Simulated seconds per --sweep run.",
+    )
+    p.add_argument(
+        "--preset",
+        default="medium",
+        help="--sweep scenario: light (8 Mb/s), medium (100 Mb/s), heavy (1 Gb/s).",
+    )
+    p.add_argument(
+        "--backend",
+        default="local",
+        help="--sweep backend: local (processes), threads, or dask (a LocalCluster).",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command."""
+    parser = _Parser(
+        prog="reorderlab",
+        description="Deterministic packet-level TCP simulator: reordering, loss and recovery.",
+    )
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
+    _run_parser(sub)
+    _listing_parsers(sub)
+    _sweep_parsers(sub)
+    _results_parsers(sub)
+    _bench_parser(sub)
+    return parser
+
+
+def app(argv: Sequence[str] | None = None) -> None:
+    """Run the command line on ``argv`` (default: ``sys.argv[1:]``); ends
+    with ``SystemExit`` on an error (its code is the exit code)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func = getattr(args, "func", None)
+    if func is None:  # no command: the help, as a usage error
+        parser.print_help()
+        raise SystemExit(2)
+    try:
+        func(args)
+    except BrokenPipeError:
+        # the reader went away (`reorderlab variants | head`): nothing more
+        # to write; stdout goes to /dev/null so that its flush at exit is quiet
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(1) from None
 
 
 def main() -> None:

@@ -1,0 +1,211 @@
+"""What the command line prints: tables of flows, registries, league tables
+and benchmarks, as plain text (box-drawing characters where the output can
+encode them). Not rich: its import alone was a fifth of a ``reorderlab run``
+outside the simulation (``reproduce`` still prints its claims with rich)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = [
+    "Output",
+    "TextTable",
+    "bench_table",
+    "console",
+    "flow_table",
+    "league_table",
+    "registry_table",
+    "table",
+]
+
+#: Characters of the table: vertical, horizontal, then the corners and
+#: crossings of the top, middle and bottom rules (left, inner, right).
+_BOX = "\u2502\u2500\u250c\u252c\u2510\u251c\u253c\u2524\u2514\u2534\u2518"
+_ASCII = "|-+++++++++"
+
+
+class TextTable:
+    """A table of text cells; columns too wide for the output are wrapped."""
+
+    def __init__(self, title: str, columns: Sequence[str]) -> None:
+        self.title = title
+        self.columns = list(columns)
+        self.rows: list[list[str]] = []
+
+    def add_column(self, name: str) -> None:
+        self.columns.append(name)
+
+    def add_row(self, *cells: str) -> None:
+        self.rows.append([str(c) for c in cells])
+
+    def render(self, width: int, box: str = _BOX) -> str:
+        natural = [
+            max([len(h), *(len(r[i]) for r in self.rows)]) for i, h in enumerate(self.columns)
+        ]
+        widths = _fit(natural, width)
+        bar, line = box[0], box[1]
+
+        def rule(left: str, inner: str, right: str) -> str:
+            return left + inner.join(line * (w + 2) for w in widths) + right
+
+        total = sum(widths) + 3 * len(widths) + 1
+        out = [self.title.center(total).rstrip()] if self.title else []
+        out.append(rule(*box[2:5]))
+        out += _row_lines(self.columns, widths, bar)
+        out.append(rule(*box[5:8]))
+        for row in self.rows:
+            out += _row_lines(row, widths, bar)
+        out.append(rule(*box[8:11]))
+        return "\n".join(out)
+
+
+def _fit(natural: list[int], width: int) -> list[int]:
+    """Column widths within ``width`` (borders included): the widest
+    column gives way first, down to 6 characters."""
+    widths = list(natural)
+    while sum(widths) + 3 * len(widths) + 1 > width:
+        widest = max(range(len(widths)), key=lambda i: widths[i])
+        if widths[widest] <= 6:
+            break
+        widths[widest] -= 1
+    return widths
+
+
+def _row_lines(cells: Sequence[str], widths: Sequence[int], bar: str) -> list[str]:
+    """One table row, its cells wrapped to their column's width."""
+    wrapped = [textwrap.wrap(c, w) or [""] for c, w in zip(cells, widths, strict=True)]
+    out = []
+    for k in range(max(len(w) for w in wrapped)):
+        pairs = zip(wrapped, widths, strict=True)
+        parts = [(w[k] if k < len(w) else "").ljust(n) for w, n in pairs]
+        out.append(f"{bar} " + f" {bar} ".join(parts) + f" {bar}")
+    return out
+
+
+class Output:
+    """Prints text and tables to stdout."""
+
+    def __init__(self) -> None:
+        if sys.stdout.isatty():
+            self.width = shutil.get_terminal_size().columns
+        else:
+            self.width = int(os.environ.get("COLUMNS", "140") or 140)
+        encoding = sys.stdout.encoding or "ascii"
+        try:
+            "".join(_BOX).encode(encoding)
+            self.box = _BOX
+        except (UnicodeEncodeError, LookupError):
+            self.box = _ASCII
+
+    def print(self, item: TextTable | str) -> None:
+        text = item.render(self.width, self.box) if isinstance(item, TextTable) else item
+        print(text)
+
+
+def console() -> Output:
+    return Output()
+
+
+def table(title: str, columns: Sequence[str]) -> TextTable:
+    return TextTable(title, columns)
+
+
+def _scaled(value: Any, factor: float, digits: int) -> str:
+    """``value * factor`` with ``digits`` decimals; ``-`` for a metric the
+    run has no value of (e.g. no RTT sample in a very short run)."""
+    try:
+        number = float(value) * factor
+    except (TypeError, ValueError):
+        return "-"
+    return "-" if number != number else f"{number:.{digits}f}"  # NaN: no value
+
+
+def flow_table(result: Any) -> TextTable:
+    """Per-flow metrics of a run (:class:`reorderlab.runner.Result`)."""
+    title = f"{result.scenario_name}, seed {result.seed}"
+    heads = ["flow", "name", "variant", "cc", "Mb/s", "retransmits", "timeouts", "spurious"]
+    out = table(title + (" (from the store)" if result.cached else ""), [*heads, "srtt ms"])
+    for i, row in enumerate(result.flow_records()):
+        out.add_row(
+            str(row.get("flow", i)),
+            str(row.get("name", "")),
+            str(row.get("variant", "")),
+            str(row.get("cc", "")),
+            _scaled(row.get("throughput_bps"), 1e-6, 4),
+            str(row.get("retransmits", "")),
+            str(row.get("timeouts", "")),
+            str(row.get("spurious_retransmits", "")),
+            _scaled(row.get("srtt"), 1000, 2),
+        )
+    return out
+
+
+def registry_table(title: str, entries: list[dict[str, Any]], columns: list[str]) -> TextTable:
+    out = table(title, columns)
+    for entry in entries:
+        cells = []
+        for col in columns:
+            value = entry.get(col, "")
+            if isinstance(value, dict):
+                value = ", ".join(f"{k}: {v}" for k, v in value.items())
+            elif isinstance(value, list):
+                value = ", ".join(str(v) for v in value)
+            cells.append(str(value))
+        out.add_row(*cells)
+    return out
+
+
+def _pm(value: float, half: float, digits: int) -> str:
+    """``mean +- half``; ``-`` without a mean, the mean alone without a CI."""
+    if value != value:
+        return "-"
+    return f"{value:.{digits}f}" + ("" if half != half else f" +- {half:.{digits}f}")
+
+
+def league_table(league: Any) -> TextTable:
+    """A compare league table (:func:`reorderlab.league.compare`): mean
+    +- 95 % CI over the seeds."""
+    finite = league.attrs.get("ranked_by") == "fct_s"
+    heads = ["rank", "variant", "cc", "goodput Mb/s", "% of undisturbed", "spurious retx"]
+    heads += ["timeouts", "retx"] + (["FCT s", "completed"] if finite else [])
+    seeds = len(league.attrs.get("seeds", []))
+    out = table(f"{league.attrs.get('scenario', '')}: {seeds} seed(s), mean +- 95 % CI", heads)
+    for row in league.to_dict("records"):
+        cells = [
+            str(row["rank"]),
+            row["variant"],
+            row["cc"],
+            _pm(row["goodput_mbps"], row["goodput_ci"], 2),
+            _pm(100 * row["share_undisturbed"], 100 * row["share_ci"], 1),
+            f"{row['spurious_retransmits']:.1f}",
+            f"{row['timeouts']:.1f}",
+            f"{row['retransmits']:.1f}",
+        ]
+        if finite:
+            cells += [_pm(row["fct_s"], row["fct_ci"], 3), f"{100 * row['completed']:.0f} %"]
+        out.add_row(*cells)
+    return out
+
+
+def bench_table(reports: list[dict[str, Any]], fields: Sequence[str]) -> TextTable:
+    """The reference benchmarks' reports, one row each."""
+    heads = ["name", "wall s", "sim s", "x realtime", "events", "events/s", "packet-hops/s"]
+    out = table("reference benchmarks", [*heads, "peak MB"])
+    fmt: list[Callable[[Any], str]] = [
+        str,
+        lambda v: f"{v:.3f}",
+        lambda v: f"{v:g}",
+        lambda v: f"{v:,.0f}",
+        lambda v: f"{int(v):,}",
+        lambda v: f"{v:,.0f}",
+        lambda v: f"{v:,.0f}",
+        lambda v: f"{v:.1f}",
+    ]
+    for r in reports:
+        out.add_row(*(f(r.get(k, 0)) for f, k in zip(fmt, fields, strict=True)))
+    return out
