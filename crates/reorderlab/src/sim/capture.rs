@@ -58,6 +58,7 @@ impl Simulation {
         }
     }
 
+    #[cold]
     #[inline(never)]
     fn tap_capture(&mut self, pkt: &Packet, link: u32, side: Side) {
         let Some(taps) = self.pcap.as_deref_mut() else {
