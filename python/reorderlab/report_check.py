@@ -4,9 +4,11 @@ link leads to a file (or an anchor) that exists, and whether the claim
 counts the page shows are those of the ``claims.json`` files; then it takes
 a screenshot of the page (``DIR/index.png``).
 
-The page is not changed: the check renders a copy with a small script
-appended (``DIR/.index-check.html``, removed afterwards), which reports
-what the browser saw into the page; Chromium's ``--dump-dom`` prints it.
+The page is not changed: the check renders a copy whose images load
+eagerly (not lazily) and with a small script appended
+(``DIR/.index-check.html``, removed afterwards), which writes what the
+browser saw into the page when it has loaded; Chromium's ``--dump-dom``
+prints it.
 """
 
 from __future__ import annotations
@@ -38,19 +40,16 @@ CHROMIUM_FLAGS = (
     "--hide-scrollbars",
 )
 
-#: Appended to the copy of the page: once it has loaded, every (lazy) image
-#: is loaded and decoded, and what the browser saw is written into the page.
+#: Appended to the copy of the page (whose images are loaded eagerly, so
+#: that the load event waits for every one of them): what the browser saw,
+#: written into the page by the load event's handler, synchronously.
 _PROBE = """
 <script>
-window.addEventListener("load", async () => {
-  const images = Array.from(document.images);
-  images.forEach((img) => { img.loading = "eager"; });
-  const decoded = await Promise.all(
-    images.map((img) => img.decode().then(() => true, () => false)));
+window.addEventListener("load", () => {
   const cells = (tr) => Array.from(tr.cells).map((c) => c.innerText.trim());
   const seen = {
-    images: images.map((img, i) => (
-      {src: img.getAttribute("src"), ok: decoded[i] && img.naturalWidth > 0})),
+    images: Array.from(document.images).map((img) => (
+      {src: img.getAttribute("src"), ok: img.complete && img.naturalWidth > 0})),
     links: Array.from(document.links).map((a) => ({href: a.getAttribute("href"), url: a.href})),
     ids: Array.from(document.querySelectorAll("[id]")).map((e) => e.id),
     headline: (document.querySelector("h1 + p") || {innerText: ""}).innerText,
@@ -107,7 +106,8 @@ def check_report(out: Path, chromium: str | None = None, timeout: float = 120) -
         raise FileNotFoundError("chromium: not found (Debian: apt-get install chromium)")
     probe = out / ".index-check.html"
     text = page.read_text(encoding="utf-8")
-    probe.write_text(text.replace("</body>", _PROBE + "</body>"), encoding="utf-8")
+    eager = text.replace('loading="lazy"', 'loading="eager"')
+    probe.write_text(eager.replace("</body>", _PROBE + "</body>"), encoding="utf-8")
     try:
         dom = _chromium(browser, ["--dump-dom", "--virtual-time-budget=20000"], probe, timeout)
     finally:
