@@ -7,7 +7,7 @@
 //! T_earliest = 0; if fewer than rrthresh (4) segments are outstanding and
 //! no unsent data is ready, T_earliest = the time since the earliest
 //! outstanding segment was sent; the timer is restarted to expire after
-//! RTO - T_earliest.
+//! RTO - T_earliest if that is positive, else after the full RTO (step 3b).
 
 use crate::engine::Time;
 
@@ -29,8 +29,14 @@ pub fn restart_deadline(
     } else {
         0
     };
-    // Never in the past: an overdue timer fires at once.
-    now + rto.saturating_sub(t_earliest)
+    // Step 3b: "if RTO - T_earliest > 0" the timer expires after it, else
+    // after the full RTO, so that an ACK for retransmitted data never makes
+    // the timer fire at once.
+    if rto > t_earliest {
+        now + (rto - t_earliest)
+    } else {
+        now + rto
+    }
 }
 
 #[cfg(test)]
@@ -45,6 +51,11 @@ mod tests {
         assert_eq!(restart_deadline(now, rto, 3, false, 4, ms(80)), ms(360));
         assert_eq!(restart_deadline(now, rto, 4, false, 4, ms(80)), ms(440));
         assert_eq!(restart_deadline(now, rto, 1, true, 4, ms(80)), ms(440));
-        assert_eq!(restart_deadline(ms(500), rto, 1, false, 4, 0), ms(500));
+        // Step 3b: the earliest segment went out RTO or more ago (e.g. an
+        // ACK for retransmitted data in a long recovery): the full RTO, not
+        // an immediate expiry.
+        assert_eq!(restart_deadline(ms(500), rto, 1, false, 4, 0), ms(780));
+        assert_eq!(restart_deadline(ms(500), rto, 1, false, 4, ms(220)), ms(780));
+        assert_eq!(restart_deadline(ms(500), rto, 1, false, 4, ms(221)), ms(501));
     }
 }

@@ -27,6 +27,31 @@ fn rtor_inactive_with_four_or_more_segments_outstanding() {
 }
 
 #[test]
+fn rtor_uses_the_full_rto_when_the_earliest_segment_is_older_than_it() {
+    // RFC 7765 Sec. 4 step 3b. Segments 0..9 at 0 ms; ACKs for 0..6 at
+    // 100-110 ms (SRTT about 100 ms, Linux RTO about 300 ms); the timer,
+    // restarted at RTO - T_earliest, fires RTO after 0 ms and 7 is
+    // retransmitted.
+    let (mut s, mut out) = tail_sender("RTOR");
+    for a in 1..=6 {
+        s.on_packet(&ack(a, &[]), ms(100), &mut out);
+    }
+    s.on_packet(&ack(7, &[]), ms(110), &mut out);
+    let at = s.deadline(TimerKind::Rto).unwrap();
+    assert_eq!(at, s.rtt().rto());
+    s.on_timer(TimerKind::Rto, at, &mut out);
+    assert_eq!(sent(&mut out), vec![7]);
+    // The ACK for the retransmission comes late, at 850 ms: 8 and 9 (sent
+    // at 0 ms) are out, T_earliest = 850 ms > RTO (about 600 ms, backed
+    // off). The timer runs the full RTO from now; before step 3b it fired
+    // at once.
+    s.on_packet(&ack(8, &[]), ms(850), &mut out);
+    let rto = s.rtt().rto();
+    assert!(rto < ms(850) && rto > ms(500), "{rto}");
+    assert_eq!(s.deadline(TimerKind::Rto), Some(ms(850) + rto));
+}
+
+#[test]
 fn tlp_sends_at_most_one_probe_per_tail_episode() {
     let (mut s, mut out) = tail_sender("TLP");
     for a in 1..=9 {
