@@ -8,7 +8,8 @@
 //!    retransmitted segment delivered sooner than min_RTT after its
 //!    retransmission is ignored (the original arrived).
 //! 3. A never-retransmitted segment delivered below RACK.fack (the highest
-//!    end_seq delivered) means reordering: RACK.reordering_seen.
+//!    end_seq delivered), deliveries taken in ascending end_seq order,
+//!    means reordering: RACK.reordering_seen.
 //! 4. reo_wnd: with DSACKs, RACK.reo_wnd_mult grows by one per round trip
 //!    that sees one (RACK.dsack_round), and falls back to 1 after
 //!    RACK.reo_wnd_persist = 16 recoveries without DSACK. reo_wnd = 0 if
@@ -50,7 +51,10 @@ pub struct Rack {
     /// The RACK segment had been retransmitted.
     xmit_retrans: bool,
     pub rtt: Time,
+    /// RACK.fack: the highest end_seq delivered.
     pub fack: u32,
+    /// RACK.fack when the current ACK's deliveries began.
+    prior_fack: u32,
     pub min_rtt: Option<Time>,
     pub reordering_seen: bool,
     pub reo_wnd_mult: u32,
@@ -74,6 +78,7 @@ impl Rack {
             xmit_retrans: false,
             rtt: 0,
             fack: 0,
+            prior_fack: 0,
             min_rtt: None,
             reordering_seen: false,
             reo_wnd_mult: 1,
@@ -87,23 +92,24 @@ impl Rack {
         }
     }
 
-    /// Steps 2-3 for one newly delivered segment `seq`.
+    /// Steps 2-3 for one newly delivered segment `seq`. Step 3 takes the
+    /// ACK's deliveries in ascending end_seq order; a segment is then below
+    /// RACK.fack exactly when it is below the fack of before this ACK
+    /// (lower deliveries of the same ACK cannot raise fack above it), so
+    /// each segment is compared with `prior_fack`, as Linux compares with
+    /// its `prior_fack`: an ACK that advances the cumulative point over
+    /// in-order data and SACKs data above a hole is not reordering.
     pub fn on_delivered(&mut self, seq: u32, seg: &SegState, now: Time) {
         let end = seq + 1;
         let retrans = seg.copies > 1;
-        if !retrans {
-            if end < self.fack {
-                self.reordering_seen = true;
-                if self.adaptive {
-                    let distance = self.fack - seq;
-                    self.dupthresh = self.dupthresh.max(distance.min(MAX_REORDERING));
-                }
-            } else {
-                self.fack = end;
+        if !retrans && end < self.prior_fack {
+            self.reordering_seen = true;
+            if self.adaptive {
+                let distance = self.prior_fack - seq;
+                self.dupthresh = self.dupthresh.max(distance.min(MAX_REORDERING));
             }
-        } else {
-            self.fack = self.fack.max(end);
         }
+        self.fack = self.fack.max(end);
         let ambiguous = retrans && self.min_rtt.is_some_and(|m| now - seg.sent_at < m);
         if ambiguous {
             return;
@@ -116,8 +122,11 @@ impl Rack {
         }
     }
 
-    /// End of step 2: apply this ACK's latest-sent delivered segment.
+    /// End of step 2: apply this ACK's latest-sent delivered segment. The
+    /// ACK's deliveries are all in RACK.fack now: the next ACK's step 3
+    /// compares with it.
     pub fn finish_ack(&mut self, now: Time) {
+        self.prior_fack = self.fack;
         let Some((t, e, retrans)) = self.latest.take() else {
             return;
         };

@@ -303,3 +303,33 @@ fn adaptive_reordering_tracks_the_distance() {
     sack(&mut r, &mut sb, 1, ms(51));
     assert_eq!(r.dupthresh, 9);
 }
+
+#[test]
+fn an_ack_advancing_in_order_and_sacking_above_a_hole_is_not_reordering() {
+    // RFC 8985 Sec. 6.2 step 3, deliveries in ascending end_seq: segment 0
+    // (cumulatively acknowledged) is below nothing delivered before this
+    // ACK; segment 2 (SACKed, above the hole at 1) raises RACK.fack. Taken
+    // SACK first, 0 looked "below fack" and counted as reordering.
+    let mut sb = board(4, ms(1));
+    let mut r = Rack::new(true);
+    sb.sack(2, 3, |s, st| r.on_delivered(s, st, ms(50)));
+    sb.cum_ack_with(1, |s, st| {
+        if !st.sacked {
+            r.on_delivered(s, st, ms(50))
+        }
+    });
+    r.finish_ack(ms(50));
+    assert!(!r.reordering_seen);
+    assert_eq!(r.fack, 3);
+    assert_eq!(r.dupthresh, MIN_REORDERING);
+    // Segment 1 then arrives, below the fack of before its ACK: reordering,
+    // by a distance of 2 segments (fack 3 - segment 1).
+    sb.cum_ack_with(3, |s, st| {
+        if !st.sacked {
+            r.on_delivered(s, st, ms(52))
+        }
+    });
+    r.finish_ack(ms(52));
+    assert!(r.reordering_seen);
+    assert_eq!(r.dupthresh, MIN_REORDERING);
+}

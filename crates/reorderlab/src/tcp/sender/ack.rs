@@ -80,6 +80,7 @@ impl Sender {
         let m = self.tcb.highest_acked;
         let mut d = Deliveries::default();
         self.read_sack_blocks(pkt, m, &mut d, now);
+        self.detection.after_deliveries(&mut self.tcb, now);
         if self.lt.elt_active() {
             let flight = self.tcb.sb.packets_out();
             if let Some(t) = self.lt.on_sacked(d.newly_sacked, flight) {

@@ -128,6 +128,19 @@ fn rack_marks_lost_only_after_a_later_segment_and_the_reordering_window() {
 }
 
 #[test]
+fn rack_an_ack_advancing_and_sacking_above_a_hole_is_not_reordering() {
+    // A delayed-ACK receiver's first out-of-order arrival: segments 0-1 in
+    // order, 2 lost, 3 arrives: ACK 2 with SACK [3, 4). RFC 8985 Sec. 6.2
+    // step 3 (ascending end_seq) sees no segment delivered below RACK.fack.
+    let (mut s, mut out) = tail_sender("RACK-TLP");
+    s.on_packet(&ack(2, &[(3, 4)]), ms(100), &mut out);
+    assert!(!s.rack().unwrap().reordering_seen);
+    // Segment 2 arriving after 3 is reordering.
+    s.on_packet(&ack(4, &[]), ms(101), &mut out);
+    assert!(s.rack().unwrap().reordering_seen);
+}
+
+#[test]
 fn rack_three_sacks_without_reordering_mark_at_once() {
     // With no reordering seen and DupThresh (3) segments SACKed, reo_wnd
     // is 0: the hole is lost as soon as RACK.rtt has passed since it was
