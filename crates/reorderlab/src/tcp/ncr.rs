@@ -5,21 +5,30 @@
 //! going with new data; a cumulative ACK before DupThresh is reached means
 //! reordering (no window reduction), reaching DupThresh means loss.
 //!
-//! The two flavours differ in how much new data ELT sends (RFC 4653 Sec. 3):
-//! Careful Limited Transmit (the default, LT_F = 2/3) sends one new segment
-//! for every two segments that leave the network, so the data in flight
-//! halves over an RTT as it would after a loss; Aggressive Limited Transmit
-//! (LT_F = 1/2) sends one for each, keeping the data in flight constant.
-//! Either way DupThresh = LT_F * FlightSize is reached after about one
-//! FlightSizePrev of duplicate ACKs: Careful, with N segments SACKed,
-//! FlightSize = FlightSizePrev + N/2 and N >= 2/3 (FlightSizePrev + N/2)
-//! once N >= FlightSizePrev; Aggressive, N >= 1/2 (FlightSizePrev + N).
+//! The rules, RFC 4653 Sec. 3 (units are segments; SMSS = 1):
 //!
-//! Units are segments (the RFC counts bytes; SMSS = 1 segment here). The
-//! RFC text could not be consulted while this was written: the steps follow
-//! its structure (Initialization I.1-I.3, the E steps, Termination), and
-//! the details chosen where we could not check it are listed in
-//! `docs/variants.md` (Assumptions).
+//! * Sec. 3.1, Initialization: (I.1) FlightSizePrev = FlightSize, (I.2)
+//!   Skipped = 0, (I.3) DupThresh = max(LT_F * FlightSize, 3); then the E
+//!   steps for the same ACK.
+//! * Sec. 3.3, the E steps of each ACK with SACK information: while
+//!   (E.2) pipe + Skipped <= FlightSizePrev - 1 and new data is ready, one
+//!   new segment goes out, (E.3) pipe + 1, (E.4) Careful: Skipped + 1, and
+//!   (E.5) again: one ACK may release several segments (robust to lost
+//!   ACKs). (E.6) DupThresh = max(LT_F * FlightSize, 3), FlightSize being
+//!   all data not cumulatively acknowledged.
+//! * Sec. 3.2, Termination, on an ACK that advances the cumulative point:
+//!   (T.1) cwnd = min(FlightSize + 1, FlightSizePrev), (T.2) ssthresh =
+//!   FlightSizePrev; (T.4) if the ACK also carries SACK information, I.2 and
+//!   I.3 again but not I.1: FlightSizePrev stays the original one.
+//! * Sec. 3.4, Entering loss recovery: ELT ends; ssthresh (and cwnd) from
+//!   FlightSizePrev; DupThresh "MUST be held constant until the loss
+//!   recovery phase is terminated".
+//!
+//! The two flavours (Sec. 3): Careful Limited Transmit (LT_F = 2/3) sends
+//! one new segment for every two that leave the network, so the data in
+//! flight halves over an RTT as it would after a loss; Aggressive (LT_F =
+//! 1/2) sends one for each. Either way DupThresh is reached after about one
+//! FlightSizePrev of duplicate ACKs.
 
 use crate::tcp::cc::Window;
 use crate::tcp::policy::MIN_DUPTHRESH;
@@ -27,7 +36,7 @@ use crate::tcp::policy::MIN_DUPTHRESH;
 /// RFC 4653 Sec. 3: the Limited Transmit flavour, which fixes LT_F.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NcrMode {
-    /// Careful Limited Transmit, LT_F = 2/3 (the RFC's default).
+    /// Careful Limited Transmit, LT_F = 2/3.
     Careful,
     /// Aggressive Limited Transmit, LT_F = 1/2.
     Aggressive,
@@ -43,29 +52,24 @@ impl NcrMode {
         }
     }
 
-    /// RFC 4653 Sec. 4 (steps I.3 and E): DupThresh = max(LT_F * FlightSize,
-    /// 3), rounded down to whole segments.
+    /// RFC 4653 Sec. 3.1 (I.3) and 3.3 (E.6): DupThresh = max(LT_F *
+    /// FlightSize, 3), rounded down to whole segments (the RFC does not
+    /// say how to round).
     pub fn dup_thresh(self, flight_size: u32) -> u32 {
         let (num, den) = self.lt_f();
         (num * flight_size / den).max(MIN_DUPTHRESH)
     }
 }
 
-/// One Extended Limited Transmit phase (RFC 4653 Sec. 4).
+/// One Extended Limited Transmit phase (RFC 4653 Sec. 3.1-3.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Elt {
-    /// FlightSize when ELT began (step I.1); kept across a re-start (T.4).
+    /// FlightSize when ELT began (I.1); kept across a re-start (T.4).
     pub flight_size_prev: u32,
-    /// Segments whose departure did not clock out a new one (Careful only;
-    /// step I.2 sets it to 0).
+    /// Segments sent in this phase (Careful only, E.4; I.2 sets it to 0).
     pub skipped: u32,
-    /// Current DupThresh (steps I.3 and E).
+    /// Current DupThresh (I.3, E.6).
     pub dup_thresh: u32,
-    /// The pipe ELT clocks against: FlightSizePrev at the start (I.1), the
-    /// cwnd set by the termination step at a re-start (T.4).
-    base: u32,
-    /// Segments SACKed since ELT (re)started.
-    sacked: u32,
 }
 
 /// TCP-NCR state of a sender.
@@ -78,7 +82,7 @@ pub struct Ncr {
 /// What ended an ELT phase.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EltEnd {
-    /// Every segment outstanding is now contiguous: ELT is over.
+    /// No SACK information remains: ELT is over.
     Done,
     /// SACKed segments remain above a new hole: ELT goes on (T.4).
     Restarted,
@@ -98,31 +102,30 @@ impl Ncr {
         self.elt.is_some()
     }
 
-    /// RFC 4653 Sec. 4, Initialization, on the first duplicate ACK outside
-    /// loss recovery: (I.1) FlightSizePrev = FlightSize, (I.2) skipped = 0,
-    /// (I.3) DupThresh = max(LT_F * FlightSize, 3).
+    /// Sec. 3.1, Initialization: (I.1) FlightSizePrev = FlightSize, (I.2)
+    /// Skipped = 0, (I.3) DupThresh = max(LT_F * FlightSize, 3).
     pub fn initialize(&mut self, flight_size: u32) {
         self.elt = Some(Elt {
             flight_size_prev: flight_size,
             skipped: 0,
             dup_thresh: self.mode.dup_thresh(flight_size),
-            base: flight_size,
-            sacked: 0,
         });
     }
 
-    /// RFC 4653 Sec. 4, the (E) steps of each ACK during ELT: `newly`
-    /// segments left the network (were SACKed). Careful Limited Transmit
-    /// lets the first of every two clock out a new segment and counts the
-    /// second as skipped; DupThresh follows the current FlightSize.
-    pub fn on_sacked(&mut self, newly: u32, flight_size: u32) {
+    /// E.6 on an ACK with SACK information: DupThresh from the current
+    /// FlightSize (everything not cumulatively acknowledged).
+    pub fn on_sacked(&mut self, flight_size: u32) {
         let mode = self.mode;
         if let Some(e) = self.elt.as_mut() {
-            e.sacked += newly;
-            if mode == NcrMode::Careful {
-                e.skipped = e.sacked / 2;
-            }
             e.dup_thresh = mode.dup_thresh(flight_size);
+        }
+    }
+
+    /// E.3-E.4: a new segment went out during ELT (Careful counts it in
+    /// Skipped).
+    pub fn on_sent(&mut self) {
+        if let (NcrMode::Careful, Some(e)) = (self.mode, self.elt.as_mut()) {
+            e.skipped += 1;
         }
     }
 
@@ -131,37 +134,26 @@ impl Ncr {
         self.elt.map(|e| e.dup_thresh)
     }
 
-    /// The largest pipe ELT allows (RFC 4653 Sec. 4, step E): new data may
-    /// go while pipe + 1 <= this. Aggressive keeps pipe at its level when
-    /// ELT started; Careful lowers that level by one per skipped segment.
+    /// E.2's bound on pipe: new data may go while pipe + 1 <= this, i.e.
+    /// pipe + Skipped <= FlightSizePrev - 1.
     pub fn send_limit(&self) -> Option<u32> {
-        self.elt.map(|e| match self.mode {
-            NcrMode::Careful => e.base.saturating_sub(e.skipped),
-            NcrMode::Aggressive => e.base,
-        })
+        self.elt
+            .map(|e| e.flight_size_prev.saturating_sub(e.skipped))
     }
 
-    /// RFC 4653 Sec. 4, Termination: a cumulative ACK arrived during ELT,
-    /// so the duplicate ACKs were caused by reordering, not loss. The window
-    /// is not reduced: cwnd = min(pipe + 1, FlightSizePrev) avoids a burst,
-    /// and ssthresh = FlightSizePrev lets slow start regain the pre-ELT
-    /// window within about one RTT (an ssthresh already larger is kept, so a
-    /// connection in its initial slow start stays there). If SACKed data
-    /// remain (`sacked_out` > 0), ELT re-starts at once without a new
-    /// FlightSizePrev (T.4: steps I.2 and I.3 only).
-    pub fn terminate(
-        &mut self,
-        w: &mut Window,
-        pipe: u32,
-        flight_size: u32,
-        sacked_out: u32,
-    ) -> EltEnd {
+    /// Sec. 3.2, Termination: a cumulative ACK arrived during ELT, so the
+    /// duplicate ACKs were caused by reordering, not loss. (T.1) cwnd =
+    /// min(FlightSize + 1, FlightSizePrev) avoids a burst, (T.2) ssthresh =
+    /// FlightSizePrev lets slow start regain the pre-ELT operating point.
+    /// (T.4) If SACKed data remain (`sacked_out` > 0), ELT re-starts at
+    /// once with I.2 and I.3 but the same FlightSizePrev.
+    pub fn terminate(&mut self, w: &mut Window, flight_size: u32, sacked_out: u32) -> EltEnd {
         let Some(e) = self.elt.take() else {
             return EltEnd::Done;
         };
         let prev = e.flight_size_prev as f64;
-        w.cwnd = (pipe as f64 + 1.0).min(prev).max(1.0);
-        w.ssthresh = w.ssthresh.max(prev);
+        w.cwnd = (flight_size as f64 + 1.0).min(prev).max(1.0);
+        w.ssthresh = prev;
         if sacked_out == 0 {
             return EltEnd::Done;
         }
@@ -169,18 +161,15 @@ impl Ncr {
             flight_size_prev: e.flight_size_prev,
             skipped: 0,
             dup_thresh: self.mode.dup_thresh(flight_size),
-            base: w.cwnd.floor() as u32,
-            sacked: 0,
         });
         EltEnd::Restarted
     }
 
-    /// DupThresh was reached: loss recovery starts and ELT ends. Returns
-    /// FlightSizePrev, the FlightSize the ssthresh reduction is computed
-    /// from (RFC 4653 Sec. 4: the data in flight before ELT, not what ELT
-    /// added or withheld).
-    pub fn on_loss(&mut self) -> Option<u32> {
-        self.elt.take().map(|e| e.flight_size_prev)
+    /// Sec. 3.4: DupThresh was reached, loss recovery starts and ELT ends.
+    /// Returns FlightSizePrev (the reduction is computed from the data in
+    /// flight before ELT) and the DupThresh to hold during the recovery.
+    pub fn on_loss(&mut self) -> Option<(u32, u32)> {
+        self.elt.take().map(|e| (e.flight_size_prev, e.dup_thresh))
     }
 
     /// A retransmission timeout ends any ELT phase.
@@ -203,49 +192,58 @@ mod tests {
     }
 
     #[test]
-    fn careful_lowers_the_send_limit_every_second_segment() {
+    fn careful_send_limit_falls_by_one_per_segment_sent() {
+        // E.2: pipe + Skipped <= FlightSizePrev - 1, and Careful adds one to
+        // Skipped per segment sent (E.4); Aggressive keeps the limit.
         let mut n = Ncr::new(NcrMode::Careful);
         n.initialize(12);
         assert_eq!(n.send_limit(), Some(12));
         assert_eq!(n.dup_thresh(), Some(8));
-        n.on_sacked(1, 12);
-        assert_eq!(n.send_limit(), Some(12));
-        n.on_sacked(1, 13);
+        n.on_sent();
         assert_eq!(n.send_limit(), Some(11));
-        assert_eq!(n.elt().unwrap().skipped, 1);
-        n.on_sacked(3, 13);
-        // Five SACKed: two skipped. DupThresh from FlightSize 13.
+        n.on_sent();
         assert_eq!(n.send_limit(), Some(10));
-        assert_eq!(n.dup_thresh(), Some(8));
+        assert_eq!(n.elt().unwrap().skipped, 2);
+        // E.6: DupThresh from the FlightSize now (14 outstanding).
+        n.on_sacked(14);
+        assert_eq!(n.dup_thresh(), Some(9));
         let mut a = Ncr::new(NcrMode::Aggressive);
         a.initialize(12);
-        a.on_sacked(5, 17);
+        a.on_sent();
+        a.on_sacked(17);
         assert_eq!(a.send_limit(), Some(12));
         assert_eq!(a.dup_thresh(), Some(8));
     }
 
     #[test]
-    fn termination_sets_cwnd_and_ssthresh_and_may_restart() {
+    fn termination_follows_rfc4653_sec_3_2() {
         let mut n = Ncr::new(NcrMode::Careful);
         n.initialize(20);
         let mut w = Window {
             cwnd: 20.0,
             ssthresh: 10.0,
         };
-        assert_eq!(n.terminate(&mut w, 14, 16, 0), EltEnd::Done);
+        // T.1 with FlightSize (14 outstanding after the ACK), T.2.
+        assert_eq!(n.terminate(&mut w, 14, 0), EltEnd::Done);
         assert_eq!((w.cwnd, w.ssthresh), (15.0, 20.0));
         assert!(!n.active());
+        // An ACK that also carries SACK information re-starts ELT (T.4):
+        // Skipped = 0, DupThresh from FlightSize (25 outstanding), but
+        // FlightSizePrev is still 20, and so is E.2's limit. T.2 sets
+        // ssthresh even out of slow start.
         n.initialize(20);
+        n.on_sent();
         let mut w = Window {
             cwnd: 20.0,
             ssthresh: f64::INFINITY,
         };
-        assert_eq!(n.terminate(&mut w, 25, 22, 2), EltEnd::Restarted);
-        assert_eq!(w.cwnd, 20.0);
-        assert!(w.ssthresh.is_infinite());
+        assert_eq!(n.terminate(&mut w, 25, 2), EltEnd::Restarted);
+        assert_eq!((w.cwnd, w.ssthresh), (20.0, 20.0));
         let e = n.elt().unwrap();
-        assert_eq!((e.flight_size_prev, e.skipped, e.dup_thresh), (20, 0, 14));
-        assert_eq!(n.on_loss(), Some(20));
+        assert_eq!((e.flight_size_prev, e.skipped, e.dup_thresh), (20, 0, 16));
+        assert_eq!(n.send_limit(), Some(20));
+        // Loss recovery: FlightSizePrev for the reduction, DupThresh held.
+        assert_eq!(n.on_loss(), Some((20, 16)));
         assert!(!n.active());
     }
 }

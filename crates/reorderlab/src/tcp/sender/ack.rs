@@ -49,7 +49,7 @@ impl Sender {
         let una_before = self.tcb.sb.una();
         let m_before = self.tcb.highest_acked;
         self.detection
-            .before_ack(&self.tcb, self.lt.elt_dup_thresh(), now);
+            .before_ack(&self.tcb, self.lt.elt_dup_thresh(self.tcb.ca), now);
         let d = self.read_deliveries(pkt, m_before, now);
         if let Some(cum) = d.cum {
             self.on_snd_una_advanced(&cum, pkt, now, out);
@@ -83,7 +83,7 @@ impl Sender {
         self.detection.after_deliveries(&mut self.tcb, now);
         if self.lt.elt_active() {
             let flight = self.tcb.sb.packets_out();
-            if let Some(t) = self.lt.on_sacked(d.newly_sacked, flight) {
+            if let Some(t) = self.lt.on_sacked(flight) {
                 self.detection.set_elt_dupthresh(t);
             }
         }
@@ -248,8 +248,8 @@ impl Sender {
     /// duplicate ACKs came from reordering. Returns whether ELT was on.
     fn end_extended_limited_transmit(&mut self, now: Time) -> bool {
         let t = &mut self.tcb;
-        let (pipe, flight, sacked) = (t.sb.pipe(), t.sb.packets_out(), t.sb.sacked_out());
-        let Some(restarted) = self.lt.end_elt(&mut t.w, pipe, flight, sacked) else {
+        let (flight, sacked) = (t.sb.packets_out(), t.sb.sacked_out());
+        let Some(restarted) = self.lt.end_elt(&mut t.w, flight, sacked) else {
             return false;
         };
         t.stats.elt_terminations += 1;
@@ -291,7 +291,7 @@ impl Sender {
         match self.tcb.ca {
             CaState::Open => {
                 let flight = self.tcb.sb.packets_out();
-                if let Some(d) = self.lt.on_dupack(newly, flight) {
+                if let Some(d) = self.lt.on_dupack(flight) {
                     self.detection.set_elt_dupthresh(d);
                 }
                 if self.response.on_dupack_open(&mut self.tcb, newly, now) {

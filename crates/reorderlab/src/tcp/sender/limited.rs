@@ -6,12 +6,16 @@ use crate::engine::Time;
 use crate::tcp::cc::Window;
 use crate::tcp::ncr::{EltEnd, Ncr};
 use crate::tcp::policy::LimitedTransmit;
+use crate::tcp::sender::tcb::CaState;
 
 #[derive(Debug, Clone)]
 pub struct LtState {
     pub mode: LimitedTransmit,
     /// TCP-NCR Extended Limited Transmit, when that is the mode.
     ncr: Option<Ncr>,
+    /// TCP-NCR's DupThresh when the current loss recovery began, held
+    /// until it ends (RFC 4653 Sec. 3.4).
+    held_dup_thresh: Option<u32>,
     /// Segments sent beyond cwnd in this duplicate-ACK run (not counted in
     /// FlightSize at the fast retransmit: RFC 5681 Sec. 3.2 step 2).
     pub sent_beyond_cwnd: u32,
@@ -29,6 +33,7 @@ impl LtState {
         LtState {
             mode,
             ncr,
+            held_dup_thresh: None,
             sent_beyond_cwnd: 0,
             idle: None,
         }
@@ -46,10 +51,16 @@ impl LtState {
         self.ncr.as_ref().and_then(Ncr::send_limit)
     }
 
-    /// ELT's DupThresh while it runs.
+    /// TCP-NCR's DupThresh in the state `ca`: ELT's while it runs (Open),
+    /// the value held since the recovery began (Recovery; RFC 4653 Sec.
+    /// 3.4).
     #[inline]
-    pub fn elt_dup_thresh(&self) -> Option<u32> {
-        self.ncr.as_ref().and_then(Ncr::dup_thresh)
+    pub fn elt_dup_thresh(&self, ca: CaState) -> Option<u32> {
+        match ca {
+            CaState::Open => self.ncr.as_ref().and_then(Ncr::dup_thresh),
+            CaState::Recovery => self.held_dup_thresh,
+            CaState::Loss => None,
+        }
     }
 
     #[inline]
@@ -57,50 +68,56 @@ impl LtState {
         self.ncr.as_ref().is_some_and(Ncr::active)
     }
 
-    /// RFC 4653 Sec. 4 (Initialization, then the E steps): a duplicate ACK
-    /// outside recovery starts ELT if it is not running (FlightSizePrev =
-    /// `flight`), and every one updates skipped and DupThresh from the
-    /// current FlightSize. Returns ELT's new DupThresh.
+    /// RFC 4653 Sec. 3.1 and 3.3: a duplicate ACK outside recovery starts
+    /// ELT if it is not running (FlightSizePrev = `flight`), and every one
+    /// updates DupThresh from the current FlightSize (E.6). Returns ELT's
+    /// DupThresh.
     #[inline]
-    pub fn on_dupack(&mut self, newly: u32, flight: u32) -> Option<u32> {
+    pub fn on_dupack(&mut self, flight: u32) -> Option<u32> {
         let ncr = self.ncr.as_mut()?;
         if !ncr.active() {
             ncr.initialize(flight);
         }
-        self.on_sacked(newly, flight)
+        self.on_sacked(flight)
     }
 
-    /// The E steps for `newly` SACKed segments (also on an old ACK's
-    /// SACK blocks while ELT runs). Returns ELT's DupThresh.
+    /// E.6 on an ACK with SACK information while ELT runs (also an old
+    /// ACK's). Returns ELT's DupThresh.
     #[inline]
-    pub fn on_sacked(&mut self, newly: u32, flight: u32) -> Option<u32> {
+    pub fn on_sacked(&mut self, flight: u32) -> Option<u32> {
         let ncr = self.ncr.as_mut()?;
-        ncr.on_sacked(newly, flight);
+        ncr.on_sacked(flight);
         ncr.dup_thresh()
     }
 
-    /// RFC 4653 Sec. 4, Termination, at a cumulative ACK while ELT runs:
-    /// cwnd and ssthresh are set by [`Ncr::terminate`] instead of growing.
-    /// `None` when ELT was not running; else ELT's DupThresh if it
-    /// re-started (T.4), or `Some(None)` if it is over.
+    /// A new segment went out in the Open state: ELT's E.3-E.4.
     #[inline]
-    pub fn end_elt(
-        &mut self,
-        w: &mut Window,
-        pipe: u32,
-        flight: u32,
-        sacked: u32,
-    ) -> Option<Option<u32>> {
+    pub fn on_new_segment_sent(&mut self) {
+        if let Some(ncr) = self.ncr.as_mut() {
+            ncr.on_sent();
+        }
+    }
+
+    /// RFC 4653 Sec. 3.2, Termination, at a cumulative ACK while ELT runs
+    /// (`flight`: FlightSize after it): cwnd and ssthresh are set by
+    /// [`Ncr::terminate`] instead of growing. `None` when ELT was not
+    /// running; else ELT's DupThresh if it re-started (T.4), or
+    /// `Some(None)` if it is over.
+    #[inline]
+    pub fn end_elt(&mut self, w: &mut Window, flight: u32, sacked: u32) -> Option<Option<u32>> {
         let ncr = self.ncr.as_mut().filter(|n| n.active())?;
-        Some(match ncr.terminate(w, pipe, flight, sacked) {
+        Some(match ncr.terminate(w, flight, sacked) {
             EltEnd::Restarted => ncr.dup_thresh(),
             EltEnd::Done => None,
         })
     }
 
-    /// DupThresh was reached: ELT ends; FlightSizePrev, if it ran.
+    /// DupThresh was reached: ELT ends and its DupThresh is held for the
+    /// recovery (RFC 4653 Sec. 3.4); FlightSizePrev, if it ran.
     pub fn on_loss(&mut self) -> Option<u32> {
-        self.ncr.as_mut().and_then(Ncr::on_loss)
+        let (prev, dup_thresh) = self.ncr.as_mut().and_then(Ncr::on_loss)?;
+        self.held_dup_thresh = Some(dup_thresh);
+        Some(prev)
     }
 
     /// A retransmission timeout ends ELT and any idle period.

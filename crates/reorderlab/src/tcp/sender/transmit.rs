@@ -39,6 +39,9 @@ impl Sender {
                 if extra > 0 && t.sb.packets_out() as f64 + 1.0 > t.w.cwnd.floor() {
                     self.lt.sent_beyond_cwnd += 1;
                 }
+                if t.ca == CaState::Open {
+                    self.lt.on_new_segment_sent();
+                }
                 self.send_new(now, out);
                 sent_new = true;
                 continue;

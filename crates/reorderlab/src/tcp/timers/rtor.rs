@@ -55,7 +55,13 @@ mod tests {
         // ACK for retransmitted data in a long recovery): the full RTO, not
         // an immediate expiry.
         assert_eq!(restart_deadline(ms(500), rto, 1, false, 4, 0), ms(780));
-        assert_eq!(restart_deadline(ms(500), rto, 1, false, 4, ms(220)), ms(780));
-        assert_eq!(restart_deadline(ms(500), rto, 1, false, 4, ms(221)), ms(501));
+        assert_eq!(
+            restart_deadline(ms(500), rto, 1, false, 4, ms(220)),
+            ms(780)
+        );
+        assert_eq!(
+            restart_deadline(ms(500), rto, 1, false, 4, ms(221)),
+            ms(501)
+        );
     }
 }

@@ -120,3 +120,57 @@ fn ncr_real_loss_retransmits_when_dupthresh_duplicate_acks_arrive() {
         assert_eq!(s.window().cwnd, 6.0);
     }
 }
+
+#[test]
+fn ncr_restart_keeps_flight_size_prev_as_the_send_limit() {
+    // RFC 4653 Sec. 3.2 T.4: an ACK that advances the cumulative point and
+    // carries SACK information re-starts ELT with I.2 and I.3 only: E.2
+    // still compares with the original FlightSizePrev (20), Skipped = 0.
+    // T.1 uses FlightSize (SACKed data included), not pipe; T.2 sets
+    // ssthresh = FlightSizePrev even in slow start.
+    let mut s = sender("TCP-NCR", 20);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    sent(&mut out);
+    // Segments 0 and 5 are late. Duplicate ACKs SACK 1, 1-2, 1-4.
+    assert_eq!(ncr_dupacks(&mut s, 2, &mut out), vec![vec![20], vec![]]);
+    s.on_packet(&ack(0, &[(1, 5)]), ms(53), &mut out);
+    assert_eq!(sent(&mut out), vec![21]);
+    // Segment 0 arrives; 5 is still missing, 6 and 7 are SACKed.
+    s.on_packet(&ack(5, &[(6, 8)]), ms(60), &mut out);
+    // FlightSize 22 - 5 = 17: cwnd = min(17 + 1, 20), ssthresh = 20.
+    assert_eq!(s.window().cwnd, 18.0);
+    assert_eq!(s.window().ssthresh, 20.0);
+    assert_eq!(s.stats().elt_terminations, 1);
+    // The re-started ELT sends while pipe + Skipped <= FlightSizePrev - 1
+    // = 19: from pipe 15, three new segments on this ACK (E.5; Careful
+    // counts each in Skipped).
+    assert_eq!(sent(&mut out), vec![22, 23, 24]);
+    assert_eq!(s.scoreboard().pipe(), 18);
+    assert_eq!(s.dupthresh(), 11, "DupThresh from FlightSize 17 (I.3)");
+    assert_eq!(s.stats().fast_retransmits, 0);
+}
+
+#[test]
+fn ncr_holds_dupthresh_until_the_recovery_ends() {
+    // RFC 4653 Sec. 3.4: once loss recovery starts, DupThresh stays at the
+    // value it had then; segments with fewer SACKed above them are not
+    // marked lost by RFC 6675's 3.
+    let mut s = sender("TCP-NCR-aggressive", 12);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    sent(&mut out);
+    // Segment 0 lost: the 10th duplicate ACK reaches DupThresh 10.
+    for k in 1..=10u32 {
+        s.on_packet(&ack(0, &[(1, k + 1)]), ms(50 + k as u64), &mut out);
+    }
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert_eq!(s.stats().last_recovery_dupthresh, 10);
+    sent(&mut out);
+    // More SACKs in recovery leave segment 11 with 5 SACKed above it
+    // (12..=16): below the held DupThresh, it is not lost.
+    s.on_packet(&ack(0, &[(12, 17), (1, 11)]), ms(62), &mut out);
+    assert_eq!(s.dupthresh(), 10);
+    assert!(!s.scoreboard().seg(11).unwrap().lost);
+    assert_eq!(s.stats().fast_retransmits, 1);
+}
