@@ -8,14 +8,21 @@
 //!   Extended Limited Transmit (RFC 4653);
 //! * a delayed fast retransmit (TD-FR, TCP-DCR, the Blanton-Allman timers);
 //! * early retransmit (RFC 5827, and Linux 3.17's SRTT / 4 delay);
-//! * FACK (Mathis & Mahdavi 1996; Linux 3.17's `tcp_fack`).
+//! * FACK (Mathis & Mahdavi 1996; Linux 3.17's `tcp_fack`);
+//! * with Linux 3.17's `tp->reordering` as the threshold
+//!   ([`super::dupthresh::LinuxReordering`]), that kernel's response to a measured reordering
+//!   (`tcp_update_reordering`): the threshold is raised, FACK is turned off
+//!   and early retransmit is disabled for the rest of the connection (RFC
+//!   5827 Appendix A.1 suggests the latter).
 
 use crate::engine::Time;
 use crate::tcp::detection::dupthresh::{td_fr_deadline, DupthreshPolicy};
 use crate::tcp::detection::er::{er_delay, er_thresh, ER_MAX_OUTSTANDING};
 use crate::tcp::detection::{LossDetector, Spurious, TimerVerdict};
 use crate::tcp::policy::{EarlyRetransmit, FastRetransmitDelay, MIN_DUPTHRESH};
+use crate::tcp::scoreboard::SegState;
 use crate::tcp::sender::tcb::{CaState, Tcb};
+use crate::tcp::sender::SenderConfig;
 
 #[derive(Debug, Clone)]
 pub struct DupAck {
@@ -26,14 +33,45 @@ pub struct DupAck {
     /// A delayed fast retransmit is due then (TD-FR, TCP-DCR, the
     /// Blanton-Allman timers, Linux early retransmit).
     pub fr_deadline: Option<Time>,
+    /// FACK in use (a measured reordering turns it off with Linux's
+    /// threshold).
+    pub fack: bool,
+    /// Early retransmit in use (likewise disabled for the connection).
+    pub early_retransmit: EarlyRetransmit,
+    /// The end of the highest SACKed segment before this ACK.
+    prior_fack: u32,
+    /// The lowest never-retransmitted segment this ACK delivered below
+    /// `prior_fack` (Linux 3.17 `state.reord` / `reord`).
+    reordered: Option<u32>,
 }
 
 impl DupAck {
-    pub fn new(policy: DupthreshPolicy) -> DupAck {
+    pub fn new(cfg: &SenderConfig) -> DupAck {
         DupAck {
-            policy,
+            policy: cfg.dupthresh.clone(),
             dupthresh: MIN_DUPTHRESH,
             fr_deadline: None,
+            fack: cfg.fack,
+            early_retransmit: cfg.early_retransmit,
+            prior_fack: 0,
+            reordered: None,
+        }
+    }
+
+    /// Linux 3.17 `tcp_update_reordering` for a measured distance `metric`
+    /// (segments from the late segment to the highest SACKed one): a larger
+    /// one raises `tp->reordering` and turns FACK off; any one disables
+    /// early retransmit.
+    fn on_reordering_measured(&mut self, metric: u32) {
+        let DupthreshPolicy::Linux(l) = &mut self.policy else {
+            return;
+        };
+        if l.on_measured(metric) {
+            self.fack = false;
+            self.dupthresh = l.reordering;
+        }
+        if metric > 0 {
+            self.early_retransmit = EarlyRetransmit::Off;
         }
     }
 
@@ -43,14 +81,14 @@ impl DupAck {
         let una = tcb.sb.una();
         tcb.dupacks >= self.dupthresh
             || (tcb.cfg.use_sack && tcb.sb.is_lost(una, self.dupthresh))
-            || (tcb.cfg.fack && tcb.fackets_out() > self.dupthresh)
+            || (self.fack && tcb.fackets_out() > self.dupthresh)
     }
 
     /// Linux 3.17 early retransmit (`tcp_time_to_recover`, trick #6):
     /// fewer than 4 segments out, at least one SACKed, no retransmission
     /// outstanding, nothing new sendable.
     fn early_retransmit_due(&self, tcb: &Tcb) -> bool {
-        tcb.cfg.early_retransmit == EarlyRetransmit::Linux
+        self.early_retransmit == EarlyRetransmit::Linux
             && tcb.ca == CaState::Open
             && tcb.sb.packets_out() < ER_MAX_OUTSTANDING
             && tcb.sb.sacked_out() > 0
@@ -90,7 +128,7 @@ impl DupAck {
 
     /// FACK loss marking: the head fackets_out - dupthresh segments.
     fn fack_mark_lost(&self, tcb: &mut Tcb) {
-        if !tcb.cfg.fack {
+        if !self.fack {
             return;
         }
         let (una, f) = (tcb.sb.una(), tcb.fackets_out());
@@ -125,6 +163,9 @@ impl LossDetector for DupAck {
     /// nothing new to send.
     #[inline]
     fn before_ack(&mut self, tcb: &Tcb, elt: Option<u32>, now: Time) {
+        if let DupthreshPolicy::Linux(_) = self.policy {
+            self.prior_fack = highest_sacked_end(tcb);
+        }
         self.dupthresh = match &mut self.policy {
             DupthreshPolicy::Winthresh(_) if tcb.dupacks > 0 => self.dupthresh,
             DupthreshPolicy::Winthresh(wt) => {
@@ -135,10 +176,31 @@ impl LossDetector for DupAck {
         if let Some(d) = elt {
             self.dupthresh = d;
         }
-        if tcb.cfg.early_retransmit == EarlyRetransmit::Rfc5827 && tcb.ca == CaState::Open {
+        if self.early_retransmit == EarlyRetransmit::Rfc5827 && tcb.ca == CaState::Open {
             if let Some(t) = er_thresh(tcb.sb.packets_out(), tcb.can_send_new()) {
                 self.dupthresh = self.dupthresh.min(t);
             }
+        }
+    }
+
+    /// Linux 3.17 `tcp_sacktag_one` / `tcp_clean_rtx_queue`: a
+    /// never-retransmitted segment delivered at or below the highest SACKed
+    /// one ("non-retransmitted hole got filled? That's reordering").
+    #[inline]
+    fn on_delivered(&mut self, seq: u32, seg: &SegState, _now: Time) {
+        let measuring = matches!(self.policy, DupthreshPolicy::Linux(_));
+        if measuring && seg.copies == 1 && seq < self.prior_fack {
+            self.reordered = Some(self.reordered.map_or(seq, |r| r.min(seq)));
+        }
+    }
+
+    /// The distance of this ACK's reordering, from the late segment to the
+    /// highest SACKed one (`tp->fackets_out - reord`).
+    #[inline]
+    fn after_deliveries(&mut self, tcb: &mut Tcb, _now: Time) {
+        if let Some(seq) = self.reordered.take() {
+            let fack = self.prior_fack.max(highest_sacked_end(tcb));
+            self.on_reordering_measured(fack - seq);
         }
     }
 
@@ -203,15 +265,23 @@ impl LossDetector for DupAck {
     }
 
     /// The thresholds that learn from timeouts (RR-TCP Sec. 4.3.1,
-    /// Blanton-Allman); a pending delayed fast retransmit is dropped.
-    fn on_timeout(&mut self, prior_cwnd: f64, rto: Time, srtt: Option<Time>) {
+    /// Blanton-Allman; Linux 3.17's `tcp_enter_loss`: a timeout in the Open
+    /// state after at least `sysctl_tcp_reordering` SACKed segments means
+    /// the reordering was over-estimated); a pending delayed fast
+    /// retransmit is dropped.
+    fn on_timeout(&mut self, tcb: &Tcb) {
         match &mut self.policy {
             DupthreshPolicy::RrTcp(rr) => {
-                if let Some(srtt) = srtt {
-                    rr.on_timeout(prior_cwnd, rto, srtt);
+                if let Some(srtt) = tcb.rtt.srtt() {
+                    rr.on_timeout(tcb.w.cwnd, tcb.rtt.rto(), srtt);
                 }
             }
             DupthreshPolicy::BlantonAllman(bl) => bl.on_timeout(),
+            DupthreshPolicy::Linux(l) => {
+                if tcb.ca == CaState::Open && tcb.sb.sacked_out() >= MIN_DUPTHRESH {
+                    l.reordering = l.reordering.min(MIN_DUPTHRESH);
+                }
+            }
             DupthreshPolicy::Fixed(_)
             | DupthreshPolicy::AvgDev(_)
             | DupthreshPolicy::Winthresh(_) => {}
@@ -253,7 +323,9 @@ impl LossDetector for DupAck {
                     ad.on_sample(len);
                 }
             }
-            DupthreshPolicy::Fixed(_) | DupthreshPolicy::Winthresh(_) => {}
+            DupthreshPolicy::Fixed(_)
+            | DupthreshPolicy::Linux(_)
+            | DupthreshPolicy::Winthresh(_) => {}
         }
     }
 
@@ -267,5 +339,71 @@ impl LossDetector for DupAck {
 
     fn set_elt_dupthresh(&mut self, t: u32) {
         self.dupthresh = t;
+    }
+}
+
+/// The end of the highest SACKed segment (SND.UNA if none).
+fn highest_sacked_end(tcb: &Tcb) -> u32 {
+    tcb.sb
+        .sacked_ranges()
+        .last()
+        .map_or(tcb.sb.una(), |&(_, r)| r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::TcpSpec;
+    use crate::tcp::cc::CongestionControl;
+    use crate::tcp::detection::dupthresh::LinuxReordering;
+    use crate::tcp::variants;
+
+    /// A Linux-ER TCB with 10 segments out and `sacked` of them SACKed
+    /// (from segment 5 on), and its detector with tp->reordering 7.
+    fn linux_er(sacked: u32) -> (Tcb, DupAck) {
+        let cfg = variants::resolve("Linux-ER", &TcpSpec::default(), 0).unwrap();
+        let mut d = DupAck::new(&cfg);
+        d.policy = DupthreshPolicy::Linux(LinuxReordering { reordering: 7 });
+        let mut tcb = Tcb::new(cfg, CongestionControl::by_name("reno").unwrap(), 0, 1);
+        for _ in 0..10 {
+            tcb.sb.send_new(0, 10.0);
+        }
+        tcb.sb.sack(5, 5 + sacked, |_, _| {});
+        (tcb, d)
+    }
+
+    fn reordering(d: &DupAck) -> u32 {
+        match d.policy {
+            DupthreshPolicy::Linux(l) => l.reordering,
+            _ => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn a_timeout_after_substantial_dupacks_resets_tp_reordering() {
+        // tcp_enter_loss: in the Open state with >= 3 SACKed segments, the
+        // reordering was over-estimated: tp->reordering back to 3.
+        let (tcb, mut d) = linux_er(3);
+        d.on_timeout(&tcb);
+        assert_eq!(reordering(&d), 3);
+        // Fewer SACKed, or not in the Open state: kept.
+        let (tcb, mut d) = linux_er(2);
+        d.on_timeout(&tcb);
+        assert_eq!(reordering(&d), 7);
+        let (mut tcb, mut d) = linux_er(3);
+        tcb.ca = CaState::Recovery;
+        d.on_timeout(&tcb);
+        assert_eq!(reordering(&d), 7);
+    }
+
+    #[test]
+    fn tp_reordering_grows_to_larger_distances_up_to_300() {
+        let mut l = LinuxReordering::new();
+        assert!(!l.on_measured(3));
+        assert!(l.on_measured(5));
+        assert!(!l.on_measured(4));
+        assert_eq!(l.reordering, 5);
+        assert!(l.on_measured(1000));
+        assert_eq!(l.reordering, 300);
     }
 }

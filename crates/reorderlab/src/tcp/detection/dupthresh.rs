@@ -313,6 +313,46 @@ pub fn td_fr_deadline(first_dupack: Time, third_dupack: Time, srtt: Time) -> Tim
     first_dupack + (srtt / 2).max(third_dupack - first_dupack)
 }
 
+/// Linux's `sysctl_tcp_max_reordering` (Linux 3.15 and later; 3.17 for
+/// seed 002).
+pub const LINUX_MAX_REORDERING: u32 = 300;
+
+/// Linux 3.17's `tp->reordering` as the duplicate-ACK threshold
+/// (`net/ipv4/tcp_input.c`, `tcp_update_reordering`): 3 at first
+/// (`sysctl_tcp_reordering`), raised to each larger reordering distance
+/// measured (segments from a never-retransmitted segment delivered late to
+/// the highest SACKed one), at most [`LINUX_MAX_REORDERING`]; on a timeout
+/// in the Open state after at least 3 SACKed segments, back to at most 3
+/// (`tcp_enter_loss`: "the degree of reordering is over-estimated").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinuxReordering {
+    pub reordering: u32,
+}
+
+impl LinuxReordering {
+    pub fn new() -> LinuxReordering {
+        LinuxReordering {
+            reordering: MIN_DUPTHRESH,
+        }
+    }
+
+    /// `tcp_update_reordering`: a measured distance `metric`. Returns
+    /// whether it raised the threshold.
+    pub fn on_measured(&mut self, metric: u32) -> bool {
+        if metric <= self.reordering {
+            return false;
+        }
+        self.reordering = metric.min(LINUX_MAX_REORDERING);
+        true
+    }
+}
+
+impl Default for LinuxReordering {
+    fn default() -> Self {
+        LinuxReordering::new()
+    }
+}
+
 /// The dupthresh policy of a sender.
 #[derive(Debug, Clone)]
 pub enum DupthreshPolicy {
@@ -320,6 +360,8 @@ pub enum DupthreshPolicy {
     RrTcp(Box<RrTcp>),
     BlantonAllman(BlantonAllman),
     AvgDev(AvgDev),
+    /// Linux 3.17's adaptive `tp->reordering` ([`LinuxReordering`]).
+    Linux(LinuxReordering),
     /// TCP-Aix's winthresh ([`crate::tcp::response::aix::Winthresh`]): from the buffer
     /// space, held for a duplicate-ACK run. It needs the flight size and
     /// the receiver window, so the sender computes it; [`Self::value`]
@@ -344,6 +386,7 @@ impl DupthreshPolicy {
             DupthreshPolicy::RrTcp(rr) => rr.dupthresh(now),
             DupthreshPolicy::BlantonAllman(bl) => bl.dupthresh(cwnd),
             DupthreshPolicy::AvgDev(ad) => ad.dupthresh(cwnd),
+            DupthreshPolicy::Linux(l) => l.reordering,
             DupthreshPolicy::Winthresh(_) => MIN_DUPTHRESH,
         }
     }
@@ -356,6 +399,7 @@ impl DupthreshPolicy {
             DupthreshPolicy::AvgDev(ad) => ad.on_sample(len),
             DupthreshPolicy::Fixed(_)
             | DupthreshPolicy::BlantonAllman(_)
+            | DupthreshPolicy::Linux(_)
             | DupthreshPolicy::Winthresh(_) => {}
         }
     }

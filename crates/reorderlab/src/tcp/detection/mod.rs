@@ -168,8 +168,8 @@ pub trait LossDetector {
     fn on_recovery_exit(&mut self) {}
     /// SND.UNA advanced: a duplicate-ACK run is over.
     fn on_window_advance(&mut self) {}
-    /// A retransmission timeout (`prior_cwnd` before it).
-    fn on_timeout(&mut self, _prior_cwnd: f64, _rto: Time, _srtt: Option<Time>) {}
+    /// A retransmission timeout, before the sender changes anything.
+    fn on_timeout(&mut self, _tcb: &Tcb) {}
     /// Seed 000 Sec. 4.1.1: a reordering length measured when an ACK
     /// closed one hole.
     fn on_reordering_sample(&mut self, _len: u32, _now: Time) {}
@@ -195,7 +195,7 @@ pub trait LossDetector {
 impl Detection {
     pub fn new(cfg: &SenderConfig, tcb: &mut Tcb) -> Detection {
         match cfg.detection {
-            LossDetection::DupThresh => Detection::DupAck(DupAck::new(cfg.dupthresh.clone())),
+            LossDetection::DupThresh => Detection::DupAck(DupAck::new(cfg)),
             LossDetection::Rack {
                 adaptive_reordering,
             } => Detection::Rack(Box::new(RackDetection::new(adaptive_reordering, cfg, tcb))),
@@ -284,8 +284,8 @@ impl Detection {
     pub fn on_window_advance(&mut self) {
         dispatch!(self, d => d.on_window_advance())
     }
-    pub fn on_timeout(&mut self, prior_cwnd: f64, rto: Time, srtt: Option<Time>) {
-        dispatch!(self, d => d.on_timeout(prior_cwnd, rto, srtt))
+    pub fn on_timeout(&mut self, tcb: &Tcb) {
+        dispatch!(self, d => d.on_timeout(tcb))
     }
     pub fn on_reordering_sample(&mut self, len: u32, now: Time) {
         dispatch!(self, d => d.on_reordering_sample(len, now))

@@ -348,8 +348,14 @@ impl LossDetector for RackDetection {
         self.rack.on_recovery_exit();
     }
 
-    fn on_timeout(&mut self, _prior_cwnd: f64, _rto: Time, _srtt: Option<Time>) {
+    /// The reorder timer goes; with Linux's adaptive `tp->reordering`, a
+    /// timeout in the Open state after at least 3 SACKed segments brings it
+    /// back to at most 3 (`tcp_enter_loss`).
+    fn on_timeout(&mut self, tcb: &Tcb) {
         self.rack.deadline = None;
+        if self.rack.adaptive && tcb.ca == CaState::Open && tcb.sb.sacked_out() >= MIN_REORDERING {
+            self.rack.dupthresh = self.rack.dupthresh.min(MIN_REORDERING);
+        }
     }
 }
 

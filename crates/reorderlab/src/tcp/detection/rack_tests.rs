@@ -333,3 +333,31 @@ fn an_ack_advancing_in_order_and_sacking_above_a_hole_is_not_reordering() {
     assert!(r.reordering_seen);
     assert_eq!(r.dupthresh, MIN_REORDERING);
 }
+
+#[test]
+fn a_timeout_after_substantial_sacks_resets_the_adaptive_reordering() {
+    // Linux tcp_enter_loss, as for tp->reordering with DupAck detection:
+    // in the Open state with >= 3 SACKed segments, back to at most 3.
+    use crate::spec::TcpSpec;
+    use crate::tcp::cc::CongestionControl;
+    use crate::tcp::detection::LossDetector;
+    use crate::tcp::sender::tcb::Tcb;
+    let cfg = crate::tcp::variants::resolve("Linux", &TcpSpec::default(), 0).unwrap();
+    let mut tcb = Tcb::new(
+        cfg.clone(),
+        CongestionControl::by_name("cubic").unwrap(),
+        0,
+        1,
+    );
+    let mut d = RackDetection::new(true, &cfg, &mut tcb);
+    for _ in 0..10 {
+        tcb.sb.send_new(0, 10.0);
+    }
+    d.rack.dupthresh = 9;
+    tcb.sb.sack(5, 7, |_, _| {});
+    d.on_timeout(&tcb);
+    assert_eq!(d.rack.dupthresh, 9, "2 SACKed: kept");
+    tcb.sb.sack(7, 8, |_, _| {});
+    d.on_timeout(&tcb);
+    assert_eq!(d.rack.dupthresh, MIN_REORDERING);
+}

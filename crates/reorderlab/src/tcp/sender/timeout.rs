@@ -29,8 +29,7 @@ impl Sender {
         // one inside a recovery, is handled conventionally.
         let frto = self.tcb.cfg.rto_recovery == RtoRecovery::Frto && self.tcb.ca == CaState::Open;
         self.frto = None;
-        let (prior_cwnd, srtt, rto) = (self.tcb.w.cwnd, self.tcb.rtt.srtt(), self.tcb.rtt.rto());
-        self.detection.on_timeout(prior_cwnd, rto, srtt);
+        self.detection.on_timeout(&self.tcb);
         self.lt.on_timeout();
         self.response.on_timeout();
         if let Some(t) = self.timers.probe.as_mut() {

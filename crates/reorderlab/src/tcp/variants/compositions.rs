@@ -3,7 +3,9 @@
 
 use super::VariantInfo;
 use crate::engine::time::ms;
-use crate::tcp::detection::dupthresh::{AvgDev, BlScheme, BlantonAllman, DupthreshPolicy};
+use crate::tcp::detection::dupthresh::{
+    AvgDev, BlScheme, BlantonAllman, DupthreshPolicy, LinuxReordering,
+};
 use crate::tcp::dsack::Pairing;
 use crate::tcp::ncr::NcrMode;
 use crate::tcp::policy::{
@@ -193,7 +195,11 @@ fn tcp_aix(c: &mut SenderConfig) {
 /// Seed 002's baseline, the Linux 3.17 sender without TLP
 /// (`tcp_early_retrans = 2`): initial window 10, Linux RTO (SRTT + max(4
 /// mdev, 200 ms)), RTT from every ACK (timestamps), SACK recovery with
-/// limited transmit, early retransmit after SRTT / 4, DSACK undo.
+/// PRR (Linux 3.2 and later: `tcp_cwnd_reduction`), limited transmit, FACK,
+/// forward retransmission, early retransmit after SRTT / 4, DSACK undo, and
+/// `tp->reordering` as the duplicate-ACK threshold: a measured reordering
+/// raises it, turns FACK off and disables early retransmit
+/// (`tcp_update_reordering`).
 fn linux_er(c: &mut SenderConfig) {
     sack(c);
     c.initial_window = 10;
@@ -206,6 +212,8 @@ fn linux_er(c: &mut SenderConfig) {
     c.dsack = DsackResponse::Undo;
     c.forward_retransmit = true;
     c.fack = true;
+    c.recovery = Recovery::Prr;
+    c.dupthresh = DupthreshPolicy::Linux(LinuxReordering::new());
 }
 
 /// RTO restart (RFC 7765) on the seed 002 baseline.
@@ -424,8 +432,8 @@ pub const VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "Linux-ER",
-        description: "Linux 3.17 without TLP (seed 002 baseline): IW 10, RTO = SRTT + max(4 mdev, 200 ms) with Linux rttvar rules, RTT per ACK, SACK + FACK + limited transmit + forward retransmission (RFC 6675 NextSeg rule 3), early retransmit (< 4 out, any SACK) after max(SRTT/4, 2 ms), DSACK undo",
-        source: "seed 002 Sec. 2-3.1; RFC 5827 (Appendix A.3 delay), RFC 6675, RFC 3042; Linux tcp_rtt_estimator",
+        description: "Linux 3.17 without TLP (seed 002 baseline): IW 10, RTO = SRTT + max(4 mdev, 200 ms) with Linux rttvar rules, RTT per ACK, SACK + PRR + FACK + limited transmit + forward retransmission (RFC 6675 NextSeg rule 3), early retransmit (< 4 out, any SACK) after max(SRTT/4, 2 ms), DSACK undo; dupthresh = tp->reordering (3, raised to a measured reordering distance up to 300, which also turns FACK and early retransmit off)",
+        source: "seed 002 Sec. 2-3.1; RFC 5827 (Appendix A.1, A.3), RFC 6675, RFC 6937, RFC 3042; Linux 3.17 tcp_input.c (tcp_rtt_estimator, tcp_update_reordering)",
         configure: linux_er,
     },
     VariantInfo {

@@ -188,3 +188,48 @@ fn prr_recovery_sends_rfc6937_quota_per_ack() {
     assert!(s.scoreboard().pipe() > 10);
     assert_eq!(p.prr_out as usize, per_ack[2..].iter().sum::<usize>());
 }
+
+#[test]
+fn linux_er_disables_early_retransmit_once_reordering_is_measured() {
+    // Linux 3.17 tcp_update_reordering: any measured reordering disables
+    // early retransmit for the connection (RFC 5827 Appendix A.1).
+    let er_timer_after = |reorder_first: bool| {
+        let (mut s, mut out) = tail_sender("Linux-ER");
+        if reorder_first {
+            // Segment 1 arrives after 2: a hole filled by an original.
+            s.on_packet(&ack(1, &[(2, 3)]), ms(100), &mut out);
+            s.on_packet(&ack(3, &[]), ms(101), &mut out);
+        } else {
+            s.on_packet(&ack(3, &[]), ms(101), &mut out);
+        }
+        // A tail: 8 and 9 out, then a duplicate ACK SACKs 9, nothing new
+        // to send: RFC 5827's case, delayed by SRTT / 4 as Linux does.
+        s.on_packet(&ack(8, &[]), ms(150), &mut out);
+        s.on_packet(&ack(8, &[(9, 10)]), ms(151), &mut out);
+        s.deadline(TimerKind::Aux)
+    };
+    assert!(er_timer_after(false).is_some());
+    assert_eq!(er_timer_after(true), None);
+}
+
+#[test]
+fn linux_er_raises_tp_reordering_and_turns_fack_off() {
+    // Segment 6 SACKed first: FACK (fackets_out 6 > 3) starts recovery and
+    // marks 1-3 lost; PRR lets only 1 be retransmitted. The original 2 is
+    // then SACKed, 5 segments below the highest SACKed one: tp->reordering
+    // = 5 (tcp_update_reordering), and FACK is off.
+    let (mut s, mut out) = tail_sender("Linux-ER");
+    s.on_packet(&ack(1, &[]), ms(100), &mut out);
+    s.on_packet(&ack(1, &[(6, 7)]), ms(100), &mut out);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert_eq!(sent(&mut out), vec![1]);
+    assert_eq!(s.dupthresh(), 3);
+    s.on_packet(&ack(1, &[(2, 3), (6, 7)]), ms(101), &mut out);
+    assert_eq!(s.dupthresh(), 5);
+    // Without FACK, 3 (one SACKed segment above it below 6, two in all)
+    // is not re-marked: only IsLost with tp->reordering = 5 marks now.
+    let lost: Vec<u32> = (1..10)
+        .filter(|&q| s.scoreboard().seg(q).unwrap().lost)
+        .collect();
+    assert!(!lost.contains(&4) && !lost.contains(&5), "{lost:?}");
+}
