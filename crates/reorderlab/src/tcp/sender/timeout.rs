@@ -23,11 +23,15 @@ impl Sender {
             return;
         }
         self.tcb.stats.timeouts += 1;
-        let first_timeout = !(self.tcb.ca == CaState::Loss && self.tcb.rtt.backoff() > 0);
-        // RFC 5682 Sec. 3 step 1: F-RTO only when no loss recovery is
-        // under way (RecoveryPoint below SND.UNA); a repeated timeout, or
-        // one inside a recovery, is handled conventionally.
-        let frto = self.tcb.cfg.rto_recovery == RtoRecovery::Frto && self.tcb.ca == CaState::Open;
+        let recurring = self.tcb.ca == CaState::Loss && self.tcb.rtt.backoff() > 0;
+        let first_timeout = !recurring;
+        // RFC 5682 Sec. 3 step 1: F-RTO when no loss recovery is under way
+        // (RecoveryPoint below SND.UNA), and, Sec. 3.2 as Linux reads it
+        // (`tcp_enter_loss`: new_recovery || icsk_retransmits), also for a
+        // recurring timeout of the same SND.UNA; a timeout inside a fast
+        // recovery is handled conventionally.
+        let frto = self.tcb.cfg.rto_recovery == RtoRecovery::Frto
+            && (self.tcb.ca == CaState::Open || recurring);
         self.frto = None;
         self.detection.on_timeout(&self.tcb);
         self.lt.on_timeout();

@@ -73,18 +73,23 @@ fn frto_real_loss_falls_back_to_conventional_recovery() {
 }
 
 #[test]
-fn tcp_pr_counts_the_dsack_blocks_it_receives() {
-    // TCP-PR ignores duplicate ACKs for loss detection, but a DSACK block
-    // that reaches it is still counted (it was always reported as 0).
-    let mut s = sender("TCP-PR", 4);
-    let mut out = Vec::new();
-    s.start(0, &mut out);
-    assert_eq!(sent(&mut out), vec![0, 1, 2, 3]);
-    s.on_packet(&ack(2, &[]), ms(100), &mut out);
-    // A duplicate of segment 0 arrived: DSACK block [0, 1) below the ACK.
-    s.on_packet(&ack(2, &[(0, 1)]), ms(101), &mut out);
-    assert_eq!(s.stats().dsacks_received, 1);
-    // A DSACK inside the second block (RFC 2883 Sec. 4) counts too.
-    s.on_packet(&ack(2, &[(3, 4), (3, 4)]), ms(102), &mut out);
-    assert_eq!(s.stats().dsacks_received, 2);
+fn frto_also_judges_a_recurring_timeout() {
+    // RFC 5682 Sec. 3.2 (Linux tcp_enter_loss: new_recovery ||
+    // icsk_retransmits): the spike outlasts the first timeout; at the
+    // second (backed off) one F-RTO starts again, and the delayed originals
+    // then show it spurious.
+    let (mut s, mut out, _) = stalled_until_timeout("Linux");
+    assert_eq!(sent(&mut out), vec![10]);
+    let t2 = s.deadline(TimerKind::Rto).unwrap();
+    s.on_timer(TimerKind::Rto, t2, &mut out);
+    assert_eq!(s.stats().timeouts, 2);
+    assert_eq!(sent(&mut out), vec![10]);
+    let nxt = s.scoreboard().nxt();
+    // Step 2b on the ACK of 10; step 3b on the ACK of 11 (an original).
+    s.on_packet(&ack(11, &[]), t2 + ms(50), &mut out);
+    assert_eq!(sent(&mut out), vec![nxt, nxt + 1]);
+    s.on_packet(&ack(12, &[]), t2 + ms(50), &mut out);
+    assert_eq!(s.ca_state(), CaState::Open);
+    assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (1, 1));
+    assert_eq!(s.window().cwnd, 20.0);
 }

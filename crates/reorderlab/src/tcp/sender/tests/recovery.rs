@@ -218,3 +218,20 @@ fn dsack_in_a_reordered_old_ack_still_undoes() {
     assert_eq!(s.stats().undos, 1);
     assert_eq!(s.window().cwnd, 10.0);
 }
+
+#[test]
+fn tcp_pr_counts_the_dsack_blocks_it_receives() {
+    // TCP-PR ignores duplicate ACKs for loss detection, but a DSACK block
+    // that reaches it is still counted (it was always reported as 0).
+    let mut s = sender("TCP-PR", 4);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    assert_eq!(sent(&mut out), vec![0, 1, 2, 3]);
+    s.on_packet(&ack(2, &[]), ms(100), &mut out);
+    // A duplicate of segment 0 arrived: DSACK block [0, 1) below the ACK.
+    s.on_packet(&ack(2, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats().dsacks_received, 1);
+    // A DSACK inside the second block (RFC 2883 Sec. 4) counts too.
+    s.on_packet(&ack(2, &[(3, 4), (3, 4)]), ms(102), &mut out);
+    assert_eq!(s.stats().dsacks_received, 2);
+}
