@@ -29,6 +29,8 @@ pub struct RetxEntry {
     /// The first ACK that covered the segment: time, the highest segment
     /// acknowledged before it, and the transmission index it echoed.
     pub first_ack: Option<(Time, Option<u32>, u16)>,
+    /// Retransmissions of the segment so far (the log counts them).
+    pub retransmissions: u32,
 }
 
 /// What a DSACK revealed.
@@ -40,6 +42,10 @@ pub struct SpuriousRetransmission {
     /// Reordering length of the segment, `-MEAN` (mean of both pairings) or
     /// `-RTX` (the ACK of the original), if measurable.
     pub reordering: Option<u32>,
+    /// RFC 3708 Sec. 3 step A.3: the segment was retransmitted more than
+    /// once, so the DSACK cannot tell which copy was unneeded: no
+    /// conclusion, no samples, and no revert of its episode.
+    pub ambiguous: bool,
 }
 
 /// How to pair transmissions with ACKs after a DSACK.
@@ -82,12 +88,16 @@ impl RetxLog {
     pub fn on_retransmit(&mut self, entry: RetxEntry) {
         self.expire(entry.retransmit_sent);
         self.order.push_back((entry.retransmit_sent, entry.seq));
-        let e = self.entries.entry(entry.seq).or_insert(entry);
+        let e = self.entries.entry(entry.seq).or_insert(RetxEntry {
+            retransmissions: 0,
+            ..entry
+        });
         // A further retransmission keeps the original's send time.
         e.retransmit_sent = entry.retransmit_sent;
         e.cause = entry.cause;
         e.episode = entry.episode;
         e.first_ack = None;
+        e.retransmissions += 1;
     }
 
     /// Forget the retransmissions of `episode` (its spurious timeout was
@@ -116,6 +126,14 @@ impl RetxLog {
         pairing: Pairing,
     ) -> Option<SpuriousRetransmission> {
         let entry = self.entries.remove(&seq)?;
+        if entry.retransmissions > 1 {
+            return Some(SpuriousRetransmission {
+                entry,
+                rtt_sample: None,
+                reordering: None,
+                ambiguous: true,
+            });
+        }
         let (rtt_sample, reordering) = match entry.first_ack {
             Some((t1, m1, echo1)) => {
                 let rtt1 = t1.saturating_sub(entry.original_sent);
@@ -145,6 +163,7 @@ impl RetxLog {
             entry,
             rtt_sample,
             reordering,
+            ambiguous: false,
         })
     }
 }
@@ -162,6 +181,7 @@ mod tests {
             original_sent: ms(0),
             retransmit_sent: ms(10),
             first_ack: None,
+            retransmissions: 1,
         }
     }
 
@@ -202,5 +222,29 @@ mod tests {
         log.on_retransmit(entry(3));
         let s = log.on_dsack(3, ms(70), Some(20), 1, Pairing::Mean).unwrap();
         assert!(s.rtt_sample.is_none() && s.reordering.is_none());
+    }
+
+    #[test]
+    fn a_segment_retransmitted_twice_gives_no_conclusion() {
+        // RFC 3708 Sec. 3 step A.3.
+        let mut log = RetxLog::default();
+        log.on_retransmit(entry(4));
+        log.on_first_ack(4, ms(60), Some(12), 0);
+        log.on_retransmit(RetxEntry {
+            retransmit_sent: ms(300),
+            cause: RetxCause::Timeout,
+            episode: 2,
+            ..entry(4)
+        });
+        let s = log
+            .on_dsack(4, ms(400), Some(20), 1, Pairing::Mean)
+            .unwrap();
+        assert!(s.ambiguous);
+        assert_eq!(s.entry.retransmissions, 2);
+        assert!(s.rtt_sample.is_none() && s.reordering.is_none());
+        // Once: the log no longer knows the segment.
+        assert!(log
+            .on_dsack(4, ms(410), Some(20), 1, Pairing::Mean)
+            .is_none());
     }
 }

@@ -176,6 +176,7 @@ impl Sender {
             original_sent,
             retransmit_sent: now,
             first_ack: None,
+            retransmissions: 1,
         });
         match cause {
             RetxCause::Fast => t.stats.fast_retransmits += 1,

@@ -35,6 +35,8 @@ pub struct Episode {
     pub first_dupack_to_ack: Option<Time>,
     pub first_dupack_at: Option<Time>,
     pub advanced: bool,
+    /// A DSACK could not be attributed (RFC 3708 A.3): never undone.
+    pub blocked: bool,
 }
 
 /// The undo component's state.
@@ -69,6 +71,7 @@ impl Undo {
             first_dupack_to_ack: None,
             first_dupack_at: tcb.first_dupack_at,
             advanced: false,
+            blocked: false,
         });
     }
 
@@ -108,6 +111,13 @@ impl Undo {
         self.episodes.remove(i)
     }
 
+    /// The episode must not be undone.
+    pub fn block(&mut self, episode: u32) {
+        if let Some(u) = self.episodes.iter_mut().find(|u| u.episode == episode) {
+            u.blocked = true;
+        }
+    }
+
     /// A duplicate ACK (counted in the latest episode until SND.UNA moves).
     #[inline]
     pub fn on_dupack(&mut self) {
@@ -144,7 +154,14 @@ impl Sender {
             entry,
             rtt_sample,
             reordering,
+            ambiguous,
         } = sp;
+        if ambiguous {
+            // RFC 3708 Sec. 3 step A.3: no conclusion, and no revert of
+            // the episode.
+            self.undo.block(entry.episode);
+            return;
+        }
         let stats = &mut self.tcb.stats;
         match entry.cause {
             RetxCause::Fast => stats.false_fast_retransmits_detected += 1,
@@ -175,7 +192,7 @@ impl Sender {
         if let Some(i) = found {
             let u = &mut self.undo.episodes[i];
             u.retrans = u.retrans.saturating_sub(1);
-            if u.retrans == 0 {
+            if u.retrans == 0 && !u.blocked {
                 self.undo_reduction(i);
             }
         }

@@ -235,3 +235,28 @@ fn tcp_pr_counts_the_dsack_blocks_it_receives() {
     s.on_packet(&ack(2, &[(3, 4), (3, 4)]), ms(102), &mut out);
     assert_eq!(s.stats().dsacks_received, 2);
 }
+
+#[test]
+fn a_dsack_for_a_twice_retransmitted_segment_concludes_nothing() {
+    // RFC 3708 Sec. 3 step A.3: segment 0 is fast-retransmitted, then
+    // retransmitted again by the timeout; a DSACK for it cannot tell which
+    // copy was unneeded: nothing counted as spurious, nothing undone.
+    let mut s = sender("DSACK-R", 10);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    sent(&mut out);
+    for k in 1..=3 {
+        s.on_packet(&ack(0, &[(1, k + 1)]), ms(100), &mut out);
+    }
+    assert_eq!(s.stats().fast_retransmits, 1);
+    let rto = s.deadline(TimerKind::Rto).unwrap();
+    s.on_timer(TimerKind::Rto, rto, &mut out);
+    assert_eq!(s.stats().timeout_retransmits, 1);
+    assert_eq!(s.scoreboard().seg(0).unwrap().copies, 3);
+    // Everything arrives; the original of 0 came late: DSACK [0, 1).
+    s.on_packet(&ack(10, &[(0, 1)]), rto + ms(100), &mut out);
+    assert_eq!(s.stats().dsacks_received, 1);
+    assert_eq!(s.stats().false_fast_retransmits_detected, 0);
+    assert_eq!(s.stats().false_timeouts_detected, 0);
+    assert_eq!(s.stats().undos, 0);
+}
