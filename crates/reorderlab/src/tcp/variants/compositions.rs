@@ -89,8 +89,13 @@ fn dsack_ta_rtx(c: &mut SenderConfig) {
     with_rtx(c);
 }
 
+/// The Blanton-Allman schemes on DSACK-R's undo, with RFC 3042 limited
+/// transmit: seed 001 Sec. VI says the methods of Blanton & Allman "use
+/// limited transmit [RFC 3042]" (seed 000 Figs. 17-18 give them RR-TCP's
+/// bound k explicitly, through `limited_transmit_bound`).
 fn bl(c: &mut SenderConfig, scheme: BlScheme) {
     dsack_r(c);
+    c.limited_transmit = LimitedTransmit::Rfc3042;
     c.dupthresh = DupthreshPolicy::BlantonAllman(BlantonAllman::new(scheme));
 }
 
@@ -116,8 +121,11 @@ fn bl_timeinc(c: &mut SenderConfig) {
     bl(c, BlScheme::TimeIncrement)
 }
 
+/// TD-FR with RFC 3042 limited transmit, as seed 001 Sec. VI ran it (one of
+/// the methods of [1] that "use limited transmit [RFC 3042]").
 fn td_fr(c: &mut SenderConfig) {
     dsack_r(c);
+    c.limited_transmit = LimitedTransmit::Rfc3042;
     c.fr_delay = FastRetransmitDelay::TdFr;
 }
 

@@ -260,3 +260,36 @@ fn a_dsack_for_a_twice_retransmitted_segment_concludes_nothing() {
     assert_eq!(s.stats().false_timeouts_detected, 0);
     assert_eq!(s.stats().undos, 0);
 }
+
+#[test]
+fn td_fr_and_blanton_allman_limited_transmit_is_rfc3042() {
+    // Seed 001 Sec. VI: the methods of Blanton & Allman and TD-FR "use
+    // limited transmit [RFC 3042]": one new segment for each of the first
+    // two duplicate ACKs, none for the ones TD-FR's timer waits through.
+    for variant in ["TD-FR", "DSACK-BL-INC"] {
+        let mut s = sender(variant, 10);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        sent(&mut out);
+        s.on_packet(&ack(1, &[]), ms(100), &mut out);
+        assert_eq!(sent(&mut out), vec![10, 11], "{variant}: slow start");
+        let mut per_dupack = Vec::new();
+        for k in 1..=2 {
+            s.on_packet(&ack(1, &[(2, 2 + k)]), ms(110 + k as u64), &mut out);
+            per_dupack.push(sent(&mut out));
+        }
+        assert_eq!(per_dupack, vec![vec![12], vec![13]], "{variant}");
+    }
+    // TD-FR waits max(SRTT / 2, DT) after the first duplicate ACK: the
+    // third and later ones send nothing until then.
+    let mut s = sender("TD-FR", 10);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    s.on_packet(&ack(1, &[]), ms(100), &mut out);
+    sent(&mut out);
+    for k in 1..=6 {
+        s.on_packet(&ack(1, &[(2, 2 + k)]), ms(110 + k as u64), &mut out);
+    }
+    assert_eq!(sent(&mut out), vec![12, 13]);
+    assert_eq!(s.stats().fast_retransmits, 0);
+}
