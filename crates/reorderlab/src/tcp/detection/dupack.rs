@@ -171,7 +171,7 @@ impl LossDetector for DupAck {
             DupthreshPolicy::Winthresh(wt) => {
                 wt.dupthresh(tcb.cfg.max_window, tcb.sb.packets_out(), tcb.w.cwnd)
             }
-            p => p.value(tcb.w.cwnd, now),
+            p => p.value(tcb.w.cwnd, rto_over_srtt(tcb), now),
         };
         if let Some(d) = elt {
             self.dupthresh = d;
@@ -265,7 +265,7 @@ impl LossDetector for DupAck {
     }
 
     /// The thresholds that learn from timeouts (RR-TCP Sec. 4.3.1,
-    /// Blanton-Allman; Linux 3.17's `tcp_enter_loss`: a timeout in the Open
+    /// Blanton-Allman, AVG-DEV's decrease; Linux 3.17's `tcp_enter_loss`: a timeout in the Open
     /// state after at least `sysctl_tcp_reordering` SACKed segments means
     /// the reordering was over-estimated); a pending delayed fast
     /// retransmit is dropped.
@@ -282,6 +282,8 @@ impl LossDetector for DupAck {
                     l.reordering = l.reordering.min(MIN_DUPTHRESH);
                 }
             }
+            // The first timeout of a segment (not a recurring one).
+            DupthreshPolicy::AvgDev(ad) if tcb.ca != CaState::Loss => ad.on_timeout(),
             DupthreshPolicy::Fixed(_)
             | DupthreshPolicy::AvgDev(_)
             | DupthreshPolicy::Winthresh(_) => {}
@@ -333,13 +335,19 @@ impl LossDetector for DupAck {
     fn after_elt(&mut self, elt: Option<u32>, cwnd: f64, now: Time) {
         self.dupthresh = match elt {
             Some(t) => t,
-            None => self.policy.value(cwnd, now),
+            None => self.policy.value(cwnd, None, now),
         };
     }
 
     fn set_elt_dupthresh(&mut self, t: u32) {
         self.dupthresh = t;
     }
+}
+
+/// RTO / SRTT, once there is an RTT sample.
+fn rto_over_srtt(tcb: &Tcb) -> Option<f64> {
+    let srtt = tcb.rtt.srtt().filter(|&s| s > 0)?;
+    Some(tcb.rtt.rto() as f64 / srtt as f64)
 }
 
 /// The end of the highest SACKed segment (SND.UNA if none).

@@ -235,24 +235,34 @@ impl BlantonAllman {
 /// environment", IEEE GLOBECOM 2004): dupthresh from the average and the
 /// mean deviation of the measured reordering lengths.
 ///
-/// ASSUMPTION: the paper was not available to us, so its exact gains and
-/// multiplier are not known. We estimate as RFC 6298 does for the RTT: the
-/// first sample L sets avg = L, dev = L / 2; each later one updates
-/// dev += (|avg - L| - dev) / 4 (with the old avg), then
-/// avg += (L - avg) / 8; and
+/// No primary text was available (`../shared/refs/avg-dev.md`). Two
+/// readings are implemented, [`AvgDevFormula`]:
 ///
-///   dupthresh = floor(avg + 4 dev) + 1, clamped to [3, 0.9 cwnd],
+/// * [`AvgDevFormula::Sources`], what the secondary sources agree on (the
+///   JCN 2005 abstract, a summary of the LCN 2004 paper, the Linux
+///   re-implementation `tcp_leungma.c`): an EWMA and a mean deviation of
+///   the lengths, dupthresh = avg + dev (the summary's "average + mean
+///   deviation"), an adaptive upper bound that keeps waiting for dupthresh
+///   duplicate ACKs shorter than the RTO, and a multiplicative decrease on
+///   a timeout (the abstract's "reduced exponentially"). The sources give
+///   no gains, bound or decrease factors but the Linux module's, which are
+///   used: gains 19/64 for both (first sample: avg = L, dev = 0), bound
+///   cwnd x (0.7 RTO / SRTT - 2), and avg / 2, dev / 4 on the first
+///   timeout of a segment.
+/// * [`AvgDevFormula::K4`], the formula assumed before the sources were
+///   checked, after RFC 6298's estimator: gains 1/8 and 1/4 (first sample:
+///   dev = L / 2), dupthresh = floor(avg + 4 dev) + 1 (the smallest one
+///   above avg + 4 dev: a reordering of length L gives L duplicate ACKs),
+///   capped at 0.9 cwnd as the Blanton-Allman schemes, no reaction to
+///   timeouts.
 ///
-/// the smallest dupthresh above avg + 4 dev: a reordering of length L
-/// produces L duplicate ACKs, so it needs dupthresh >= L + 1 to avoid a
-/// false fast retransmit. The 0.9 cwnd cap (shared with the Blanton-Allman
-/// schemes) keeps a real loss detectable within one window; no reaction to
-/// timeouts. Samples come from the sender ([`crate::tcp::reordering`]): a
-/// late original that closes exactly one hole, r = m - h (seed 000 Sec.
-/// 4.1.1), and the DSACK of a spurious retransmission (the pairing of
-/// [`crate::tcp::dsack`]).
-#[derive(Debug, Clone, Default)]
+/// Both clamp to at least 3. Samples come from the sender
+/// ([`super::reordering`]): a late original that closes exactly one hole,
+/// r = m - h (seed 000 Sec. 4.1.1), and the DSACK of a spurious
+/// retransmission (the pairing of [`crate::tcp::dsack`]).
+#[derive(Debug, Clone)]
 pub struct AvgDev {
+    pub formula: AvgDevFormula,
     /// Average reordering length, segments (`None` before any sample).
     avg: Option<f64>,
     /// Mean deviation of the reordering length, segments.
@@ -260,29 +270,62 @@ pub struct AvgDev {
     pub samples: u64,
 }
 
-/// AVG-DEV gains and multiplier (assumed, after RFC 6298's 1/8, 1/4, K = 4).
-pub const AVG_DEV_AVG_GAIN: f64 = 0.125;
-pub const AVG_DEV_DEV_GAIN: f64 = 0.25;
-pub const AVG_DEV_K: f64 = 4.0;
+/// Which reading of AVG-DEV ([`AvgDev`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AvgDevFormula {
+    /// avg + dev, gains 19/64, RTO-based bound, decrease on timeouts.
+    Sources,
+    /// floor(avg + 4 dev) + 1, gains 1/8 and 1/4, 0.9 cwnd cap.
+    K4,
+}
+
+impl AvgDevFormula {
+    /// The EWMA gains of avg and dev.
+    fn gains(self) -> (f64, f64) {
+        match self {
+            AvgDevFormula::Sources => (19.0 / 64.0, 19.0 / 64.0),
+            AvgDevFormula::K4 => (0.125, 0.25),
+        }
+    }
+}
 
 impl AvgDev {
-    pub fn new() -> AvgDev {
-        AvgDev::default()
+    pub fn new(formula: AvgDevFormula) -> AvgDev {
+        AvgDev {
+            formula,
+            avg: None,
+            dev: 0.0,
+            samples: 0,
+        }
     }
 
-    /// Fold one reordering length (segments) into avg and dev.
+    /// Fold one reordering length (segments) into avg and dev (the
+    /// deviation against the old avg).
     pub fn on_sample(&mut self, len: u32) {
         let l = len as f64;
         self.samples += 1;
+        let (g_avg, g_dev) = self.formula.gains();
         match self.avg {
             None => {
                 self.avg = Some(l);
-                self.dev = l / 2.0;
+                self.dev = match self.formula {
+                    AvgDevFormula::Sources => 0.0,
+                    AvgDevFormula::K4 => l / 2.0,
+                };
             }
             Some(avg) => {
-                self.dev += AVG_DEV_DEV_GAIN * ((avg - l).abs() - self.dev);
-                self.avg = Some(avg + AVG_DEV_AVG_GAIN * (l - avg));
+                self.dev += g_dev * ((avg - l).abs() - self.dev);
+                self.avg = Some(avg + g_avg * (l - avg));
             }
+        }
+    }
+
+    /// The first timeout of a segment: avg halved, dev quartered
+    /// ([`AvgDevFormula::Sources`] only).
+    pub fn on_timeout(&mut self) {
+        if self.formula == AvgDevFormula::Sources {
+            self.avg = self.avg.map(|a| a / 2.0);
+            self.dev /= 4.0;
         }
     }
 
@@ -294,13 +337,20 @@ impl AvgDev {
         self.dev
     }
 
-    /// floor(avg + 4 dev) + 1 within [3, 0.9 cwnd]; 3 before any sample.
-    pub fn dupthresh(&self, cwnd: f64) -> u32 {
+    /// dupthresh for congestion window `cwnd` and, for the RTO-based bound,
+    /// RTO / SRTT (`None` before an RTT sample: no bound beyond cwnd); 3
+    /// before any reordering sample.
+    pub fn dupthresh(&self, cwnd: f64, rto_over_srtt: Option<f64>) -> u32 {
         let Some(avg) = self.avg else {
             return MIN_DUPTHRESH;
         };
-        let raw = (avg + AVG_DEV_K * self.dev).floor() + 1.0;
-        let cap = (0.9 * cwnd).floor().max(MIN_DUPTHRESH as f64);
+        let (raw, cap) = match self.formula {
+            AvgDevFormula::Sources => {
+                let bound = rto_over_srtt.map_or(f64::INFINITY, |r| cwnd * (0.7 * r - 2.0));
+                ((avg + self.dev).floor(), bound.floor())
+            }
+            AvgDevFormula::K4 => ((avg + 4.0 * self.dev).floor() + 1.0, (0.9 * cwnd).floor()),
+        };
         raw.min(cap).max(MIN_DUPTHRESH as f64) as u32
     }
 }
@@ -380,12 +430,14 @@ impl DupthreshPolicy {
         )))
     }
 
-    pub fn value(&mut self, cwnd: f64, now: Time) -> u32 {
+    /// The threshold now, for congestion window `cwnd` and RTO / SRTT (the
+    /// bound of AVG-DEV's [`AvgDevFormula::Sources`]).
+    pub fn value(&mut self, cwnd: f64, rto_over_srtt: Option<f64>, now: Time) -> u32 {
         match self {
             DupthreshPolicy::Fixed(d) => *d,
             DupthreshPolicy::RrTcp(rr) => rr.dupthresh(now),
             DupthreshPolicy::BlantonAllman(bl) => bl.dupthresh(cwnd),
-            DupthreshPolicy::AvgDev(ad) => ad.dupthresh(cwnd),
+            DupthreshPolicy::AvgDev(ad) => ad.dupthresh(cwnd, rto_over_srtt),
             DupthreshPolicy::Linux(l) => l.reordering,
             DupthreshPolicy::Winthresh(_) => MIN_DUPTHRESH,
         }
@@ -509,34 +561,61 @@ mod tests {
     }
 
     #[test]
-    fn avg_dev_estimator_against_hand_computed_values() {
-        let mut ad = AvgDev::new();
-        assert_eq!(ad.dupthresh(100.0), 3);
+    fn avg_dev_k4_against_hand_computed_values() {
+        let mut ad = AvgDev::new(AvgDevFormula::K4);
+        assert_eq!(ad.dupthresh(100.0, None), 3);
         // First sample 4: avg 4, dev 2; floor(4 + 8) + 1 = 13.
         ad.on_sample(4);
         assert_eq!((ad.avg(), ad.dev()), (Some(4.0), 2.0));
-        assert_eq!(ad.dupthresh(100.0), 13);
+        assert_eq!(ad.dupthresh(100.0, None), 13);
         // Sample 12: dev = 2 + (8 - 2) / 4 = 3.5 (with the old avg),
         // avg = 4 + (12 - 4) / 8 = 5; floor(5 + 14) + 1 = 20.
         ad.on_sample(12);
         assert_eq!((ad.avg(), ad.dev()), (Some(5.0), 3.5));
-        assert_eq!(ad.dupthresh(100.0), 20);
+        assert_eq!(ad.dupthresh(100.0, None), 20);
         // Sample 5 (= avg): dev = 3.5 - 3.5 / 4 = 2.625, avg stays 5;
         // floor(5 + 10.5) + 1 = 16.
         ad.on_sample(5);
         assert_eq!((ad.avg(), ad.dev()), (Some(5.0), 2.625));
-        assert_eq!(ad.dupthresh(100.0), 16);
-        // Capped at 0.9 cwnd, never below 3.
-        assert_eq!(ad.dupthresh(10.0), 9);
-        assert_eq!(ad.dupthresh(2.0), 3);
+        assert_eq!(ad.dupthresh(100.0, None), 16);
+        // Capped at 0.9 cwnd, never below 3; timeouts change nothing.
+        assert_eq!(ad.dupthresh(10.0, None), 9);
+        assert_eq!(ad.dupthresh(2.0, None), 3);
+        ad.on_timeout();
+        assert_eq!(ad.dupthresh(100.0, Some(10.0)), 16);
         // Constant lengths: dev decays by 3/4 a sample, dupthresh -> L + 1.
-        let mut c = AvgDev::new();
+        let mut c = AvgDev::new(AvgDevFormula::K4);
         for _ in 0..60 {
             c.on_sample(6);
         }
         assert_eq!(c.avg(), Some(6.0));
         assert!(c.dev() < 1e-6);
-        assert_eq!(c.dupthresh(100.0), 7);
+        assert_eq!(c.dupthresh(100.0, None), 7);
+    }
+
+    #[test]
+    fn avg_dev_sources_reading_against_hand_computed_values() {
+        let g = 19.0 / 64.0;
+        let mut ad = AvgDev::new(AvgDevFormula::Sources);
+        // First sample 8: avg 8, dev 0: dupthresh = avg + dev = 8.
+        ad.on_sample(8);
+        assert_eq!((ad.avg(), ad.dev()), (Some(8.0), 0.0));
+        assert_eq!(ad.dupthresh(100.0, None), 8);
+        // Sample 16: dev = g x 8 = 2.375, avg = 8 + g x 8 = 10.375:
+        // floor(12.75) = 12.
+        ad.on_sample(16);
+        assert!((ad.dev() - g * 8.0).abs() < 1e-12);
+        assert_eq!(ad.avg(), Some(8.0 + g * 8.0));
+        assert_eq!(ad.dupthresh(100.0, None), 12);
+        // The bound: cwnd x (0.7 RTO / SRTT - 2); with RTO = 5 SRTT and cwnd
+        // 8, 8 x 1.5 = 12 holds, with cwnd 6, 9.
+        assert_eq!(ad.dupthresh(8.0, Some(5.0)), 12);
+        assert_eq!(ad.dupthresh(6.0, Some(5.0)), 9);
+        // A timeout: avg / 2, dev / 4: floor(5.1875 + 0.59375) = 5.
+        ad.on_timeout();
+        assert_eq!(ad.dupthresh(100.0, None), 5);
+        // Never below 3.
+        assert_eq!(ad.dupthresh(1.0, Some(2.0)), 3);
     }
 
     #[test]

@@ -270,7 +270,7 @@ impl RackDetection {
         let mut policy = cfg.dupthresh.clone();
         RackDetection {
             rack: Rack::new(adaptive),
-            dupthresh: policy.value(tcb.w.cwnd, 0),
+            dupthresh: policy.value(tcb.w.cwnd, None, 0),
         }
     }
 }

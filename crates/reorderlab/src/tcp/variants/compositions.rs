@@ -4,7 +4,7 @@
 use super::VariantInfo;
 use crate::engine::time::ms;
 use crate::tcp::detection::dupthresh::{
-    AvgDev, BlScheme, BlantonAllman, DupthreshPolicy, LinuxReordering,
+    AvgDev, AvgDevFormula, BlScheme, BlantonAllman, DupthreshPolicy, LinuxReordering,
 };
 use crate::tcp::dsack::Pairing;
 use crate::tcp::ncr::NcrMode;
@@ -172,10 +172,18 @@ fn tcp_ncr_aggressive(c: &mut SenderConfig) {
 
 /// AVG-DEV on DSACK-R: it needs DSACK to measure the reordering of
 /// retransmitted segments, and limited transmit up to one cwnd to keep the
-/// ACK clock while waiting for a raised dupthresh.
+/// ACK clock while waiting for a raised dupthresh. The reading of the
+/// secondary sources ([`AvgDevFormula::Sources`]).
 fn avg_dev(c: &mut SenderConfig) {
     dsack_r(c);
-    c.dupthresh = DupthreshPolicy::AvgDev(AvgDev::new());
+    c.dupthresh = DupthreshPolicy::AvgDev(AvgDev::new(AvgDevFormula::Sources));
+}
+
+/// AVG-DEV with the formula assumed before the sources were checked
+/// ([`AvgDevFormula::K4`]).
+fn avg_dev_k4(c: &mut SenderConfig) {
+    dsack_r(c);
+    c.dupthresh = DupthreshPolicy::AvgDev(AvgDev::new(AvgDevFormula::K4));
 }
 
 /// Seed 004's standards-compliant baseline: SACK-based loss recovery
@@ -422,9 +430,15 @@ pub const VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "AVG-DEV",
-        description: "DSACK-R + dupthresh = floor(avg + 4 dev) + 1 of measured reordering lengths (EWMA gains 1/8, 1/4 assumed), in [3, 0.9 cwnd]",
-        source: "Ma & Leung, GLOBECOM 2004 (formula assumed, see dupthresh.rs)",
+        description: "DSACK-R + dupthresh = avg + dev of measured reordering lengths (EWMA gains 19/64), at most cwnd (0.7 RTO/SRTT - 2), at least 3; avg / 2, dev / 4 on a timeout (what the secondary sources agree on; no primary text)",
+        source: "Ma & Leung, GLOBECOM 2004 (via the JCN 2005 abstract, a summary of LCN 2004 and the Linux tcp_leungma.c module; see dupthresh.rs)",
         configure: avg_dev,
+    },
+    VariantInfo {
+        name: "AVG-DEV-K4",
+        description: "AVG-DEV as assumed before its sources were checked: dupthresh = floor(avg + 4 dev) + 1 (EWMA gains 1/8, 1/4), in [3, 0.9 cwnd], no reaction to timeouts",
+        source: "Ma & Leung, GLOBECOM 2004 (formula assumed, see dupthresh.rs)",
+        configure: avg_dev_k4,
     },
     VariantInfo {
         name: "SACK-CWV",
