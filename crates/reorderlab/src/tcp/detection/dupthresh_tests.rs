@@ -1,0 +1,159 @@
+//! Tests of [`super`] (dupthresh.rs).
+
+use super::*;
+
+#[test]
+fn timeout_cost_worked_example() {
+    // W = 16, T / R = 20 (1 s RTO, 50 ms RTT), k = 1:
+    // 16 (20 + 4 - 1 - 2) + 1 = 337 packets.
+    assert!((cost_timeout(16.0, 20.0, 1.0) - 337.0).abs() < 1e-9);
+}
+
+#[test]
+fn false_fast_retransmit_cost_interpolates_k() {
+    // W = 50: k = 1 -> 1 * 50 / 2 = 25; k = 2 -> 2 * 49 / 2 = 49.
+    assert!((cost_false_fast_retransmit(50.0, 1.0) - 25.0).abs() < 1e-9);
+    assert!((cost_false_fast_retransmit(50.0, 2.0) - 49.0).abs() < 1e-9);
+    // D / R = 1.5: halfway between.
+    assert!((cost_false_fast_retransmit(50.0, 1.5) - 37.0).abs() < 1e-9);
+    // k capped at W / 2 = 4 for W = 8: 4 * 5 / 2 = 10.
+    assert!((cost_false_fast_retransmit(8.0, 9.0) - 10.0).abs() < 1e-9);
+}
+
+#[test]
+fn limited_transmit_cost() {
+    // Idle for 2 RTTs with W = 50, 7 dupacks meanwhile: 100 - 7.
+    assert!((cost_limited_transmit(2.0, 50.0, 7) - 93.0).abs() < 1e-9);
+}
+
+#[test]
+fn fa_ratio_steps_up_on_false_fr_and_down_on_timeout() {
+    let mut rr = RrTcp::new(0.9, true, 1.0, secs(80.0));
+    rr.on_false_fast_retransmit(ms(50));
+    assert!((rr.fa_ratio - 0.91).abs() < 1e-12);
+    // D = 50 ms = R: C(FFR) = W / 2 = 25 for W = 50; C(timeout) with
+    // T / R = 20: 50 (20 + log2 50 - 3) + 1.
+    let c_to = 50.0 * (20.0 + 50f64.log2() - 3.0) + 1.0;
+    rr.on_timeout(50.0, ms(1000), ms(50));
+    let expected = 0.91 - c_to / 25.0 * 0.01;
+    assert!(
+        (rr.fa_ratio - expected.max(0.0)).abs() < 1e-12,
+        "{}",
+        rr.fa_ratio
+    );
+    // A fixed FA ratio (DSACK-FA) never moves.
+    let mut fa = RrTcp::new(0.9, false, 1.0, secs(80.0));
+    fa.on_false_fast_retransmit(ms(50));
+    fa.on_timeout(50.0, ms(1000), ms(50));
+    assert_eq!(fa.fa_ratio, 0.9);
+}
+
+#[test]
+fn dupthresh_is_percentile_plus_one_within_bounds() {
+    let mut rr = RrTcp::new(0.9, false, 1.0, secs(80.0));
+    assert_eq!(rr.dupthresh(0), 3);
+    for len in 1..=10 {
+        rr.on_sample(len, 0);
+    }
+    assert_eq!(rr.dupthresh(0), 10);
+    for _ in 0..100 {
+        rr.on_sample(200, 0);
+    }
+    assert_eq!(rr.dupthresh(0), 64);
+    // All samples expire: back to 3.
+    assert_eq!(rr.dupthresh(secs(81.0)), 3);
+}
+
+#[test]
+fn blanton_allman_schemes() {
+    let mut inc = BlantonAllman::new(BlScheme::Increment);
+    inc.on_false_fast_retransmit(3, Some(5), None);
+    assert_eq!(inc.dupthresh(100.0), 4);
+    // Capped at 0.9 cwnd.
+    for _ in 0..20 {
+        inc.on_false_fast_retransmit(3, None, None);
+    }
+    assert_eq!(inc.dupthresh(10.0), 9);
+    inc.on_timeout();
+    assert_eq!(inc.dupthresh(100.0), 3);
+    let mut avg = BlantonAllman::new(BlScheme::Average);
+    avg.on_false_fast_retransmit(9, None, None);
+    assert_eq!(avg.dupthresh(100.0), 6);
+    let mut byn = BlantonAllman::new(BlScheme::IncrementByN);
+    byn.on_false_fast_retransmit(3, Some(12), None);
+    assert_eq!(byn.dupthresh(100.0), 13);
+    let mut timed = BlantonAllman::new(BlScheme::TimeDelay);
+    timed.on_false_fast_retransmit(3, None, Some(ms(30)));
+    timed.on_false_fast_retransmit(3, None, Some(ms(10)));
+    // Never reduced; capped at srtt / 2.
+    assert_eq!(timed.delay(ms(100)), ms(30));
+    assert_eq!(timed.delay(ms(40)), ms(20));
+    let mut tinc = BlantonAllman::new(BlScheme::TimeIncrement);
+    tinc.on_false_fast_retransmit(3, None, None);
+    tinc.on_false_fast_retransmit(3, None, None);
+    assert_eq!(tinc.delay(ms(100)), ms(20));
+}
+
+#[test]
+fn avg_dev_k4_against_hand_computed_values() {
+    let mut ad = AvgDev::new(AvgDevFormula::K4);
+    assert_eq!(ad.dupthresh(100.0, None), 3);
+    // First sample 4: avg 4, dev 2; floor(4 + 8) + 1 = 13.
+    ad.on_sample(4);
+    assert_eq!((ad.avg(), ad.dev()), (Some(4.0), 2.0));
+    assert_eq!(ad.dupthresh(100.0, None), 13);
+    // Sample 12: dev = 2 + (8 - 2) / 4 = 3.5 (with the old avg),
+    // avg = 4 + (12 - 4) / 8 = 5; floor(5 + 14) + 1 = 20.
+    ad.on_sample(12);
+    assert_eq!((ad.avg(), ad.dev()), (Some(5.0), 3.5));
+    assert_eq!(ad.dupthresh(100.0, None), 20);
+    // Sample 5 (= avg): dev = 3.5 - 3.5 / 4 = 2.625, avg stays 5;
+    // floor(5 + 10.5) + 1 = 16.
+    ad.on_sample(5);
+    assert_eq!((ad.avg(), ad.dev()), (Some(5.0), 2.625));
+    assert_eq!(ad.dupthresh(100.0, None), 16);
+    // Capped at 0.9 cwnd, never below 3; timeouts change nothing.
+    assert_eq!(ad.dupthresh(10.0, None), 9);
+    assert_eq!(ad.dupthresh(2.0, None), 3);
+    ad.on_timeout();
+    assert_eq!(ad.dupthresh(100.0, Some(10.0)), 16);
+    // Constant lengths: dev decays by 3/4 a sample, dupthresh -> L + 1.
+    let mut c = AvgDev::new(AvgDevFormula::K4);
+    for _ in 0..60 {
+        c.on_sample(6);
+    }
+    assert_eq!(c.avg(), Some(6.0));
+    assert!(c.dev() < 1e-6);
+    assert_eq!(c.dupthresh(100.0, None), 7);
+}
+
+#[test]
+fn avg_dev_sources_reading_against_hand_computed_values() {
+    let g = 19.0 / 64.0;
+    let mut ad = AvgDev::new(AvgDevFormula::Sources);
+    // First sample 8: avg 8, dev 0: dupthresh = avg + dev = 8.
+    ad.on_sample(8);
+    assert_eq!((ad.avg(), ad.dev()), (Some(8.0), 0.0));
+    assert_eq!(ad.dupthresh(100.0, None), 8);
+    // Sample 16: dev = g x 8 = 2.375, avg = 8 + g x 8 = 10.375:
+    // floor(12.75) = 12.
+    ad.on_sample(16);
+    assert!((ad.dev() - g * 8.0).abs() < 1e-12);
+    assert_eq!(ad.avg(), Some(8.0 + g * 8.0));
+    assert_eq!(ad.dupthresh(100.0, None), 12);
+    // The bound: cwnd x (0.7 RTO / SRTT - 2); with RTO = 5 SRTT and cwnd
+    // 8, 8 x 1.5 = 12 holds, with cwnd 6, 9.
+    assert_eq!(ad.dupthresh(8.0, Some(5.0)), 12);
+    assert_eq!(ad.dupthresh(6.0, Some(5.0)), 9);
+    // A timeout: avg / 2, dev / 4: floor(5.1875 + 0.59375) = 5.
+    ad.on_timeout();
+    assert_eq!(ad.dupthresh(100.0, None), 5);
+    // Never below 3.
+    assert_eq!(ad.dupthresh(1.0, Some(2.0)), 3);
+}
+
+#[test]
+fn td_fr_waits_max_of_half_srtt_and_dupack_spread() {
+    assert_eq!(td_fr_deadline(ms(100), ms(110), ms(60)), ms(130));
+    assert_eq!(td_fr_deadline(ms(100), ms(150), ms(60)), ms(150));
+}
