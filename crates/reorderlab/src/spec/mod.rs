@@ -444,9 +444,27 @@ pub struct TcpSpec {
     /// variant's default (on for SACK-CWV only).
     #[serde(default)]
     pub cwv: Option<String>,
+    /// The RTT estimator and retransmission timer of an ns-2 release
+    /// (`docs/variants.md`, ns-2 estimator); `None` = the variant's own.
+    #[serde(default)]
+    pub rto_estimator: Option<RtoEstimatorSpec>,
     /// Open the connection with SYN / SYN-ACK before data.
     #[serde(default)]
     pub syn: bool,
+}
+
+/// An ns-2 release's RTT estimator and timer ([`crate::tcp::timers::ns2`]).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub enum RtoEstimatorSpec {
+    /// ns-2.1b8: 100-ms tick, minimum RTO 1 s, initial 6 s.
+    #[serde(rename = "ns2-2.1b8")]
+    Ns2V21b8,
+    /// ns-2.1b9 to 2.27: 10-ms tick, `rfc2988_`, minimum 1 s, initial 6 s.
+    #[serde(rename = "ns2-2.26")]
+    Ns2V226,
+    /// ns-2.30 and 2.31: as 2.26 with minimum 0.2 s, initial 3 s.
+    #[serde(rename = "ns2-2.31")]
+    Ns2V231,
 }
 
 /// A traffic generator (`docs/traffic.md`): sessions that open a finite

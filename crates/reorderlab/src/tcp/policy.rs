@@ -3,6 +3,7 @@
 //! here (or a file beside this one) and a line in [`super::variants`].
 
 use crate::tcp::ncr::NcrMode;
+use crate::tcp::timers::ns2::Ns2Profile;
 
 /// The default and minimum duplicate-ACK threshold (RFC 5681 Sec. 3.2).
 pub const MIN_DUPTHRESH: u32 = 3;
@@ -107,6 +108,13 @@ pub enum RtoRules {
     /// Linux `tcp_rtt_estimator` / `tcp_set_rto`: RTO = SRTT + max(4 mdev,
     /// minimum RTO), with Linux's mdev rules ([`super::timers::rto::LinuxRttvar`]).
     Linux,
+    /// An ns-2 release's agent ([`super::timers::ns2`]): whole clock ticks,
+    /// integer srtt x 8 / rttvar x 4; and its timer rules: the RTT
+    /// measurement is cancelled and the timer restarted at a fast
+    /// retransmit, cancelled at a timeout, no sample from a partial ACK in
+    /// fast recovery, the backoff reset when the timed segment is
+    /// acknowledged and at a partial ACK.
+    Ns2(Ns2Profile),
 }
 
 /// The FlightSize a window reduction at a fast retransmit is computed from

@@ -188,6 +188,9 @@ impl Sender {
     /// that closes a hole contributes its long RTT; per RTT, the one timed
     /// segment.
     fn sample_rtt(&mut self, cum: &CumAck, ack: u32, now: Time) {
+        if !self.timers.samples_on_ack(&self.tcb, ack) {
+            return;
+        }
         let t = &mut self.tcb;
         t.rtt.set_seq(ack, t.sb.nxt());
         match t.cfg.rtt_timing {
@@ -200,6 +203,7 @@ impl Sender {
                 if let Some((_, at)) = t.timed.filter(|&(seq, _)| ack > seq) {
                     t.rtt.on_sample_at(now - at, now);
                     t.timed = None;
+                    self.timers.on_timed_segment_acked(t);
                 }
             }
         }

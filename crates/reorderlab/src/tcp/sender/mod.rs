@@ -183,7 +183,8 @@ impl Sender {
             PacketKind::SynAck if self.tcb.phase == Phase::SynSent => {
                 if !self.tcb.syn_retransmitted {
                     self.tcb.rtt.set_seq(0, 0);
-                    self.tcb.rtt.on_sample(now - self.tcb.syn_sent_at);
+                    let r = now - self.tcb.syn_sent_at;
+                    self.tcb.rtt.on_handshake_sample(r, now);
                 }
                 self.timers.stop_rto();
                 self.establish(now, out);

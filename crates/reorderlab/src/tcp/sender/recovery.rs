@@ -32,6 +32,7 @@ impl Sender {
         t.stats.last_recovery_dupthresh = dupthresh;
         let retransmit_head = self.detection.on_enter_recovery();
         self.timers.cancel_probe();
+        self.timers.on_fast_retransmit(t, now);
         t.forward_hint = t.sb.una();
         self.undo.begin_reduction(t);
         let flight = self.flight_for_reduction();
@@ -75,6 +76,7 @@ impl Sender {
         self.response.on_deferred_recovery(&mut self.tcb);
         self.tcb.stats.last_recovery_dupthresh = self.detection.dupthresh();
         self.detection.on_enter_recovery();
+        self.timers.on_fast_retransmit(&mut self.tcb, now);
         let una = self.tcb.sb.una();
         self.tcb.sb.mark_lost(una);
         self.retransmit_if_lost(una, RetxCause::Fast, now, out);

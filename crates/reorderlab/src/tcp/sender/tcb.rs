@@ -6,8 +6,9 @@
 
 use crate::engine::Time;
 use crate::tcp::cc::{CongestionControl, Window};
-use crate::tcp::policy::RtoRules;
+use crate::tcp::policy::{RtoRules, RttTiming};
 use crate::tcp::scoreboard::Scoreboard;
+use crate::tcp::timers::ns2::Ns2Estimator;
 use crate::tcp::timers::rto::{LinuxRttvar, RtoEstimator, RttHistogram};
 use crate::tcp::truth::TruthLedger;
 
@@ -83,7 +84,7 @@ impl Tcb {
             cwnd: cfg.initial_window as f64,
             ssthresh: cfg.initial_ssthresh,
         };
-        let rtt = rto_estimator(&cfg);
+        let rtt = rto_estimator(&cfg, flow);
         Tcb {
             cfg,
             flow,
@@ -176,11 +177,16 @@ impl Tcb {
     }
 }
 
-/// The RTO estimator the configuration asks for: RFC 6298 or Linux rules,
-/// and DSACK-HG's histogram (seed 000 Sec. 5.3: the 99.8th percentile of
+/// The RTO estimator the configuration asks for: RFC 6298, Linux or ns-2
+/// rules, and DSACK-HG's histogram (seed 000 Sec. 5.3: the 99.8th percentile of
 /// the RTT samples of the last 80 s).
-fn rto_estimator(cfg: &SenderConfig) -> RtoEstimator {
+fn rto_estimator(cfg: &SenderConfig, flow: u32) -> RtoEstimator {
     let mut rtt = RtoEstimator::new(cfg.rto);
+    if let RtoRules::Ns2(profile) = cfg.rto_rules {
+        let timestamps = cfg.rtt_timing == RttTiming::PerAck;
+        let phase = clock_phase(flow, profile.tick);
+        rtt.ns2 = Some(Ns2Estimator::new(profile, phase, timestamps));
+    }
     if cfg.rto_histogram {
         rtt.histogram = Some(RttHistogram::new(
             0.998,
@@ -191,4 +197,15 @@ fn rto_estimator(cfg: &SenderConfig) -> RtoEstimator {
         rtt.linux = Some(LinuxRttvar::default());
     }
     rtt
+}
+
+/// An ns-2 agent's coarse-clock phase (`boot_time_`, uniform in [0, tick)
+/// there): here a fixed function of the flow number (SplitMix64), so that
+/// flows differ and runs repeat.
+fn clock_phase(flow: u32, tick: Time) -> Time {
+    let mut z = (flow as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    ((z >> 11) as f64 / (1u64 << 53) as f64 * tick as f64) as Time
 }

@@ -34,6 +34,7 @@ impl Sender {
             && (self.tcb.ca == CaState::Open || recurring);
         self.frto = None;
         self.detection.on_timeout(&self.tcb);
+        self.timers.on_timeout(&mut self.tcb);
         self.lt.on_timeout();
         self.response.on_timeout();
         if let Some(t) = self.timers.probe.as_mut() {

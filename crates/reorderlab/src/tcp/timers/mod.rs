@@ -9,14 +9,15 @@
 //! timer, `icsk_pending` = `ICSK_TIME_LOSS_PROBE`); the PTO is never later
 //! than the RTO.
 
+pub mod ns2;
 pub mod rto;
 pub mod rtor;
 pub mod tlp;
 
 use crate::engine::time::to_secs;
 use crate::engine::Time;
-use crate::tcp::policy::{LossDetection, RtoRestart, TailLossProbe};
-use crate::tcp::sender::tcb::Tcb;
+use crate::tcp::policy::{LossDetection, RtoRestart, RtoRules, TailLossProbe};
+use crate::tcp::sender::tcb::{CaState, Tcb};
 use crate::tcp::sender::SenderConfig;
 
 use rtor::restart_deadline;
@@ -31,6 +32,8 @@ pub struct Timers {
     restart: RtoRestart,
     /// Tail loss probe state, when the variant probes.
     pub probe: Option<Tlp>,
+    /// An ns-2 agent's timer rules ([`RtoRules::Ns2`]).
+    ns2: bool,
 }
 
 /// The earlier of two optional deadlines.
@@ -50,6 +53,41 @@ impl Timers {
             rto_deadline: None,
             restart: cfg.rto_restart,
             probe: (cfg.tlp != TailLossProbe::Off).then(|| Tlp::new(cfg.tlp)),
+            ns2: matches!(cfg.rto_rules, RtoRules::Ns2(_)),
+        }
+    }
+
+    /// A fast retransmit. ns-2's agents (`reset_rtx_timer(1, 0)` in
+    /// Sack1's `dupack_action`) restart the timer and cancel the RTT
+    /// measurement.
+    pub fn on_fast_retransmit(&mut self, tcb: &mut Tcb, now: Time) {
+        if self.ns2 {
+            tcb.timed = None;
+            self.arm_rto(tcb, now);
+        }
+    }
+
+    /// A timeout. ns-2 (`reset_rtx_timer(0, 1)`) also cancels the RTT
+    /// measurement.
+    pub fn on_timeout(&mut self, tcb: &mut Tcb) {
+        if self.ns2 {
+            tcb.timed = None;
+        }
+    }
+
+    /// May this ACK of new data give an RTT sample? ns-2's Sack1 takes none
+    /// from a partial ACK in fast recovery (it does not call `newack`).
+    #[inline]
+    pub fn samples_on_ack(&self, tcb: &Tcb, ack: u32) -> bool {
+        !(self.ns2 && tcb.ca == CaState::Recovery && tcb.recover.is_some_and(|r| ack < r))
+    }
+
+    /// The timed segment was acknowledged: ns-2 ends the backoff then
+    /// (`newack`), and only then.
+    #[inline]
+    pub fn on_timed_segment_acked(&self, tcb: &mut Tcb) {
+        if self.ns2 {
+            tcb.rtt.reset_backoff();
         }
     }
 
@@ -125,6 +163,10 @@ impl Timers {
         }
         if !restart {
             return;
+        }
+        if self.ns2 && tcb.ca == CaState::Recovery {
+            // Sack1, a partial ACK: `t_backoff_ = 1; newtimer()`.
+            tcb.rtt.reset_backoff();
         }
         let RtoRestart::Rfc7765 { rrthresh } = self.restart else {
             self.arm_rto(tcb, now);

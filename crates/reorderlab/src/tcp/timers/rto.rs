@@ -1,4 +1,5 @@
-//! Retransmission timeout estimation, RFC 6298.
+//! Retransmission timeout estimation, RFC 6298 (or Linux's rules, or an
+//! ns-2 agent's, [`super::ns2`]).
 //!
 //! Pure state: samples in, RTO out. Karn's rule (Sec. 3: no samples from
 //! retransmitted segments) is enforced by the caller, which knows what was
@@ -8,6 +9,7 @@ use std::collections::VecDeque;
 
 use crate::engine::time::{ms, NS_PER_MS};
 use crate::engine::Time;
+use crate::tcp::timers::ns2::Ns2Estimator;
 
 /// RTT samples of the last `lifetime` in 1 ms bins, for the histogram RTO
 /// of DSACK-HG (seed 000 Sec. 5.3: RTO at the 99.8th percentile of the RTT
@@ -93,6 +95,9 @@ pub struct RtoEstimator {
     pub histogram: Option<RttHistogram>,
     /// Linux rules for the variation term, when set ([`LinuxRttvar`]).
     pub linux: Option<LinuxRttvar>,
+    /// An ns-2 agent's estimator and timer, when set: it replaces the
+    /// RFC 6298 arithmetic, and its backoff is reset by the sender.
+    pub ns2: Option<Ns2Estimator>,
 }
 
 /// Linux `tcp_rtt_estimator` / `__tcp_set_rto` (net/ipv4/tcp_input.c, as
@@ -127,6 +132,7 @@ impl RtoEstimator {
             min_rtt: None,
             histogram: None,
             linux: None,
+            ns2: None,
         }
     }
 
@@ -135,7 +141,37 @@ impl RtoEstimator {
         if let Some(h) = self.histogram.as_mut() {
             h.insert(now, r);
         }
+        if self.ns2.is_some() {
+            self.on_sample_ns2(r, now);
+            return;
+        }
         self.on_sample(r);
+    }
+
+    /// The handshake's sample (the SYN's round trip, taken at `now`).
+    pub fn on_handshake_sample(&mut self, r: Time, now: Time) {
+        if self.ns2.is_some() {
+            self.on_sample_ns2(r, now);
+            return;
+        }
+        self.on_sample(r);
+    }
+
+    /// [`Ns2Estimator`]: ns-2's `rtt_update` (the backoff is not reset).
+    fn on_sample_ns2(&mut self, r: Time, now: Time) {
+        if let Some(n) = self.ns2.as_mut() {
+            n.on_sample(r, now);
+        }
+        self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
+    }
+
+    /// The backoff goes (ns-2: `t_backoff_ = 1` when the timed segment is
+    /// acknowledged, and at a partial ACK in fast recovery).
+    pub fn reset_backoff(&mut self) {
+        self.backoff = 0;
+        if let Some(n) = self.ns2.as_mut() {
+            n.reset_backoff();
+        }
     }
 
     /// RFC 6298 Sec. 2.2 / 2.3: fold in a measurement `r`.
@@ -222,12 +258,19 @@ impl RtoEstimator {
     /// Sec. 5.5: double the timer after an expiry.
     pub fn back_off(&mut self) {
         self.backoff = (self.backoff + 1).min(16);
+        if let Some(n) = self.ns2.as_mut() {
+            n.back_off();
+        }
     }
 
     /// The current RTO, with backoff, clamped to [min_rto, max_rto]
     /// (Sec. 2.4, 2.5).
     pub fn rto(&self) -> Time {
-        let base = match self.histogram.as_ref().and_then(RttHistogram::value) {
+        let histogram = self.histogram.as_ref().and_then(RttHistogram::value);
+        if let Some(n) = self.ns2.as_ref() {
+            return n.timeout(histogram);
+        }
+        let base = match histogram {
             Some(v) => v,
             None => self.base_rto,
         };
@@ -237,11 +280,17 @@ impl RtoEstimator {
     }
 
     pub fn srtt(&self) -> Option<Time> {
-        self.srtt
+        match self.ns2.as_ref() {
+            Some(n) => n.srtt(),
+            None => self.srtt,
+        }
     }
 
     pub fn rttvar(&self) -> Time {
-        self.rttvar
+        match self.ns2.as_ref() {
+            Some(n) => n.rttvar(),
+            None => self.rttvar,
+        }
     }
 
     pub fn min_rtt(&self) -> Option<Time> {

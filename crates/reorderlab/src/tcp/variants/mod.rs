@@ -8,7 +8,7 @@ mod compositions;
 pub use compositions::{ALIASES, VARIANTS};
 
 use crate::engine::time::{ms, secs};
-use crate::spec::TcpSpec;
+use crate::spec::{RtoEstimatorSpec, TcpSpec};
 use crate::tcp::detection::dupthresh::DupthreshPolicy;
 use crate::tcp::dsack::Pairing;
 use crate::tcp::policy::{
@@ -17,6 +17,7 @@ use crate::tcp::policy::{
     TailLossProbe,
 };
 use crate::tcp::sender::SenderConfig;
+use crate::tcp::timers::ns2::Ns2Profile;
 use crate::tcp::timers::rto::RtoConfig;
 
 /// One registered variant.
@@ -117,6 +118,15 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
     if let Some(v) = tcp.granularity {
         c.rto.granularity = secs(v);
     }
+    if let Some(e) = tcp.rto_estimator {
+        c.rto_rules = RtoRules::Ns2(ns2_profile(e, tcp));
+        let RtoRules::Ns2(p) = c.rto_rules else {
+            unreachable!()
+        };
+        c.rto.min_rto = p.min_rto;
+        c.rto.max_rto = p.max_rto;
+        c.rto.initial_rto = p.initial_rto;
+    }
     if let Some(v) = tcp.dupthresh {
         c.dupthresh = DupthreshPolicy::Fixed(v);
     }
@@ -161,6 +171,22 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
     c.syn = tcp.syn;
     c.segments = (segments > 0).then_some(segments);
     Some(c)
+}
+
+/// The ns-2 release's defaults, with the scenario's own minimum, maximum
+/// and initial RTO where it sets them.
+fn ns2_profile(e: RtoEstimatorSpec, tcp: &TcpSpec) -> Ns2Profile {
+    let p = match e {
+        RtoEstimatorSpec::Ns2V21b8 => Ns2Profile::V2_1B8,
+        RtoEstimatorSpec::Ns2V226 => Ns2Profile::V2_26,
+        RtoEstimatorSpec::Ns2V231 => Ns2Profile::V2_31,
+    };
+    Ns2Profile {
+        min_rto: tcp.min_rto.map_or(p.min_rto, secs),
+        max_rto: tcp.max_rto.map_or(p.max_rto, secs),
+        initial_rto: tcp.initial_rto.map_or(p.initial_rto, secs),
+        ..p
+    }
 }
 
 #[cfg(test)]

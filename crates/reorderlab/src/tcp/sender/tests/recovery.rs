@@ -293,3 +293,43 @@ fn td_fr_and_blanton_allman_limited_transmit_is_rfc3042() {
     assert_eq!(sent(&mut out), vec![12, 13]);
     assert_eq!(s.stats().fast_retransmits, 0);
 }
+
+#[test]
+fn the_ns2_estimator_cancels_timing_and_restarts_the_timer_at_a_fast_retransmit() {
+    // ns-2's Sack1 agent (`reset_rtx_timer(1, 0)` in `dupack_action`): the
+    // segment timed before the fast retransmit gives no sample, and the
+    // timer restarts at the retransmission. RFC 6298 mode keeps both.
+    let run = |ns2: bool| {
+        let tcp = TcpSpec {
+            initial_window: Some(10),
+            rto_estimator: ns2.then_some(crate::spec::RtoEstimatorSpec::Ns2V21b8),
+            ..TcpSpec::default()
+        };
+        let cfg = variants::resolve("SACK", &tcp, 0).unwrap();
+        let mut s = Sender::new(cfg, CongestionControl::by_name("reno").unwrap(), 0, 1);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        sent(&mut out);
+        // Segment 0's ACK at 400 ms: the sample (4 ticks), then 10 and 11
+        // go out and 10 is timed.
+        s.on_packet(&ack(1, &[]), ms(400), &mut out);
+        let srtt = s.rtt().srtt().unwrap();
+        assert_eq!(sent(&mut out), vec![10, 11]);
+        for k in 1..=3 {
+            s.on_packet(&ack(1, &[(2, 2 + k)]), ms(410), &mut out);
+        }
+        assert_eq!(s.stats().fast_retransmits, 1);
+        let timer = s.deadline(TimerKind::Rto).unwrap() - s.rtt().rto();
+        // Everything (10 included) acknowledged at 1 s.
+        s.on_packet(&ack(12, &[]), ms(1000), &mut out);
+        (srtt, timer, s.rtt().srtt().unwrap())
+    };
+    let (srtt, timer, after) = run(true);
+    assert_eq!(srtt, ms(400));
+    assert_eq!(timer, ms(410), "restarted at the fast retransmit");
+    assert_eq!(after, ms(400), "no sample from the cancelled measurement");
+    let (srtt, timer, after) = run(false);
+    assert_eq!(srtt, ms(400));
+    assert_eq!(timer, ms(400));
+    assert!(after > ms(400), "RFC 6298 mode: the 600 ms sample is taken");
+}
