@@ -91,6 +91,20 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
     let mut c = base_config();
     (info.configure)(&mut c);
     c.variant = info.name.to_string();
+    apply_sizes(&mut c, tcp);
+    apply_timers(&mut c, tcp);
+    apply_detection(&mut c, tcp);
+    apply_limited_transmit(&mut c, tcp);
+    if let Some(v) = tcp.cwv.as_deref().and_then(Cwv::parse) {
+        c.cwv = v;
+    }
+    c.syn = tcp.syn;
+    c.segments = (segments > 0).then_some(segments);
+    Some(c)
+}
+
+/// Segment sizes and windows.
+fn apply_sizes(c: &mut SenderConfig, tcp: &TcpSpec) {
     if let Some(v) = tcp.mss {
         c.mss = v;
     }
@@ -106,6 +120,10 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
     if let Some(v) = tcp.initial_ssthresh {
         c.initial_ssthresh = v as f64;
     }
+}
+
+/// The RTO's bounds and estimator, and RTT timing.
+fn apply_timers(c: &mut SenderConfig, tcp: &TcpSpec) {
     if let Some(v) = tcp.min_rto {
         c.rto.min_rto = secs(v);
     }
@@ -119,14 +137,22 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
         c.rto.granularity = secs(v);
     }
     if let Some(e) = tcp.rto_estimator {
-        c.rto_rules = RtoRules::Ns2(ns2_profile(e, tcp));
-        let RtoRules::Ns2(p) = c.rto_rules else {
-            unreachable!()
-        };
+        let p = ns2_profile(e, tcp);
+        c.rto_rules = RtoRules::Ns2(p);
         c.rto.min_rto = p.min_rto;
         c.rto.max_rto = p.max_rto;
         c.rto.initial_rto = p.initial_rto;
     }
+    if let Some(t) = tcp.rtt_timing {
+        c.rtt_timing = match t {
+            crate::spec::RttTimingSpec::PerRtt => RttTiming::PerRtt,
+            crate::spec::RttTimingSpec::PerAck => RttTiming::PerAck,
+        };
+    }
+}
+
+/// dupthresh, the FA ratio, TCP-PR's alpha and beta.
+fn apply_detection(c: &mut SenderConfig, tcp: &TcpSpec) {
     if let Some(v) = tcp.dupthresh {
         c.dupthresh = DupthreshPolicy::Fixed(v);
     }
@@ -138,17 +164,15 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
             *beta = b;
         }
     }
-    if let Some(t) = tcp.rtt_timing {
-        c.rtt_timing = match t {
-            crate::spec::RttTimingSpec::PerRtt => RttTiming::PerRtt,
-            crate::spec::RttTimingSpec::PerAck => RttTiming::PerAck,
-        };
-    }
     if let Some(ratio) = tcp.fa_ratio {
         if let DupthreshPolicy::RrTcp(rr) = &mut c.dupthresh {
             rr.fa_ratio = ratio;
         }
     }
+}
+
+/// RR-TCP's bound k, or limited transmit on or off.
+fn apply_limited_transmit(c: &mut SenderConfig, tcp: &TcpSpec) {
     if let Some(k) = tcp.limited_transmit_bound {
         let bounded = !matches!(
             c.limited_transmit,
@@ -165,12 +189,6 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
             (true, other) => other,
         };
     }
-    if let Some(v) = tcp.cwv.as_deref().and_then(Cwv::parse) {
-        c.cwv = v;
-    }
-    c.syn = tcp.syn;
-    c.segments = (segments > 0).then_some(segments);
-    Some(c)
 }
 
 /// The ns-2 release's defaults, with the scenario's own minimum, maximum
