@@ -955,6 +955,9 @@ class TcpSpec(_Model):
     beta: Real | None = None
     #: congestion window validation: none | rfc2861 (RFC 2861)
     cwv: Literal["none", "rfc2861"] | None = None
+    #: Linux's HyStart in CUBIC's slow start (None: the variant's; on for
+    #: Linux and the Linux 3.17 family)
+    hystart: bool | None = None
     #: an ns-2 release's RTT estimator and timer rules (docs/variants.md)
     rto_estimator: Literal["ns2-2.1b8", "ns2-2.26", "ns2-2.31"] | None = None
     syn: bool = False

@@ -444,6 +444,10 @@ pub struct TcpSpec {
     /// variant's default (on for SACK-CWV only).
     #[serde(default)]
     pub cwv: Option<String>,
+    /// Linux's HyStart in CUBIC's slow start: `None` = the variant's (on
+    /// for Linux and the Linux 3.17 family of seed 002).
+    #[serde(default)]
+    pub hystart: Option<bool>,
     /// The RTT estimator and retransmission timer of an ns-2 release
     /// (`docs/variants.md`, ns-2 estimator); `None` = the variant's own.
     #[serde(default)]

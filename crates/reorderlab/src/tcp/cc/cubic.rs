@@ -30,9 +30,12 @@
 //! * Sec. 4.10, slow start: Reno's. If congestion avoidance begins before
 //!   any congestion event, W_max = cwnd_prior = cwnd_epoch and K = 0.
 //!
-//! Not modelled: excluding application-limited periods from t (Sec. 4.2;
-//! the senders here are bulk), HyStart++.
+//! Slow start may end early by Linux's HyStart ([`super::hystart`]) when
+//! the sender composition asks for it. Not modelled: excluding
+//! application-limited periods from t (Sec. 4.2; the senders here are
+//! bulk), RFC 9406's HyStart++.
 
+use super::hystart::{AckSample, HyStart};
 use super::{CongestionOps, Reno, Window};
 use crate::engine::time::NS_PER_SEC;
 use crate::engine::Time;
@@ -70,6 +73,8 @@ pub struct Cubic {
     pub beta_cubic: f64,
     /// Fast convergence (Sec. 4.7).
     pub fast_convergence: bool,
+    /// Linux's HyStart, when the sender asks for it.
+    pub hystart: Option<HyStart>,
     s: Epoch,
     undo: Option<Epoch>,
 }
@@ -80,6 +85,7 @@ impl Default for Cubic {
             c: C,
             beta_cubic: BETA_CUBIC,
             fast_convergence: true,
+            hystart: None,
             s: Epoch::default(),
             undo: None,
         }
@@ -204,6 +210,21 @@ impl CongestionOps for Cubic {
     fn on_timeout(&mut self, _now: Time) {
         self.s.t_epoch = None;
         self.s.after_timeout = true;
+        if let Some(h) = self.hystart.as_mut() {
+            h.on_timeout();
+        }
+    }
+
+    /// HyStart's samples; those of the first second of a congestion
+    /// avoidance epoch are discarded, as Linux does (`cubictcp_acked`).
+    fn on_ack_sample(&mut self, w: &mut Window, s: &AckSample) {
+        let recent = self
+            .s
+            .t_epoch
+            .is_some_and(|t| s.now.saturating_sub(t) < NS_PER_SEC);
+        if let Some(h) = self.hystart.as_mut() {
+            h.on_ack(w, s, recent);
+        }
     }
 
     /// Sec. 4.9.2: restore the state saved at the congestion event.

@@ -10,6 +10,7 @@
 pub mod bic;
 pub mod cubic;
 pub mod highspeed;
+pub mod hystart;
 mod reno;
 pub mod scalable;
 
@@ -20,6 +21,7 @@ pub use reno::Reno;
 pub use scalable::Scalable;
 
 use crate::engine::Time;
+use hystart::{AckSample, HyStart, HyStartFlavour};
 
 /// Congestion window and slow-start threshold, in segments.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +48,9 @@ pub trait CongestionOps {
     fn on_timeout(&mut self, _now: Time) {}
     /// A window reduction was undone (spurious): restore epoch state if any.
     fn on_undo(&mut self) {}
+    /// An ACK of new data, before the growth (Linux `pkts_acked`): its RTT
+    /// sample for controllers that watch the delay (CUBIC's HyStart).
+    fn on_ack_sample(&mut self, _w: &mut Window, _s: &AckSample) {}
 }
 
 /// The registered controllers.
@@ -151,6 +156,29 @@ impl CongestionControl {
 
     pub fn on_undo(&mut self) {
         self.ops().on_undo()
+    }
+
+    #[inline]
+    pub fn on_ack_sample(&mut self, w: &mut Window, s: &AckSample) {
+        if let CongestionControl::Cubic(c) = self {
+            c.on_ack_sample(w, s);
+        }
+    }
+
+    /// Linux's HyStart in slow start (CUBIC only: it is part of
+    /// `tcp_cubic.c`; other controllers are unchanged).
+    pub fn enable_hystart(&mut self, flavour: HyStartFlavour) {
+        if let CongestionControl::Cubic(c) = self {
+            c.hystart = Some(HyStart::new(flavour));
+        }
+    }
+
+    /// HyStart's state, if on.
+    pub fn hystart(&self) -> Option<&HyStart> {
+        match self {
+            CongestionControl::Cubic(c) => c.hystart.as_ref(),
+            _ => None,
+        }
     }
 }
 

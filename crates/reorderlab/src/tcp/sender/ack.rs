@@ -5,6 +5,7 @@
 
 use crate::engine::Time;
 use crate::net::packet::Packet;
+use crate::tcp::cc::hystart::AckSample;
 use crate::tcp::detection::reordering::HoleScan;
 use crate::tcp::frto::FrtoAck;
 use crate::tcp::policy::RttTiming;
@@ -170,6 +171,14 @@ impl Sender {
         if self.timers.has_rto() {
             self.sample_rtt(cum, pkt.seq, now);
         }
+        let t = &mut self.tcb;
+        let sample = AckSample {
+            now,
+            rtt: (!cum.any_retransmitted).then(|| now - cum.last_sent_at),
+            una: pkt.seq,
+            nxt: t.sb.nxt(),
+        };
+        t.cc.on_ack_sample(&mut t.w, &sample);
         self.on_window_advance(now);
         let acked = NewlyAcked {
             ack: pkt.seq,

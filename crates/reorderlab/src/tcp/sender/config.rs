@@ -2,6 +2,7 @@
 //! parameters, resolved from a variant name plus the scenario's overrides
 //! ([`crate::tcp::variants`]).
 
+use crate::tcp::cc::hystart::HyStartFlavour;
 use crate::tcp::detection::dupthresh::DupthreshPolicy;
 use crate::tcp::dsack::Pairing;
 use crate::tcp::policy::{
@@ -39,6 +40,9 @@ pub struct SenderConfig {
     pub rto_rules: RtoRules,
     /// The FlightSize a fast retransmit's reduction is computed from.
     pub ssthresh_base: SsthreshBase,
+    /// Linux's HyStart in CUBIC's slow start ([`crate::tcp::cc::hystart`];
+    /// no effect with other controllers).
+    pub hystart: Option<HyStartFlavour>,
     /// Early retransmit (RFC 5827).
     pub early_retransmit: EarlyRetransmit,
     /// RTO restart (RFC 7765).

@@ -77,6 +77,10 @@ impl Sender {
         if let Some(e) = cfg.composition_error() {
             panic!("variant {}: {e}", cfg.variant);
         }
+        let mut cc = cc;
+        if let Some(flavour) = cfg.hystart {
+            cc.enable_hystart(flavour);
+        }
         let mut tcb = Tcb::new(cfg.clone(), cc, flow, peer);
         Sender {
             detection: Detection::new(&cfg, &mut tcb),

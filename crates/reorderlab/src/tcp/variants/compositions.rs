@@ -3,6 +3,7 @@
 
 use super::VariantInfo;
 use crate::engine::time::ms;
+use crate::tcp::cc::hystart::HyStartFlavour;
 use crate::tcp::detection::dupthresh::{
     AvgDev, AvgDevFormula, BlScheme, BlantonAllman, DupthreshPolicy, LinuxReordering,
 };
@@ -230,6 +231,7 @@ fn linux_er(c: &mut SenderConfig) {
     c.fack = true;
     c.recovery = Recovery::Prr;
     c.dupthresh = DupthreshPolicy::Linux(LinuxReordering::new());
+    c.hystart = Some(HyStartFlavour::Linux317);
 }
 
 /// RTO restart (RFC 7765) on the seed 002 baseline.
@@ -264,6 +266,8 @@ fn rack_tlp(c: &mut SenderConfig) {
     // RACK replaced FACK and forward retransmission in Linux.
     c.fack = false;
     c.forward_retransmit = false;
+    // RFC 8985's loss recovery on its own: no slow-start change.
+    c.hystart = None;
 }
 
 /// A current Linux kernel's defaults: RACK-TLP, PRR, DSACK undo, adaptive
@@ -275,6 +279,7 @@ fn linux(c: &mut SenderConfig) {
         adaptive_reordering: true,
     };
     c.rto_recovery = RtoRecovery::Frto;
+    c.hystart = Some(HyStartFlavour::Linux);
 }
 
 pub const VARIANTS: &[VariantInfo] = &[

@@ -9,6 +9,7 @@ pub use compositions::{ALIASES, VARIANTS};
 
 use crate::engine::time::{ms, secs};
 use crate::spec::{RtoEstimatorSpec, TcpSpec};
+use crate::tcp::cc::hystart::HyStartFlavour;
 use crate::tcp::detection::dupthresh::DupthreshPolicy;
 use crate::tcp::dsack::Pairing;
 use crate::tcp::policy::{
@@ -48,6 +49,7 @@ pub fn base_config() -> SenderConfig {
         rto_histogram: false,
         rto_rules: RtoRules::Rfc6298,
         ssthresh_base: SsthreshBase::FlightSize,
+        hystart: None,
         early_retransmit: EarlyRetransmit::Off,
         rto_restart: RtoRestart::Off,
         rto_recovery: RtoRecovery::Conventional,
@@ -97,6 +99,9 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
     apply_limited_transmit(&mut c, tcp);
     if let Some(v) = tcp.cwv.as_deref().and_then(Cwv::parse) {
         c.cwv = v;
+    }
+    if let Some(on) = tcp.hystart {
+        c.hystart = on.then(|| c.hystart.unwrap_or(HyStartFlavour::Linux));
     }
     c.syn = tcp.syn;
     c.segments = (segments > 0).then_some(segments);
