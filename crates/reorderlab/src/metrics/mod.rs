@@ -150,7 +150,11 @@ pub struct FlowResult {
     pub rttvar: f64,
     pub min_rtt: Option<f64>,
     pub rto: f64,
+    /// Mean RTO over every arming of the timer (each restart by an ACK).
     pub rto_mean: f64,
+    /// Mean RTO in force when the timer expired (backoff included), over
+    /// the timeouts; `None` without one.
+    pub rto_expired_mean: Option<f64>,
     pub cwnd: f64,
     pub ssthresh: Option<f64>,
     pub max_cwnd: f64,

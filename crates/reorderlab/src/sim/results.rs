@@ -378,6 +378,7 @@ impl Simulation {
             } else {
                 to_secs(rtt.rto())
             },
+            rto_expired_mean: (s.timeouts > 0).then(|| s.rto_expired_sum / s.timeouts as f64),
             cwnd: w.cwnd,
             ssthresh: w.ssthresh.is_finite().then_some(w.ssthresh),
             max_cwnd: s.max_cwnd,

@@ -41,6 +41,8 @@ pub struct SenderStats {
     /// Sum and count of the RTO each time the timer was (re)armed.
     pub rto_sum: f64,
     pub rto_count: u64,
+    /// Sum of the RTO of each timer that expired (the timeout's wait).
+    pub rto_expired_sum: f64,
     pub max_cwnd: f64,
     pub min_cwnd: f64,
     /// TCP-NCR Extended Limited Transmit phases ended by a cumulative ACK

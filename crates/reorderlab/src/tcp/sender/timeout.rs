@@ -23,6 +23,7 @@ impl Sender {
             return;
         }
         self.tcb.stats.timeouts += 1;
+        self.tcb.stats.rto_expired_sum += crate::engine::time::to_secs(self.tcb.rtt.rto());
         let recurring = self.tcb.ca == CaState::Loss && self.tcb.rtt.backoff() > 0;
         let first_timeout = !recurring;
         // RFC 5682 Sec. 3 step 1: F-RTO when no loss recovery is under way
