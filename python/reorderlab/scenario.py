@@ -959,7 +959,7 @@ class TcpSpec(_Model):
     #: Linux and the Linux 3.17 family)
     hystart: bool | None = None
     #: an ns-2 release's RTT estimator and timer rules (docs/variants.md)
-    rto_estimator: Literal["ns2-2.1b8", "ns2-2.26", "ns2-2.31"] | None = None
+    rto_estimator: Literal["ns2-2.1b8", "ns2-2.26", "ns2-2.27", "ns2-2.31"] | None = None
     syn: bool = False
 
     @model_validator(mode="after")

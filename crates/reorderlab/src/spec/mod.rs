@@ -463,8 +463,9 @@ pub enum RtoEstimatorSpec {
     /// ns-2.1b8: 100-ms tick, minimum RTO 1 s, initial 6 s.
     #[serde(rename = "ns2-2.1b8")]
     Ns2V21b8,
-    /// ns-2.1b9 to 2.27: 10-ms tick, `rfc2988_`, minimum 1 s, initial 6 s.
-    #[serde(rename = "ns2-2.26")]
+    /// ns-2.1b9 to 2.27: 10-ms tick, `rfc2988_`, minimum 1 s, initial 6 s
+    /// ("ns2-2.27" names the same defaults).
+    #[serde(rename = "ns2-2.26", alias = "ns2-2.27")]
     Ns2V226,
     /// ns-2.30 and 2.31: as 2.26 with minimum 0.2 s, initial 3 s.
     #[serde(rename = "ns2-2.31")]

@@ -206,6 +206,7 @@ impl Sender {
             RttTiming::PerAck if !cum.any_retransmitted => {
                 let sent = cum.first_sent_at.unwrap_or(cum.last_sent_at);
                 t.rtt.on_sample_at(now - sent, now);
+                self.timers.on_timestamp_sample(t);
             }
             RttTiming::PerAck => {}
             RttTiming::PerRtt => {

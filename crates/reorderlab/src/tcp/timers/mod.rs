@@ -91,6 +91,16 @@ impl Timers {
         }
     }
 
+    /// A sample from the timestamp option: ns-2 with `ts_resetRTO_` (the
+    /// setting seed 004 names) ends the backoff at every such sample
+    /// (`newack`); `ts_resetRTO_` off is not modelled.
+    #[inline]
+    pub fn on_timestamp_sample(&self, tcb: &mut Tcb) {
+        if self.ns2 {
+            tcb.rtt.reset_backoff();
+        }
+    }
+
     /// The sender has a retransmission timer (and so feeds its estimator).
     #[inline]
     pub fn has_rto(&self) -> bool {

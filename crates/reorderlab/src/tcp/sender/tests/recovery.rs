@@ -333,3 +333,32 @@ fn the_ns2_estimator_cancels_timing_and_restarts_the_timer_at_a_fast_retransmit(
     assert_eq!(timer, ms(400));
     assert!(after > ms(400), "RFC 6298 mode: the 600 ms sample is taken");
 }
+
+#[test]
+fn the_ns2_estimator_with_timestamps_ends_the_backoff_at_every_sample() {
+    // ns-2 with the timestamp option and `ts_resetRTO_` (seed 004's
+    // settings): `newack` sets t_backoff_ = 1 after every timestamp sample
+    // (the ns-2 estimator's own samples leave the backoff alone).
+    let tcp = TcpSpec {
+        initial_window: Some(1),
+        initial_rto: Some(1.0),
+        rtt_timing: Some(crate::spec::RttTimingSpec::PerAck),
+        rto_estimator: Some(crate::spec::RtoEstimatorSpec::Ns2V226),
+        ..TcpSpec::default()
+    };
+    let cfg = variants::resolve("SACK", &tcp, 0).unwrap();
+    let mut s = Sender::new(cfg, CongestionControl::by_name("reno").unwrap(), 0, 1);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    let at = s.deadline(TimerKind::Rto).unwrap();
+    s.on_timer(TimerKind::Rto, at, &mut out);
+    assert_eq!(s.rtt().backoff(), 1);
+    sent(&mut out);
+    // The retransmission's ACK: Karn, no sample, the backoff stays.
+    s.on_packet(&ack(1, &[]), at + ms(100), &mut out);
+    assert_eq!(s.rtt().backoff(), 1);
+    assert_eq!(sent(&mut out), vec![1, 2]);
+    // Segment 1's ACK: a timestamp sample.
+    s.on_packet(&ack(2, &[]), at + ms(200), &mut out);
+    assert_eq!(s.rtt().backoff(), 0);
+}
