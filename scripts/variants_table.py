@@ -82,13 +82,14 @@ def splice(doc: str, table: str) -> str:
 
 def detailed_names(doc: str) -> list[str]:
     """The variants the hand-written details name (each bullet's leading
-    `` `Name` `` s)."""
+    `` `Name` `` s, optionally followed by a parenthesised source, nested
+    bullets included)."""
     if DETAILS not in doc:
         raise ValueError(f"the doc has no {DETAILS!r} section")
     section = doc.split(DETAILS, 1)[1].split("\n## ", 1)[0]
     names: list[str] = []
     for line in section.splitlines():
-        lead = re.match(r"\* ((?:`[^`]+`(?:, )?)+):", line)
+        lead = re.match(r"\s*\* ((?:`[^`]+`(?:, )?)+)(?: \([^()]*\))?:", line)
         if lead:
             names += re.findall(r"`([^`]+)`", lead.group(1))
     return names

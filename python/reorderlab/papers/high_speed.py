@@ -30,9 +30,24 @@ Assumptions (the paper does not say)
     * "Various kinds of background traffic in both directions": two HTTP
       generators with seed 001's web sessions (50 open-loop sessions each),
       S1 -> D1 and D2 -> S2 over the bottleneck, SACK/Reno.
-    * Every sender: no receiver-window limit, min RTO 1 s (RFC 2988, as
-      ns-2), no delayed ACK. No hidden ``dupthresh = max(3, cwnd /
-      numdupacksFrac_)`` rule.
+    * Every sender: no receiver-window limit, no delayed ACK, the RTT
+      estimator and timer of the ns-2 of the paper's time (its references
+      end in 2006, so ns-2.30/2.31: 10-ms ticks, integer srtt x 8 / rttvar
+      x 4, RTO floored to whole ticks, initial RTO 3 s; timing cancelled at
+      every fast retransmit and timeout, no sample in SACK fast recovery;
+      ``tcp.rto_estimator = "ns2-2.31"``, ``docs/variants.md``) with the
+      min RTO of 1 s EXPERIMENTS.md assumes for this seed (RFC 2988) where
+      that release's default was 0.2 s: the paper does not give it. No
+      hidden ``dupthresh = max(3, cwnd / numdupacksFrac_)`` rule.
+    * AVG-DEV (Ma & Leung, GLOBECOM 2004; no text of it was found): the
+      variant ``AVG-DEV``, the rules the secondary sources agree on
+      (dupthresh = average + mean deviation of the DSACK-measured
+      reordering lengths, EWMA gains 19/64, the adaptive bound
+      cwnd (0.7 RTO/SRTT - 2), average halved and deviation quartered at a
+      first timeout; ``docs/variants.md``), because each of its rules has a
+      source; ``AVG-DEV-K4`` (average + 4 deviations, RFC 6298 gains) is an
+      earlier reading with none for its constant 4 and is not drawn.
+    * TCP-NCR: careful mode, RFC 4653's default; the paper does not say.
 """
 
 from __future__ import annotations
@@ -91,6 +106,8 @@ ACCESS_RATE = 10e9
 #: One-way access delays of pairs 0..2, drawn once from U(0.1, 0.9) ms.
 ACCESS_DELAYS = (0.00047, 0.00081, 0.00019)
 WARMUP = 10.0
+MIN_RTO = 1.0
+RTO_ESTIMATOR = "ns2-2.31"
 
 FULL_DURATION, FULL_SEEDS = 100.0, 2
 QUICK_DURATION, QUICK_SEEDS = 30.0, 1
@@ -154,7 +171,9 @@ def scenario(
     block: float = BLOCK,
 ) -> Scenario:
     """The studied flow (``variant`` over ``cc``) plus background, one run."""
-    tcp = TcpSpec(mss=MSS, ack_size=40, max_window=1_000_000)
+    tcp = TcpSpec(
+        mss=MSS, ack_size=40, max_window=1_000_000, min_rto=MIN_RTO, rto_estimator=RTO_ESTIMATOR
+    )
     web = [
         TrafficSpec(name="web-fwd", server="S1", client="D1", sessions=50, tcp=tcp),
         TrafficSpec(name="web-rev", server="D2", client="S2", sessions=50, tcp=tcp),

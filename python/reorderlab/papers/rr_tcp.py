@@ -11,7 +11,15 @@ Setting (Fig. 3, Table 2)
     capacity is S = M / R packets/s, R the unqueued path RTT including the
     serialisation of the data packet and of its ACK on each of the 3 hops
     (the fixed point of ``baseline.py``), so an undisturbed flow runs at S
-    with window 50 ("SACK-NODELAY"). Throughput is reported normalised by S
+    with window 50 ("SACK-NODELAY"). The RTT estimator and retransmission
+    timer are ns-2.1b8's, the release the paper names (footnote 4; tcp.cc
+    and tcp-sack1.cc of that release, ``docs/variants.md``): 100-ms ticks,
+    integer srtt x 8 / rttvar x 4, RTO floored to whole ticks, minimum 1 s,
+    initial 6 s, backoff then clamp; timing cancelled at every fast
+    retransmit and timeout, no sample in SACK fast recovery, the timer
+    restarted at a fast retransmit. Table 3 lists both readings of "mean
+    RTO": over every arming of the timer (the claims' value) and over the
+    timers that expired. Throughput is reported normalised by S
     (by the S of its own P where P varies); it is measured over the whole run
     (no warm-up), as the paper counts the packets of the whole 1000 s.
     The variants' defaults are the paper's Table 2 (initial FA ratio 90 %,
@@ -147,6 +155,8 @@ ACCESS_DELAY = 0.001
 M = 50
 QUEUE = 100
 MIN_RTO = 1.0
+#: The RTT estimator and timer of the ns-2 release the paper ran (footnote 4).
+RTO_ESTIMATOR = "ns2-2.1b8"
 
 #: Read P as the one-way delay of link (R1, R2) instead of the path's
 #: propagation RTT (see the module docstring).
@@ -228,6 +238,7 @@ def chain_scenario(
                     ack_size=ACK,
                     max_window=max_window,
                     min_rto=MIN_RTO,
+                    rto_estimator=RTO_ESTIMATOR,
                     fa_ratio=fa_ratio,
                 ),
             )
@@ -340,8 +351,19 @@ def summarise(df: pd.DataFrame) -> Table:
         reord = float(g["reordered"].sum())
         false = float(g["spurious_fast_retransmits"].sum())
         st.mean["false_fr_per_reorder"] = false / reord if reord else 0.0
+        st.mean["rto_at_timeout"] = _rto_at_timeout(g)
         table[(str(curve), float(x))] = st
     return table
+
+
+def _rto_at_timeout(g: pd.DataFrame) -> float:
+    """The mean RTO that expired, pooled over the seeds' timeouts (NaN
+    without a timeout): the other reading of Table 3's "mean RTO"."""
+    if "rto_expired_mean" not in g.columns:
+        return math.nan
+    n = g["timeouts"].astype(float)
+    waits = pd.to_numeric(g["rto_expired_mean"], errors="coerce").fillna(0.0) * n
+    return float(waits.sum() / n.sum()) if n.sum() > 0 else math.nan
 
 
 def _summary(runs: Runs, quick: bool) -> Derived[Table]:
@@ -433,7 +455,13 @@ def fig1_scenario(variant: str) -> Scenario:
                 src="S1",
                 dst="D",
                 variant=variant,
-                tcp=TcpSpec(mss=MSS, ack_size=ACK, max_window=FIG1_WINDOW, min_rto=MIN_RTO),
+                tcp=TcpSpec(
+                    mss=MSS,
+                    ack_size=ACK,
+                    max_window=FIG1_WINDOW,
+                    min_rto=MIN_RTO,
+                    rto_estimator=RTO_ESTIMATOR,
+                ),
             )
         ],
         record=RecordSpec(series=["cwnd"], interval=0.01),
@@ -1424,10 +1452,13 @@ def _fig12_table(runs: Runs, quick: bool) -> Derived[Table]:
     tab = summarise(runs.table())
     hi_r = max(FIG8_RATIOS_QUICK if quick else FIG8_RATIOS)
     rto = _mean_rto(tab, quick)
+    at_timeout = {v: tab[(v, 0.0)]["rto_at_timeout"] for v in FIG12_REFS}
+    at_timeout["DSACK-FA"] = tab[("DSACK-FA", hi_r)]["rto_at_timeout"]
     rows = [
         {
             "variant": v,
             "mean_rto_s": rto[v],
+            "mean_rto_at_timeout_s": None if math.isnan(at_timeout[v]) else at_timeout[v],
             "paper_s": TABLE3_PAPER[v],
             "note": f"FA ratio {_pct(hi_r)}" if v == "DSACK-FA" else "",
         }

@@ -27,6 +27,14 @@ Assumptions (the paper does not say)
     * 1000-byte data packets, 40-byte ACKs, no delayed ACK, SACK receiver,
       min RTO 1 s (RFC 2988; TCP-PR's extreme-loss mxrtt of 1 s emulates
       it), no receiver-window limit (the flows are congestion-limited).
+    * The RTT estimator and retransmission timer of the ns-2 of the paper's
+      time (2002-2004; the release is not named, the references end in
+      2004): ns-2.1b9 to 2.27 share their defaults, 10-ms ticks, integer
+      srtt x 8 / rttvar x 4, RTO floored to whole ticks, ``rfc2988_``
+      (clamp to the 1 s minimum, then back off), initial RTO 6 s; timing
+      cancelled at every fast retransmit and timeout, no sample in SACK fast
+      recovery (``tcp.rto_estimator = "ns2-2.26"``, ``docs/variants.md``).
+      TCP-PR's own timer (mxrtt) is unchanged by it.
     * Limited transmit (RFC 3042) for SACK (RFC 6675 includes it) and, in
       Figs. 6 and 8, for Reno too: ns-2 turned it on (``singledup_``) for
       every TCP agent in 2001. Without it Reno starves in the small-window
@@ -144,6 +152,9 @@ ACK = 40
 ACCESS_RATE = 100e6
 ACCESS_DELAY = 0.001
 WINDOW = 100_000  # no receiver-window limit
+#: ns-2.1b9-2.27's RTT estimator and timer (the paper's ns-2 release is not
+#: named; its references end in 2004).
+RTO_ESTIMATOR = "ns2-2.26"
 MEASURE = 60.0  # the last 60 s
 
 FULL_DURATION, FULL_SEEDS, FULL_FLOWS = 200.0, 3, (2, 4, 8, 16, 32, 64)
@@ -183,6 +194,7 @@ def _tcp(
         mss=MSS,
         ack_size=ACK,
         max_window=WINDOW,
+        rto_estimator=RTO_ESTIMATOR,
         alpha=alpha,
         beta=beta,
         limited_transmit=limited_transmit,

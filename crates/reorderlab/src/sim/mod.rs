@@ -33,7 +33,13 @@ pub use results::RunResult;
 /// older engine are not reused. 6: scenario numbers parsed exactly
 /// (serde_json's `float_roundtrip`; before, some were 1 ulp off). 7: TCP-PR
 /// counts the DSACK blocks it receives (`dsacks_received` was always 0).
-pub const MODEL_REVISION: u32 = 7;
+/// 8: the algorithms checked against their sources (issue 19): RFC 4653
+/// TCP-NCR, RFC 7765 step 3b, RFC 8985 step 3, Linux 3.17's reordering
+/// measurement and RTO rules for the Linux family, F-RTO on recurring
+/// timeouts, RFC 3708 A.3, RFC 3042 for the Blanton-Allman schemes and
+/// TD-FR, AVG-DEV from its sources, HyStart, the ns-2 estimator mode, and
+/// `rto_expired_mean` in the flow results.
+pub const MODEL_REVISION: u32 = 8;
 /// One flow: its endpoints and timer slots.
 #[derive(Debug)]
 struct Flow {

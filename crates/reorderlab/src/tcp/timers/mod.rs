@@ -61,7 +61,7 @@ impl Timers {
     /// Sack1's `dupack_action`) restart the timer and cancel the RTT
     /// measurement.
     pub fn on_fast_retransmit(&mut self, tcb: &mut Tcb, now: Time) {
-        if self.ns2 {
+        if self.ns2 && self.rto_enabled {
             tcb.timed = None;
             self.arm_rto(tcb, now);
         }
