@@ -65,6 +65,7 @@ pub const PAPER_CC: &[(&str, &str, &str)] = &[
         "reno",
         "assumed: Ma & Leung's text is not available (seed 003 ran it with BIC)",
     ),
+    ("AVG-DEV-K4", "reno", "as AVG-DEV"),
     (
         "SACK-CWV",
         "reno",
