@@ -113,9 +113,10 @@ def test_summary_counts_per_paper_and_total(results: Path) -> None:
     _, page = _page(results)
     summary = [text for _, text in page.rows if text.startswith(("baseline", "zeta", "all"))]
     assert summary[0].startswith("baseline Baseline checks of the engine")
-    assert summary[0].endswith("2 / 2")
-    assert summary[1] == "zeta zeta 1 / 3"
-    assert summary[2] == "all 3 / 5"
+    # then not holding by cause: model, setting, paper, noise, unexplained
+    assert summary[0].endswith("2 / 2 0 0 0 0 0")
+    assert summary[1] == "zeta zeta 1 / 3 0 0 0 0 2"
+    assert summary[2] == "all 3 / 5 0 0 0 0 2"
     assert "stray" not in page.ids and "#paper-stray" not in page.links
 
 
@@ -135,6 +136,42 @@ def test_a_claim_that_does_not_hold_is_marked(results: Path) -> None:
     assert all(row.endswith("holds") and "not" not in row for row in holding)
     assert "zeta holds one" in " ".join(holding)
     assert "1 of 3 claims hold" in text
+    # with no deviation recorded, each says so in the row under it
+    assert [cls for cls, row in page.rows if row == "unexplained"] == ["why", "why"]
+
+
+def test_a_deviation_is_shown_under_its_claim_and_counted(results: Path) -> None:
+    path = results / "zeta" / "claims.json"
+    claims = json.loads(path.read_text())
+    claims[0]["deviation"] = {
+        "cause": "setting",
+        "why": "The queue is not given; 100 packets assumed.",
+        "evidence": [
+            {"kind": "sweep", "ref": "misc.png", "note": "holds from 150 packets"},
+            {"kind": "quote", "ref": "seed 9 Sec. 2", "note": "a large buffer"},
+        ],
+    }
+    path.write_text(json.dumps(claims))
+    text, page = _page(results)
+    summary = [row for _, row in page.rows if row.startswith(("zeta zeta", "all"))]
+    assert summary == ["zeta zeta 1 / 3 0 1 0 0 1", "all 3 / 5 0 1 0 0 1"]
+    why = [row for cls, row in page.rows if cls == "why"]
+    assert why[0].startswith("cause: setting. The queue is not given; 100 packets assumed.")
+    assert "sweep: misc.png : holds from 150 packets" in why[0]
+    assert "quote: seed 9 Sec. 2: a large buffer" in why[0]
+    assert why[1] == "unexplained"
+    assert "zeta/misc.png" in page.links  # a file of the paper's folder is linked
+
+
+def test_a_malformed_deviation_is_an_error_naming_it(results: Path) -> None:
+    from reorderlab.report import ReportError
+
+    path = results / "zeta" / "claims.json"
+    claims = json.loads(path.read_text())
+    claims[0]["deviation"] = {"cause": "bad luck", "why": "x", "evidence": []}
+    path.write_text(json.dumps(claims))
+    with pytest.raises(ReportError, match=r"claim 0: deviation: cause: 'bad luck' is not one of"):
+        write_report(results)
 
 
 def test_text_is_escaped(results: Path) -> None:

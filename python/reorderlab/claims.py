@@ -15,6 +15,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from reorderlab.deviations import Deviation, from_dict
+
 __all__ = ["Claim", "claims_table", "load_claims", "print_claims", "write_claims"]
 
 
@@ -23,8 +25,9 @@ class Claim:
     """One checkable statement of a paper.
 
     ``expected`` says what would make it hold (e.g. ``"ratio in [0.7, 1.3]"``),
-    ``measured`` what the runs gave (human-readable, with the numbers), and
-    ``values`` the raw numbers behind ``measured``.
+    ``measured`` what the runs gave (human-readable, with the numbers),
+    ``values`` the raw numbers behind ``measured``, and ``deviation`` why it
+    does not hold, when that was found (:mod:`reorderlab.deviations`).
     """
 
     paper: str
@@ -34,13 +37,26 @@ class Claim:
     measured: str
     holds: bool
     values: dict[str, Any] = field(default_factory=dict)
+    deviation: Deviation | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        d["deviation"] = self.deviation.to_dict() if self.deviation else None
+        return d
+
+    @classmethod
+    def from_dict(cls, item: dict[str, Any], where: str = "claim") -> Claim:
+        """The inverse of :meth:`to_dict` (a claims.json entry)."""
+        fields = dict(item)
+        dev = fields.pop("deviation", None)
+        deviation = None if dev is None else from_dict(dev, f"{where}: deviation")
+        return cls(**fields, deviation=deviation)
 
     @property
     def verdict(self) -> str:
-        return "holds" if self.holds else "does not hold"
+        if self.holds:
+            return "holds"
+        return f"does not hold ({self.deviation.cause})" if self.deviation else "does not hold"
 
 
 def claims_table(claims: Sequence[Claim], title: str | None = None) -> Table:
@@ -53,7 +69,7 @@ def claims_table(claims: Sequence[Claim], title: str | None = None) -> Table:
     table.add_column("measured", overflow="fold")
     table.add_column("verdict")
     for c in claims:
-        verdict = "[green]holds[/green]" if c.holds else "[red]does not hold[/red]"
+        verdict = "[green]holds[/green]" if c.holds else f"[red]{c.verdict}[/red]"
         table.add_row(c.paper, c.figure, c.claim, c.expected, c.measured, verdict)
     return table
 
@@ -79,4 +95,4 @@ def write_claims(claims: Iterable[Claim], path: str | Path) -> Path:
 def load_claims(path: str | Path) -> list[Claim]:
     """Read claims written by :func:`write_claims`."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return [Claim(**item) for item in data]
+    return [Claim.from_dict(item, f"{path}: claim {i}") for i, item in enumerate(data)]

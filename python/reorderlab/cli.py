@@ -352,8 +352,8 @@ def _check_report(out: Path) -> None:
         _fail(str(exc), 1)
     for problem in check.problems:
         print(f"problem: {problem}", file=sys.stderr)
-    held = sum(h for h, _ in check.page_counts.values())
-    total = sum(t for _, t in check.page_counts.values())
+    held = sum(c[0] for c in check.page_counts.values())
+    total = sum(c[1] for c in check.page_counts.values())
     print(
         f"browser check: {check.images} images, {check.links} links, "
         f"{held} of {total} claims on the page; screenshot {check.screenshot}"

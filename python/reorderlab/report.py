@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import quote
 
 from reorderlab.claims import Claim
+from reorderlab.deviations import CAUSES, DeviationError, from_dict
 from reorderlab.report_leagues import League, leagues_html
 
 __all__ = ["PaperResults", "ReportError", "collect", "read_claims", "render", "write_report"]
@@ -61,10 +62,19 @@ class PaperResults:
     figures: list[str]  # in the order the sections show them
     figure_titles: dict[str, str] = field(default_factory=dict)
     artifacts: list[Artifact] = field(default_factory=list)
+    files: frozenset[str] = frozenset()  # every file name in its folder
 
     @property
     def held(self) -> int:
         return sum(1 for c in self.claims if c.holds)
+
+    def by_cause(self) -> dict[str, int]:
+        """Claims not holding per deviation cause, and ``unexplained``."""
+        counts = dict.fromkeys((*CAUSES, "unexplained"), 0)
+        for c in self.claims:
+            if not c.holds:
+                counts[c.deviation.cause if c.deviation else "unexplained"] += 1
+        return counts
 
 
 def write_report(out: Path) -> Path:
@@ -120,6 +130,7 @@ def _paper(directory: Path, known: tuple[str, list[str], dict[str, str]] | None)
         figures=figures,
         figure_titles=figure_titles,
         artifacts=_artifacts(directory),
+        files=frozenset(p.name for p in directory.iterdir() if p.is_file()),
     )
 
 
@@ -157,7 +168,13 @@ def _claim(item: Any, where: str) -> Claim:
     if not isinstance(values, dict):
         raise ReportError(f"{where}: values: expected an object, got {type(values).__name__}")
     paper, figure, claim, expected, measured = (item[key] for key in _TEXT_FIELDS)
-    return Claim(paper, figure, claim, expected, measured, item["holds"], values)
+    deviation = None
+    if item.get("deviation") is not None:
+        try:
+            deviation = from_dict(item["deviation"], f"{where}: deviation")
+        except DeviationError as exc:
+            raise ReportError(str(exc)) from None
+    return Claim(paper, figure, claim, expected, measured, item["holds"], values, deviation)
 
 
 def _artifacts(directory: Path) -> list[Artifact]:
@@ -245,6 +262,9 @@ th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertica
 th { background: #f0f0f0; }
 td.count { text-align: right; white-space: nowrap; }
 tr.fails td { background: #fdecea; }
+tr.why td { background: #fff8e1; font-size: 0.92em; }
+tr.why ul { margin: 0.3em 0 0; padding-left: 1.2em; }
+.cause { font-weight: bold; }
 .verdict { white-space: nowrap; font-weight: bold; }
 .holds .verdict, .all-hold { color: #1b6e20; }
 .fails .verdict, .some-fail { color: #b3261e; }
@@ -300,19 +320,31 @@ def render(papers: Sequence[PaperResults], leagues: Sequence[League] = ()) -> st
     return "\n".join([*head, *body, "</body>", "</html>"]) + "\n"
 
 
+_CAUSE_HEADS = (*CAUSES, "unexplained")
+
+
 def _summary(papers: Sequence[PaperResults]) -> str:
-    """One row per paper: its claims holding and a link to its section."""
+    """One row per paper: its claims holding, those that do not by cause
+    (:mod:`reorderlab.deviations`), and a link to its section."""
     rows = [
         f'<tr><td><a href="#{_anchor(p.key)}">{_e(p.key)}</a></td><td>{_e(p.title)}</td>'
-        f"{_count(p.held, len(p.claims))}</tr>"
+        f"{_count(p.held, len(p.claims))}{_cause_cells(p.by_cause())}</tr>"
         for p in papers
     ]
     total = sum(len(p.claims) for p in papers)
-    foot = f"<tr><th>all</th><th></th>{_count(sum(p.held for p in papers), total)}</tr>"
+    all_causes = {k: sum(p.by_cause()[k] for p in papers) for k in _CAUSE_HEADS}
+    foot = (
+        f"<tr><th>all</th><th></th>{_count(sum(p.held for p in papers), total)}"
+        f"{_cause_cells(all_causes)}</tr>"
+    )
+    causes = "".join(f"<th>{_e(k)}</th>" for k in _CAUSE_HEADS)
     return "\n".join(
         [
             '<table class="summary">',
-            "<thead><tr><th>paper</th><th>title</th><th>claims holding</th></tr></thead>",
+            "<thead><tr><th>paper</th><th>title</th><th>claims holding</th>"
+            f"{causes}</tr>"
+            '<tr><th colspan="3"></th>'
+            f'<th colspan="{len(_CAUSE_HEADS)}">not holding, by cause</th></tr></thead>',
             "<tbody>",
             *rows,
             "</tbody>",
@@ -322,6 +354,10 @@ def _summary(papers: Sequence[PaperResults]) -> str:
     )
 
 
+def _cause_cells(counts: dict[str, int]) -> str:
+    return "".join(f'<td class="count">{counts[k]}</td>' for k in _CAUSE_HEADS)
+
+
 def _section(paper: PaperResults) -> str:
     """A paper: its claims, then its plots grouped by figure."""
     lines = [
@@ -329,7 +365,7 @@ def _section(paper: PaperResults) -> str:
         f"<h2>{_e(paper.key)}: {_e(paper.title)}</h2>",
         f"<p>{paper.held} of {len(paper.claims)} claims hold "
         f'(<a href="{_href(paper.key, "claims.json")}">claims.json</a>).</p>',
-        _claims_table(paper.claims),
+        _claims_table(paper),
     ]
     groups = group(paper.figures, paper.artifacts)
     if not groups:
@@ -341,18 +377,40 @@ def _section(paper: PaperResults) -> str:
     return "\n".join(lines)
 
 
-def _claims_table(claims: Sequence[Claim]) -> str:
-    """Claims with a verdict that shows without colour too."""
+def _claims_table(paper: PaperResults) -> str:
+    """Claims with a verdict that shows without colour too; under each that
+    does not hold, its cause, why and evidence."""
     rows = []
-    for c in claims:
+    for c in paper.claims:
         cls, verdict = (
             ("holds", "&#10004; holds") if c.holds else ("fails", "&#10008; does not hold")
         )
         cells = "".join(f"<td>{_e(t)}</td>" for t in (c.figure, c.claim, c.expected, c.measured))
         rows.append(f'<tr class="{cls}">{cells}<td class="verdict">{verdict}</td></tr>')
+        if not c.holds:
+            rows.append(_deviation_row(paper, c))
     head = "".join(f"<th>{h}</th>" for h in ("figure", "claim", "expected", "measured", "verdict"))
     top = ['<table class="claims">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
     return "\n".join([*top, *rows, "</tbody>", "</table>"])
+
+
+def _deviation_row(paper: PaperResults, claim: Claim) -> str:
+    """The row under a claim that does not hold: why, or that nobody knows."""
+    d = claim.deviation
+    if d is None:
+        return '<tr class="why"><td colspan="5"><span class="cause">unexplained</span></td></tr>'
+    items = []
+    for e in d.evidence:
+        ref = (
+            f'<a href="{_href(paper.key, e.ref)}">{_e(e.ref)}</a>'
+            if e.ref in paper.files
+            else _e(e.ref)
+        )
+        items.append(f"<li>{_e(e.kind)}: {ref}: {_e(e.note)}</li>")
+    return (
+        f'<tr class="why"><td colspan="5"><span class="cause">cause: {_e(d.cause)}.</span> '
+        f"{_e(d.why)}<ul>{''.join(items)}</ul></td></tr>"
+    )
 
 
 def _figure_heading(paper: PaperResults, figure: str | None) -> str:

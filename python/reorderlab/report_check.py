@@ -24,6 +24,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from reorderlab.deviations import CAUSES
+
 __all__ = ["CHROMIUM_FLAGS", "BrowserCheck", "check_report", "find_chromium"]
 
 #: Flags that let headless Chromium run here: as root in a container (no
@@ -81,10 +83,11 @@ class BrowserCheck:
 
     images: int = 0
     links: int = 0
-    #: paper key -> (claims holding, claims) as the page shows them
-    page_counts: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: paper key -> (claims holding, claims, then those not holding per
+    #: cause and unexplained) as the page shows them
+    page_counts: dict[str, tuple[int, ...]] = field(default_factory=dict)
     #: the same from the claims.json files
-    file_counts: dict[str, tuple[int, int]] = field(default_factory=dict)
+    file_counts: dict[str, tuple[int, ...]] = field(default_factory=dict)
     league_rows: list[int] = field(default_factory=list)
     screenshot: Path | None = None
     problems: list[str] = field(default_factory=list)
@@ -178,25 +181,29 @@ def _check_links(seen: dict[str, Any], out: Path, probe: Path, check: BrowserChe
             check.problems.append(f"link outside the results folder: {link['href']}")
 
 
-def _claim_counts(out: Path) -> dict[str, tuple[int, int]]:
-    """(claims holding, claims) of every ``out/<paper>/claims.json``."""
+def _claim_counts(out: Path) -> dict[str, tuple[int, ...]]:
+    """(claims holding, claims, not holding per cause..., unexplained) of
+    every ``out/<paper>/claims.json``."""
     counts = {}
     for path in sorted(out.glob("*/claims.json")):
         claims = json.loads(path.read_text(encoding="utf-8"))
-        counts[path.parent.name] = (sum(1 for c in claims if c.get("holds") is True), len(claims))
+        failing = [c for c in claims if c.get("holds") is not True]
+        causes = [(c.get("deviation") or {}).get("cause", "unexplained") for c in failing]
+        by_cause = tuple(causes.count(k) for k in (*CAUSES, "unexplained"))
+        counts[path.parent.name] = (len(claims) - len(failing), len(claims), *by_cause)
     return counts
 
 
 def _check_counts(seen: dict[str, Any], check: BrowserCheck) -> None:
     """The page's claim counts (summary rows and headline) against the files."""
     for row in seen["summary"]:
-        held, total = (int(x) for x in row[-1].split("/"))
-        check.page_counts[row[0]] = (held, total)
+        held, total = (int(x) for x in row[2].split("/"))
+        check.page_counts[row[0]] = (held, total, *(int(x) for x in row[3:]))
     if check.page_counts != check.file_counts:
         check.problems.append(
             f"claim counts on the page {check.page_counts} != claims.json {check.file_counts}"
         )
-    held = sum(h for h, _ in check.file_counts.values())
-    total = sum(t for _, t in check.file_counts.values())
+    held = sum(c[0] for c in check.file_counts.values())
+    total = sum(c[1] for c in check.file_counts.values())
     if not seen["headline"].startswith(f"{held} of {total} claims hold"):
         check.problems.append(f"headline {seen['headline']!r} != {held} of {total} claims hold")

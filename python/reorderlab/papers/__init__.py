@@ -12,7 +12,9 @@ A figure's recipe works in four steps, each a plain function:
 ``plot(data, out, quick)``
     its plots, under ``out`` (``results/<paper>/``);
 ``claims(data, quick) -> list[Claim]``
-    the paper's claims checked against the data (:mod:`reorderlab.checks`).
+    the paper's claims checked against the data (:mod:`reorderlab.checks`);
+    each that does not hold gets the deviation recorded for it in
+    ``papers/deviations/<paper>.toml`` (:mod:`reorderlab.deviations`).
 
 ``reproduce`` runs all four, simulating what the store lacks;
 :func:`recheck` (``reorderlab report --recheck``) runs the table and claims
@@ -86,7 +88,14 @@ class FigureRecipe:
 
         derived = self.derive(Runs(self.points(quick), store), quick, out)
         self.plot(derived.data, out, quick)
-        return self.claims(derived.data, quick)
+        return self.check(derived.data, quick)
+
+    def check(self, data: Any, quick: bool) -> list[Claim]:
+        """The claims step, each claim that does not hold with the deviation
+        recorded for it (:mod:`reorderlab.deviations`)."""
+        from reorderlab.deviations import explain
+
+        return explain(self.claims(data, quick), quick)
 
     def derive(self, runs: Runs, quick: bool, out: Path) -> Derived[Any]:
         """The table step; its CSV tables written under ``out``."""
@@ -250,7 +259,7 @@ def recheck(out: str | Path, store: Store, *, quick: bool) -> list[Rechecked]:
         fresh: dict[str, list[Claim]] = {}
         for rec, source in runs:
             data = rec.derive(source, quick, out_dir / paper).data
-            fresh[rec.figure] = rec.claims(data, quick)
+            fresh[rec.figure] = rec.check(data, quick)
         claims = _in_file_order(previous, fresh)
         write_claims(claims, out_dir / paper / "claims.json")
         done.append(Rechecked(paper, previous, claims, list(fresh)))
