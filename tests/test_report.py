@@ -152,7 +152,7 @@ def test_a_deviation_is_shown_under_its_claim_and_counted(results: Path) -> None
         ],
     }
     path.write_text(json.dumps(claims))
-    text, page = _page(results)
+    _, page = _page(results)
     summary = [row for _, row in page.rows if row.startswith(("zeta zeta", "all"))]
     assert summary == ["zeta zeta 1 / 3 0 1 0 0 1", "all 3 / 5 0 1 0 0 1"]
     why = [row for cls, row in page.rows if cls == "why"]
