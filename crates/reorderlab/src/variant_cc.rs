@@ -86,6 +86,11 @@ pub const PAPER_CC: &[(&str, &str, &str)] = &[
         "RFC 8985 names no congestion control; Linux, where it was built, runs CUBIC",
     ),
     ("Linux", "cubic", "Linux's default congestion control"),
+    (
+        "Linux-classic",
+        "reno",
+        "the emulator's Linux-classic kernel (docs/emulation.md): classic TCP's control",
+    ),
 ];
 
 /// The congestion control `variant`'s paper used (registry spelling).

@@ -234,4 +234,44 @@ mod tests {
         assert_eq!(r.segments, Some(10));
         assert!(resolve("nope", &tcp, 0).is_none());
     }
+
+    /// Linux-classic differs from the Linux variant exactly where the
+    /// emulator's kernel switches turn something off.
+    #[test]
+    fn linux_classic_is_linux_with_the_switched_off_policies() {
+        use crate::tcp::detection::dupthresh::DupthreshPolicy;
+        use crate::tcp::policy::{
+            DsackResponse, EarlyRetransmit, LossDetection, RtoRecovery, TailLossProbe,
+        };
+        let l = resolve("Linux", &TcpSpec::default(), 0).unwrap();
+        let c = resolve("Linux-classic", &TcpSpec::default(), 0).unwrap();
+        // tp->reordering fixed at 3: no adaptive DupThresh.
+        let rack = LossDetection::Rack {
+            adaptive_reordering: false,
+        };
+        assert_eq!(c.detection, rack);
+        assert!(matches!(c.dupthresh, DupthreshPolicy::Fixed(3)));
+        assert_eq!(
+            (c.tlp, c.early_retransmit),
+            (TailLossProbe::Off, EarlyRetransmit::Off)
+        );
+        assert_eq!(
+            (c.dsack, c.rto_recovery),
+            (DsackResponse::Ignore, RtoRecovery::Conventional)
+        );
+        // What the kernel cannot switch off is the Linux variant's.
+        assert_eq!((c.recovery, l.recovery), (Recovery::Prr, Recovery::Prr));
+        assert_eq!(
+            (c.fack, c.forward_retransmit),
+            (l.fack, l.forward_retransmit)
+        );
+        assert_eq!(
+            (c.initial_window, c.rto.min_rto),
+            (l.initial_window, l.rto.min_rto)
+        );
+        assert_eq!((c.rto_rules, c.rtt_timing), (l.rto_rules, l.rtt_timing));
+        assert_eq!(c.ssthresh_base, l.ssthresh_base);
+        assert_eq!(c.hystart, l.hystart);
+        assert_eq!(c.limited_transmit, l.limited_transmit);
+    }
 }
