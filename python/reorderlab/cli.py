@@ -115,6 +115,76 @@ def _with_taps(sc: Any, taps: list[str]) -> Any:
     return sc.with_params({"record.pcap": known + [tap_spec(t) for t in taps]})
 
 
+def cmd_emulate(a: argparse.Namespace) -> None:
+    """Run the scenario on the real kernel TCP through the emulated network (root).
+    The scenario's links, queues and impairments are applied by the link
+    emulator between two network namespaces; the flows are the built-in bulk
+    sender and receiver, or your commands: -- SENDER_CMD ... -- RECEIVER_CMD
+    ... ({sender}, {receiver}, {port} in them are replaced by the flow's
+    values). See docs/emulation.md."""
+    sender_cmd, receiver_cmd = _commands(a)
+    from reorderlab.emulate import EmulationError, EmulationUnavailableError, emulate, load
+
+    con = _cli_console()
+    with _errors(str(a.scenario)):
+        sc, spec = load(a.scenario)
+        try:
+            result = emulate(
+                sc,
+                seed=a.seed,
+                out=a.out,
+                emulation=spec,
+                sender_cmd=sender_cmd,
+                receiver_cmd=receiver_cmd,
+                log=con.print,
+            )
+        except (EmulationUnavailableError, EmulationError) as exc:
+            _fail(str(exc), 1)
+        except KeyboardInterrupt:
+            print("interrupted: namespaces and devices removed", file=sys.stderr)
+            raise SystemExit(130) from None
+    from reorderlab import _cli_output as show
+
+    emu = result.to_dict()["emulation"]
+    con.print(show.flow_table(result))
+    t = emu["timing"]
+    con.print(
+        f"kernel {emu['variant']}; timing error p50 {t['p50_us']:.0f} us, "
+        f"p99 {t['p99_us']:.0f} us, max {t['max_us']:.0f} us over {t['packets']} packets; "
+        f"load {emu['load'].get('before')}"
+    )
+    for warning in emu["warnings"]:
+        con.print(f"warning: {warning}")
+    if a.out is not None:
+        con.print(f"wrote {a.out}/")
+
+
+def _cli_console() -> Any:
+    from reorderlab import _cli_output as show
+
+    return show.console()
+
+
+def _commands(a: argparse.Namespace) -> tuple[list[str] | None, list[str] | None]:
+    """The two commands of ``-- SENDER_CMD ... -- RECEIVER_CMD ...``, or
+    neither. argparse leaves everything after the scenario together, and
+    drops the first ``--`` when the commands follow the scenario at once;
+    options between the scenario and the first ``--`` are parsed here."""
+    rest = list(a.commands)
+    if rest and rest[0].startswith("-") and rest[0] != "--":
+        cut = rest.index("--") if "--" in rest else len(rest)
+        options = _emulate_options(_Parser(prog="reorderlab emulate", add_help=False))
+        options.parse_args(rest[:cut], namespace=a)
+        rest = rest[cut:]
+    commands = rest[1:] if rest[:1] == ["--"] else rest
+    if not commands:
+        return None, None
+    if commands.count("--") != 1 or commands[0] == "--" or commands[-1] == "--":
+        _fail("give the commands as: -- SENDER_CMD [ARGS...] -- RECEIVER_CMD [ARGS...]", 2)
+    split = commands.index("--")
+    return commands[:split], commands[split + 1 :]
+
+
 def cmd_variants(a: argparse.Namespace) -> None:
     """List the sender variants and congestion controls, with their sources."""
     from reorderlab import _core
@@ -268,6 +338,8 @@ def cmd_reproduce(a: argparse.Namespace) -> None:
         for name, figs in papers().items():
             for fig, rec in figs.items():
                 mark = "" if rec.default else " (not in the default set)"
+                if not rec.in_all:
+                    mark = " (only when its paper is named)"
                 con.print(f"{name} {fig}: {rec.title}{mark}")
         return
     try:
@@ -500,6 +572,29 @@ def _run_parser(sub: Any) -> None:
     _add_store(p)
 
 
+def _emulate_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    p.add_argument("--seed", type=int, help="Seed (default: the scenario's).")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="Write result.json, CSVs, a pcap of each side and the socket samples here.",
+    )
+    return p
+
+
+def _emulate_parser(sub: Any) -> None:
+    p = _emulate_options(_command(sub, "emulate", cmd_emulate))
+    p.add_argument(
+        "scenario", type=Path, help="Scenario file (TOML), with an optional [emulation] table."
+    )
+    p.add_argument(
+        "commands",
+        nargs=argparse.REMAINDER,
+        metavar="-- SENDER_CMD ... -- RECEIVER_CMD ...",
+        help="Your sender and receiver commands instead of the built-in bulk pair.",
+    )
+
+
 def _listing_parsers(sub: Any) -> None:
     for name, func in (("variants", cmd_variants), ("impairments", cmd_impairments)):
         p = _command(sub, name, func)
@@ -607,6 +702,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
     _run_parser(sub)
+    _emulate_parser(sub)
     _listing_parsers(sub)
     _sweep_parsers(sub)
     _results_parsers(sub)

@@ -189,6 +189,49 @@ fn run_bench(py: Python<'_>, name: &str) -> PyResult<String> {
     }
 }
 
+/// Check that the emulator can apply a scenario's network (Linux only).
+/// Raises `ValueError("<field>: <message>")` if it cannot.
+#[cfg(target_os = "linux")]
+#[pyfunction]
+fn emulation_check(scenario_json: &str) -> PyResult<()> {
+    let scenario = reorderlab::Scenario::from_json(scenario_json)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    reorderlab::emu::check(&scenario).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Run the link emulator (`reorderlab._emu_link`, a process of its own):
+/// create the TUN devices, print `ready` on stdout, forward packets until
+/// stdin has a byte or closes (or SIGTERM), and return the report JSON.
+/// The GIL is released throughout. Raises `RuntimeError` with a one-line
+/// message when a device cannot be created or the configuration is bad.
+#[cfg(target_os = "linux")]
+#[pyfunction]
+fn emulate_link(py: Python<'_>, config_json: &str) -> PyResult<String> {
+    let text = config_json.to_owned();
+    let outcome = py.detach(move || {
+        let mut ready = || {
+            use std::io::Write;
+            let mut out = std::io::stdout();
+            let _ = writeln!(out, "ready");
+            let _ = out.flush();
+        };
+        match catch_unwind(AssertUnwindSafe(|| {
+            reorderlab::emu::run_json(&text, Some(0), &mut ready)
+        })) {
+            Ok(Ok(json)) => Outcome::Ok(json),
+            Ok(Err(e)) => Outcome::Spec(e),
+            Err(payload) => Outcome::Panic(panic_message(payload.as_ref())),
+        }
+    });
+    match outcome {
+        Outcome::Ok(json) => Ok(json),
+        Outcome::Spec(msg) => Err(PyRuntimeError::new_err(msg)),
+        Outcome::Panic(msg) => Err(PyRuntimeError::new_err(format!(
+            "reorderlab emulator panicked: {msg}"
+        ))),
+    }
+}
+
 /// The extension module `reorderlab._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -201,6 +244,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(impairments, m)?)?;
     m.add_function(wrap_pyfunction!(bench_names, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
+    #[cfg(target_os = "linux")]
+    {
+        m.add_function(wrap_pyfunction!(emulation_check, m)?)?;
+        m.add_function(wrap_pyfunction!(emulate_link, m)?)?;
+    }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -6,10 +6,13 @@
 //! [`net`] (packets, links, queues, routing, topologies), [`impair`]
 //! (impairment elements on links), [`tcp`] (receiver, sender policies,
 //! variants), [`app`] (traffic sources), [`metrics`] (results), [`spec`]
-//! (the scenario format) and [`sim`] (the world and its event loop).
+//! (the scenario format) and [`sim`] (the world and its event loop); `emu`
+//! (Linux) applies the same network to real packets through TUN devices.
 
 pub mod app;
 pub mod bench;
+#[cfg(target_os = "linux")]
+pub mod emu;
 pub mod engine;
 pub mod impair;
 pub mod metrics;
