@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from reorderlab.scenario import FieldError, FlowSpec, Scenario, ScenarioError
 
 #: The kernel switches ``[emulation.kernel]`` may set (``net.ipv4.`` left out).
@@ -150,11 +152,19 @@ def _same(values: list[tuple[str, Any]], what: str) -> Any:
     return first
 
 
+def _is_set(model: BaseModel, name: str) -> bool:
+    """The field differs from its default (whether or not it was written:
+    a scenario rebuilt from a dict has every field written)."""
+    info = type(model).model_fields[name]
+    default = info.get_default(call_default_factory=True)
+    return bool(getattr(model, name) != default)
+
+
 def _check_tcp(p: str, f: FlowSpec, timestamps: bool) -> None:
     tcp, rcv = f.tcp, f.receiver
-    for name in tcp.model_fields_set:
-        if name in _NO_SWITCH and getattr(tcp, name) is not None:
-            raise _err(f"{p}.tcp.{name}", f"not available in emulation: {_NO_SWITCH[name]}")
+    for name, why in _NO_SWITCH.items():
+        if _is_set(tcp, name):
+            raise _err(f"{p}.tcp.{name}", f"not available in emulation: {why}")
     if tcp.rtt_timing == "per_rtt":
         raise _err(f"{p}.tcp.rtt_timing", "the kernel times every ACK (per_ack), got 'per_rtt'")
     if tcp.limited_transmit is False:
@@ -163,17 +173,15 @@ def _check_tcp(p: str, f: FlowSpec, timestamps: bool) -> None:
         raise _err(f"{p}.tcp.min_rto", "this kernel has no tcp_rto_min_us")
     if tcp.max_rto is not None and not _sysctl_exists("tcp_rto_max_ms"):
         raise _err(f"{p}.tcp.max_rto", "this kernel has no tcp_rto_max_ms")
-    if "syn" in tcp.model_fields_set and not tcp.syn:
-        raise _err(f"{p}.tcp.syn", "the kernel always opens with a SYN handshake")
     if rcv.delayed_ack == "rfc1122":
         raise _err(
             f"{p}.receiver.delayed_ack", "the kernel's receiver acks as 'quickack' or 'none'"
         )
     for name in ("delack_timeout", "delack_every"):
-        if name in rcv.model_fields_set:
+        if _is_set(rcv, name):
             raise _err(f"{p}.receiver.{name}", "the kernel's delayed-ACK timer is its own")
     blocks = 3 if timestamps else 4
-    if "max_sack_blocks" in rcv.model_fields_set and rcv.max_sack_blocks != blocks:
+    if _is_set(rcv, "max_sack_blocks") and rcv.max_sack_blocks != blocks:
         raise _err(
             f"{p}.receiver.max_sack_blocks",
             f"the kernel sends {blocks} SACK blocks with timestamps "

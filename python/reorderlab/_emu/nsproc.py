@@ -8,8 +8,9 @@ name given (set or only read), as the kernel reports them back.
 counters (``/proc/net/snmp`` and ``/proc/net/netstat``) as a JSON object
 named as ``nstat`` names them (``TcpRetransSegs``, ``TcpExtTCPSACKReorder``).
 
-``python -m reorderlab._emu.nsproc listening`` prints how many TCP sockets
-listen (``/proc/net/tcp``, state 0A).
+``python -m reorderlab._emu.nsproc listening`` prints how many sockets wait
+for peers: TCP sockets listening (``/proc/net/tcp``, state 0A) and UDP
+sockets bound (``/proc/net/udp``).
 
 Run through ``ip netns exec``: these files are per namespace. Only the
 standard library, and no ``sysctl`` or ``nstat`` program, is needed.
@@ -67,9 +68,10 @@ def counters() -> dict[str, int]:
 
 
 def listening() -> int:
-    """TCP sockets in LISTEN state (IPv4)."""
-    lines = Path("/proc/net/tcp").read_text(encoding="ascii").splitlines()[1:]
-    return sum(1 for line in lines if line.split()[3] == "0A")
+    """IPv4 TCP sockets in LISTEN state, plus UDP sockets."""
+    tcp = Path("/proc/net/tcp").read_text(encoding="ascii").splitlines()[1:]
+    udp = Path("/proc/net/udp").read_text(encoding="ascii").splitlines()[1:]
+    return sum(1 for line in tcp if line.split()[3] == "0A") + len(udp)
 
 
 def main(argv: list[str]) -> int:

@@ -219,11 +219,15 @@ impl Flows {
     }
 }
 
+/// The model's kind of a real packet: TCP by its flags and payload; a UDP
+/// datagram is data (the `data_only` impairments apply to it); anything
+/// else (ICMP) is control, like an ACK.
 fn packet_kind(ip: &Ipv4) -> PacketKind {
     match ip.tcp {
         Some(t) if t.has(wire::SYN) && t.has(wire::ACK) => PacketKind::SynAck,
         Some(t) if t.has(wire::SYN) => PacketKind::Syn,
         Some(t) if t.payload_len > 0 => PacketKind::Data,
+        None if ip.protocol == wire::PROTO_UDP => PacketKind::Data,
         _ => PacketKind::Ack,
     }
 }

@@ -3,8 +3,9 @@
 //! does: the receive window of a receiver's segments (RFC 7323 Sec. 2), with
 //! the checksum updated incrementally (RFC 1624 Sec. 3).
 
-/// IP protocol number of TCP.
+/// IP protocol numbers of TCP and UDP.
 pub const PROTO_TCP: u8 = 6;
+pub const PROTO_UDP: u8 = 17;
 
 /// TCP flags (RFC 9293 Sec. 3.1).
 pub const FIN: u8 = 0x01;
