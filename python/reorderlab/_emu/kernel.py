@@ -41,11 +41,13 @@ KERNEL_SWITCHES: tuple[str, ...] = (
 #: Sender variants the kernel can be configured as, and the sysctls that do
 #: it (both namespaces). ``Linux``: a fresh namespace's defaults (RACK-TLP,
 #: PRR, DSACK and timestamp undo, adaptive reordering up to 300, F-RTO).
-#: ``Linux-classic``: as close to RFC 6675 SACK as the switches allow: no
-#: RACK / TLP (``tcp_recovery = 0``, ``tcp_early_retrans = 0``), no F-RTO, no
-#: undo (the kernel undoes on any DSACK or timestamp echo it gets, so neither
-#: is sent), duplicate-ACK threshold fixed at 3. PRR, the kernel's window
-#: growth and its delayed ACKs have no switch.
+#: ``Linux-classic``: every loss-recovery switch off that has one: no TLP /
+#: early retransmit, no F-RTO, no undo (the kernel undoes on any DSACK or
+#: timestamp echo it gets, so neither is sent), reordering fixed at 3, and
+#: ``tcp_recovery = 0``, which on 6.18 does not turn RACK off (measured: the
+#: same fast retransmits with 0 and 1; the simulator's ``Linux-classic``
+#: variant models RACK for that reason). PRR, the kernel's window growth and
+#: its delayed ACKs have no switch.
 PRESETS: dict[str, dict[str, str]] = {
     "Linux": {},
     "Linux-classic": {
