@@ -54,7 +54,15 @@ __all__ = [
 T = TypeVar("T")
 
 #: Modules of this package that register recipes (imported on first use).
-_MODULES: tuple[str, ...] = ("baseline", "rr_tcp", "tail_loss", "tcp_pr", "high_speed", "wwan")
+_MODULES: tuple[str, ...] = (
+    "baseline",
+    "rr_tcp",
+    "tail_loss",
+    "tcp_pr",
+    "high_speed",
+    "wwan",
+    "validation",
+)
 
 _REGISTRY: dict[str, dict[str, FigureRecipe]] = {}
 
@@ -80,6 +88,9 @@ class FigureRecipe:
     plot: Callable[[Any, Path, bool], None]
     claims: Callable[[Any, bool], list[Claim]]
     default: bool = True
+    #: run by ``reproduce`` without a paper named (False: only by ``reproduce
+    #: PAPER``, e.g. a figure that needs root and runs in real time)
+    in_all: bool = True
 
     def run(self, quick: bool, out: Path, store: Store | None) -> list[Claim]:
         """Every step: simulate the runs the store lacks, write the tables
@@ -124,14 +135,25 @@ def recipe(
     plot: Callable[[T, Path, bool], None],
     claims: Callable[[T, bool], list[Claim]],
     default: bool = True,
+    in_all: bool = True,
 ) -> FigureRecipe:
     """Register the steps of ``paper`` / ``figure`` (see the module docstring).
 
     ``default=False`` leaves it out of ``reproduce PAPER`` (long or optional
-    figures), though ``reproduce PAPER FIGURE`` still runs it.
+    figures), though ``reproduce PAPER FIGURE`` still runs it. ``in_all=False``
+    leaves it out of ``reproduce`` without a paper, though ``reproduce PAPER``
+    runs it.
     """
-    rec = FigureRecipe(paper, figure, title, points, table, plot, claims, default)
-    _REGISTRY.setdefault(paper, {})[figure] = rec
+    return register(
+        FigureRecipe(paper, figure, title, points, table, plot, claims, default, in_all)
+    )
+
+
+def register(rec: FigureRecipe) -> FigureRecipe:
+    """Register a recipe built elsewhere (e.g. a :class:`FigureRecipe`
+    subclass with steps of its own, as ``validation`` has for its kernel
+    runs)."""
+    _REGISTRY.setdefault(rec.paper, {})[rec.figure] = rec
     return rec
 
 
@@ -146,7 +168,7 @@ def select(paper: str | None = None, figure: str | None = None) -> list[FigureRe
     """The recipes ``reproduce`` would run for these arguments."""
     registry = papers()
     if paper is None:
-        return [r for figs in registry.values() for r in figs.values() if r.default]
+        return [r for figs in registry.values() for r in figs.values() if r.default and r.in_all]
     if paper not in registry:
         known = ", ".join(sorted(registry))
         raise UnknownRecipeError(f"unknown paper {paper!r} (known: {known})")
