@@ -93,6 +93,7 @@ def test_linux_classic_turns_off_every_switch_it_can() -> None:
         ("[flows.receiver]\nmax_sack_blocks = 2\n", "", "flows[0].receiver.max_sack_blocks"),
         ("", '[record]\nseries = ["fa_ratio"]\n', "record.series[0]"),
         ("", "[record]\ntrace_window = [0.0, 1.0]\n", "record.trace_window"),
+        ("", '[[record.pcap]]\nlink = "R1->R2"\n', "record.pcap"),
         (
             "",
             '[[traffic]]\nserver = "S1"\nclient = "D"\n',

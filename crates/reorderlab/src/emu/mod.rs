@@ -47,6 +47,12 @@ pub fn check(scenario: &Scenario) -> Result<(), SpecError> {
     if scenario.flows.is_empty() {
         return Err(SpecError::new("flows", "at least one flow is needed"));
     }
+    if !scenario.record.pcap.is_empty() {
+        return Err(SpecError::new(
+            "record.pcap",
+            "link taps are the simulator's; emulation captures each side itself (--out)",
+        ));
+    }
     if !scenario.record.trace_window.is_empty() {
         return Err(SpecError::new(
             "record.trace_window",
@@ -92,5 +98,7 @@ mod tests {
         assert!(err(&traffic).starts_with("traffic:"));
         let trace = format!(r#"{flows}, "record": {{"trace_window": [0, 1]}}"#);
         assert!(err(&trace).starts_with("record.trace_window:"));
+        let taps = format!(r#"{flows}, "record": {{"pcap": [{{"link": "R1->R2"}}]}}"#);
+        assert!(err(&taps).starts_with("record.pcap:"));
     }
 }
