@@ -274,3 +274,41 @@ def test_a_killed_controller_is_cleaned_up_by_the_next_run(tmp_path: Path) -> No
     assert len(namespaces_of(proc.pid)) == 2
     netns.sweep_stale()
     assert leftovers(proc.pid) == []
+
+
+def test_two_flows_on_a_dumbbell_each_with_its_own_cc_and_window() -> None:
+    text = """\
+name = "dumbbell"
+duration = 6.0
+[topology]
+kind = "dumbbell"
+pairs = 2
+bottleneck_rate = 10e6
+bottleneck_delay = 0.02
+[[flows]]
+src = "S0"
+dst = "D0"
+variant = "Linux"
+cc = "cubic"
+[[flows]]
+src = "S1"
+dst = "D1"
+variant = "Linux"
+cc = "reno"
+start = 1.0
+[flows.tcp]
+max_window = 30
+"""
+    res = emulate(Scenario.from_toml(text))
+    data = res.to_dict()
+    assert [f["cc"] for f in data["flows"]] == ["cubic", "reno"]
+    assert all(f["throughput_bps"] > 1e6 for f in data["flows"])
+    emu = data["emulation"]
+    assert emu["wire"][0]["window_advertised"] is None
+    told = emu["wire"][1]["window_advertised"]
+    assert told == 30 * emu["segment_payload"] == max(emu["samples"]["1"]["snd_wnd"])
+    # Both flows share the bottleneck: what the access links delivered to R1
+    # is what entered R1->R2.
+    links = {lk["link"]: lk for lk in data["links"]}
+    into = links["S0->R1"]["delivered"] + links["S1->R1"]["delivered"]
+    assert links["R1->R2"]["arrivals"] == into > 0
