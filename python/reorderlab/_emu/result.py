@@ -200,6 +200,8 @@ def flow_row(
         "min_rtt": _field(last, "min_rtt") if last else None,
         "rto": _field(last, "rto") if last else 0.0,
         "rto_mean": sum(rto) / len(rto) if rto else 0.0,
+        # the RTO in force at each expiry: tcp_info shows only the current one
+        "rto_expired_mean": None,
         "cwnd": cwnd[-1] if cwnd else 0.0,
         "ssthresh": None if math.isinf(ssthresh) else ssthresh,
         "max_cwnd": max(cwnd) if cwnd else 0.0,
