@@ -38,8 +38,10 @@ pub use results::RunResult;
 /// measurement and RTO rules for the Linux family, F-RTO on recurring
 /// timeouts, RFC 3708 A.3, RFC 3042 for the Blanton-Allman schemes and
 /// TD-FR, AVG-DEV from its sources, HyStart, the ns-2 estimator mode, and
-/// `rto_expired_mean` in the flow results.
-pub const MODEL_REVISION: u32 = 8;
+/// `rto_expired_mean` in the flow results. 9: the Linux family (Linux-ER,
+/// RTOR, TLP, TLPR, Linux) undoes by timestamps (`tcp_packet_delayed`)
+/// and measures the reordering it reveals.
+pub const MODEL_REVISION: u32 = 9;
 /// One flow: its endpoints and timer slots.
 #[derive(Debug)]
 struct Flow {

@@ -302,6 +302,12 @@ impl LossDetector for DupAck {
         }
     }
 
+    /// Linux 3.17 `tcp_try_undo_partial`: `tcp_update_reordering(sk,
+    /// tcp_fackets_out(tp) + acked, 1)`.
+    fn on_delayed_original(&mut self, distance: u32) {
+        self.on_reordering_measured(distance);
+    }
+
     /// RR-TCP's histogram and cost of a false fast retransmit (Sec.
     /// 4.1-4.3), the Blanton-Allman schemes, AVG-DEV.
     fn on_spurious(&mut self, s: &Spurious, now: Time) {

@@ -178,6 +178,12 @@ pub trait LossDetector {
     fn on_limited_transmit_idle(&mut self, _idle: Time, _dupacks: u32, _cwnd: f64, _srtt: Time) {}
     /// A retransmission was spurious (DSACK).
     fn on_spurious(&mut self, _s: &Spurious, _now: Time) {}
+    /// Timestamps showed that an original transmission, `distance` segments
+    /// below the highest SACKed one, filled the hole a fast retransmit was
+    /// sent for (Linux `tcp_try_undo_partial`: "Plain luck! Hole if filled
+    /// with delayed packet"): reordering, measured as Linux 3.17
+    /// `tcp_update_reordering` / current `tcp_check_sack_reordering` do.
+    fn on_delayed_original(&mut self, _distance: u32) {}
     /// ELT ended at a cumulative ACK (RFC 4653 Sec. 4, Termination);
     /// `elt`: a re-started ELT's DupThresh.
     fn after_elt(&mut self, _elt: Option<u32>, _cwnd: f64, _now: Time) {}
@@ -295,6 +301,9 @@ impl Detection {
     }
     pub fn on_spurious(&mut self, s: &Spurious, now: Time) {
         dispatch!(self, d => d.on_spurious(s, now))
+    }
+    pub fn on_delayed_original(&mut self, distance: u32) {
+        dispatch!(self, d => d.on_delayed_original(distance))
     }
     pub fn after_elt(&mut self, elt: Option<u32>, cwnd: f64, now: Time) {
         dispatch!(self, d => d.after_elt(elt, cwnd, now))

@@ -103,11 +103,7 @@ impl Rack {
         let end = seq + 1;
         let retrans = seg.copies > 1;
         if !retrans && end < self.prior_fack {
-            self.reordering_seen = true;
-            if self.adaptive {
-                let distance = self.prior_fack - seq;
-                self.dupthresh = self.dupthresh.max(distance.min(MAX_REORDERING));
-            }
+            self.on_reordering(self.prior_fack - seq);
         }
         self.fack = self.fack.max(end);
         let ambiguous = retrans && self.min_rtt.is_some_and(|m| now - seg.sent_at < m);
@@ -119,6 +115,15 @@ impl Rack {
             .is_none_or(|(t, e, _)| sent_after(seg.sent_at, end, t, e));
         if later {
             self.latest = Some((seg.sent_at, end, retrans));
+        }
+    }
+
+    /// Reordering seen (step 3), `distance` segments deep: with
+    /// `adaptive`, Linux's `tp->reordering` grows to it (at most 300).
+    pub fn on_reordering(&mut self, distance: u32) {
+        self.reordering_seen = true;
+        if self.adaptive {
+            self.dupthresh = self.dupthresh.max(distance.min(MAX_REORDERING));
         }
     }
 
@@ -341,6 +346,13 @@ impl LossDetector for RackDetection {
     /// retransmissions.
     fn on_enter_recovery(&mut self) -> bool {
         false
+    }
+
+    /// Linux records the reordering that timestamps revealed
+    /// (`tcp_check_sack_reordering(sk, prior_snd_una, 1)`), so RACK's
+    /// reo_wnd applies from then on.
+    fn on_delayed_original(&mut self, distance: u32) {
+        self.rack.on_reordering(distance);
     }
 
     /// Step 4: reo_wnd's persistence counts recoveries.

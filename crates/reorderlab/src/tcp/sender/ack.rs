@@ -53,6 +53,7 @@ impl Sender {
             .before_ack(&self.tcb, self.lt.elt_dup_thresh(self.tcb.ca), now);
         let d = self.read_deliveries(pkt, m_before, now);
         if let Some(cum) = d.cum {
+            self.undo_if_original_filled_hole(ack, una_before, pkt.ts);
             self.on_snd_una_advanced(&cum, pkt, now, out);
         }
         self.detection.after_deliveries(&mut self.tcb, now);

@@ -60,6 +60,14 @@ pub struct SenderConfig {
     /// recovery once fackets_out (SND.UNA to the highest SACKed segment)
     /// exceeds dupthresh, the head fackets_out - dupthresh segments lost.
     pub fack: bool,
+    /// Linux's undo by timestamps (`tcp_packet_delayed`, the detection of
+    /// RFC 3522 Sec. 2): an ACK advancing SND.UNA in fast recovery that
+    /// echoes a TSval older than the episode's first retransmission shows
+    /// the hole was filled by an original transmission. At a partial ACK
+    /// the reordering is measured (`tcp_try_undo_partial`) and, with no
+    /// retransmission outstanding, the reduction undone; at the full ACK
+    /// it is undone (`tcp_try_undo_recovery`). See [`super::ts_undo`].
+    pub undo_by_timestamps: bool,
     /// Data packet size, bytes.
     pub mss: u32,
     /// Size of SYN packets, bytes.

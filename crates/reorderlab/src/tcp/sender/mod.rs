@@ -26,6 +26,7 @@ pub mod stats;
 pub mod tcb;
 mod timeout;
 mod transmit;
+mod ts_undo;
 pub mod undo;
 
 #[cfg(test)]

@@ -31,6 +31,11 @@ impl Sender {
         t.stats.last_recovery_at = Some(now);
         t.stats.last_recovery_dupthresh = dupthresh;
         let retransmit_head = self.detection.on_enter_recovery();
+        if t.sb.retrans_out() == 0 {
+            // Linux clears tp->retrans_stamp in the Open state once no
+            // retransmission is outstanding (`tcp_try_to_open`).
+            self.undo.retrans_stamp = None;
+        }
         self.timers.cancel_probe();
         self.timers.on_fast_retransmit(t, now);
         t.forward_hint = t.sb.una();
@@ -114,6 +119,7 @@ impl Sender {
     /// Leaving fast or RTO recovery.
     pub(super) fn leave_recovery(&mut self) {
         self.tcb.ca = CaState::Open;
+        self.undo.retrans_stamp = None;
         self.response.on_exit();
         self.detection.on_recovery_exit();
     }

@@ -169,6 +169,7 @@ impl Sender {
         let copy = t.sb.retransmit(seq, now, t.w.cwnd);
         t.stats.retransmits += 1;
         let episode = self.undo.on_retransmit(t.ca);
+        self.undo.retrans_stamp.get_or_insert(now);
         self.undo.log.on_retransmit(RetxEntry {
             seq,
             cause,

@@ -48,6 +48,9 @@ pub struct Undo {
     episodes: VecDeque<Episode>,
     /// Retransmissions awaiting their fate ([`crate::tcp::dsack`]).
     pub log: RetxLog,
+    /// When the first retransmission since the sender was last in the
+    /// Open state left (Linux `tp->retrans_stamp`).
+    pub retrans_stamp: Option<Time>,
 }
 
 impl Undo {
@@ -85,6 +88,12 @@ impl Undo {
     /// The latest episode's number (0 if none).
     pub fn latest_episode(&self) -> u32 {
         self.episodes.back().map_or(0, |u| u.episode)
+    }
+
+    /// The latest reduction can still be undone (Linux `tp->undo_marker`
+    /// set).
+    pub fn latest_undoable(&self) -> bool {
+        self.episodes.back().is_some_and(|u| !u.blocked)
     }
 
     /// The cwnd before the latest reduction.
@@ -198,6 +207,13 @@ impl Sender {
         }
     }
 
+    /// Undo the latest reduction ([`super::ts_undo`]).
+    pub(super) fn undo_latest_reduction(&mut self) {
+        if let Some(i) = self.undo.episodes.len().checked_sub(1) {
+            self.undo_reduction(i);
+        }
+    }
+
     /// Restore the window of before the reduction (seed 000 Sec. 2.1,
     /// RFC 3708 / Blanton-Allman): the reduction was caused by reordering,
     /// not loss.
@@ -218,6 +234,7 @@ impl Sender {
             }
             t.ca = CaState::Open;
             t.recover = None;
+            self.undo.retrans_stamp = None;
             self.response.on_exit();
         }
         t.note_cwnd();

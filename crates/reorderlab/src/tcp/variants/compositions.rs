@@ -213,9 +213,10 @@ fn tcp_aix(c: &mut SenderConfig) {
 /// (`tcp_early_retrans = 2`): initial window 10, Linux RTO (SRTT + max(4
 /// mdev, 200 ms)), RTT from every ACK (timestamps), SACK recovery with
 /// PRR (Linux 3.2 and later: `tcp_cwnd_reduction`), limited transmit, FACK,
-/// forward retransmission, early retransmit after SRTT / 4, DSACK undo, and
-/// `tp->reordering` as the duplicate-ACK threshold: a measured reordering
-/// raises it, turns FACK off and disables early retransmit
+/// forward retransmission, early retransmit after SRTT / 4, DSACK undo and
+/// undo by timestamps (`tcp_try_undo_partial` / `tcp_try_undo_recovery`),
+/// and `tp->reordering` as the duplicate-ACK threshold: a measured
+/// reordering raises it, turns FACK off and disables early retransmit
 /// (`tcp_update_reordering`).
 fn linux_er(c: &mut SenderConfig) {
     sack(c);
@@ -229,6 +230,7 @@ fn linux_er(c: &mut SenderConfig) {
     c.dsack = DsackResponse::Undo;
     c.forward_retransmit = true;
     c.fack = true;
+    c.undo_by_timestamps = true;
     c.recovery = Recovery::Prr;
     c.dupthresh = DupthreshPolicy::Linux(LinuxReordering::new());
     c.hystart = Some(HyStartFlavour::Linux317);
@@ -266,15 +268,18 @@ fn rack_tlp(c: &mut SenderConfig) {
     // RACK replaced FACK and forward retransmission in Linux.
     c.fack = false;
     c.forward_retransmit = false;
+    // RFC 8985 on its own: undo by DSACK only (RFC 3708).
+    c.undo_by_timestamps = false;
     // RFC 8985's loss recovery on its own: no slow-start change.
     c.hystart = None;
 }
 
-/// A current Linux kernel's defaults: RACK-TLP, PRR, DSACK undo, adaptive
-/// `tp->reordering` in [3, 300], F-RTO (`tcp_frto = 2`, RFC 5682 Sec. 3);
-/// any congestion control (`cc`).
+/// A current Linux kernel's defaults: RACK-TLP, PRR, DSACK undo and undo
+/// by timestamps, adaptive `tp->reordering` in [3, 300], F-RTO
+/// (`tcp_frto = 2`, RFC 5682 Sec. 3); any congestion control (`cc`).
 fn linux(c: &mut SenderConfig) {
     rack_tlp(c);
+    c.undo_by_timestamps = true;
     c.detection = LossDetection::Rack {
         adaptive_reordering: true,
     };
@@ -483,8 +488,8 @@ pub const VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "Linux-ER",
-        description: "Linux 3.17 without TLP (seed 002 baseline): IW 10, RTO = SRTT + max(4 mdev, 200 ms) with Linux rttvar rules, RTT per ACK, SACK + PRR + FACK + limited transmit + forward retransmission (RFC 6675 NextSeg rule 3), early retransmit (< 4 out, any SACK) after max(SRTT/4, 2 ms), DSACK undo; dupthresh = tp->reordering (3, raised to a measured reordering distance up to 300, which also turns FACK and early retransmit off)",
-        source: "seed 002 Sec. 2-3.1; RFC 5827 (Appendix A.1, A.3), RFC 6675, RFC 6937, RFC 3042; Linux 3.17 tcp_input.c (tcp_rtt_estimator, tcp_update_reordering)",
+        description: "Linux 3.17 without TLP (seed 002 baseline): IW 10, RTO = SRTT + max(4 mdev, 200 ms) with Linux rttvar rules, RTT per ACK, SACK + PRR + FACK + limited transmit + forward retransmission (RFC 6675 NextSeg rule 3), early retransmit (< 4 out, any SACK) after max(SRTT/4, 2 ms), DSACK undo and undo by timestamps; dupthresh = tp->reordering (3, raised to a measured reordering distance up to 300, which also turns FACK and early retransmit off)",
+        source: "seed 002 Sec. 2-3.1; RFC 5827 (Appendix A.1, A.3), RFC 6675, RFC 6937, RFC 3042; Linux 3.17 tcp_input.c (tcp_rtt_estimator, tcp_update_reordering, tcp_try_undo_partial)",
         configure: linux_er,
     },
     VariantInfo {
@@ -513,7 +518,7 @@ pub const VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "Linux",
-        description: "A current Linux kernel's default loss recovery: RACK-TLP + PRR + DSACK undo with adaptive tp->reordering (3..300) as RACK's DupThresh, F-RTO (SACK-enhanced: new data after the timeout retransmission, undo when never-retransmitted data is acknowledged); compose with cc = \"cubic\" (Linux's default)",
+        description: "A current Linux kernel's default loss recovery: RACK-TLP + PRR + DSACK undo and undo by timestamps with adaptive tp->reordering (3..300) as RACK's DupThresh, F-RTO (SACK-enhanced: new data after the timeout retransmission, undo when never-retransmitted data is acknowledged); compose with cc = \"cubic\" (Linux's default)",
         source: "RFC 8985, RFC 6937, RFC 5682 Sec. 3; Linux net/ipv4/tcp_recovery.c, tcp_input.c (behaviour, not code)",
         configure: linux,
     },

@@ -56,6 +56,7 @@ pub fn base_config() -> SenderConfig {
         tlp: TailLossProbe::Off,
         forward_retransmit: false,
         fack: false,
+        undo_by_timestamps: false,
         mss: 1000,
         syn_size: 40,
         max_window: 10_000,

@@ -233,3 +233,46 @@ fn linux_er_raises_tp_reordering_and_turns_fack_off() {
         .collect();
     assert!(!lost.contains(&4) && !lost.contains(&5), "{lost:?}");
 }
+
+/// Segments 0..9 sent at 0 ms; 0 is late: 1..4 SACKed at 100 ms (RACK
+/// marks 0 lost, reo_wnd 0 with no reordering seen yet) and 0 is
+/// retransmitted; then the ACK for 0 comes back echoing `tsecr`.
+fn hole_filled_at_110ms(variant: &str, tsecr: Time) -> Sender {
+    let mut s = finite_sender(variant, 10, 1000, 100);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    for k in 2..=5 {
+        s.on_packet(&ack(0, &[(1, k)]), ms(100), &mut out);
+    }
+    assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
+    assert!(sent(&mut out).contains(&0), "{variant}");
+    let mut filled = ack(5, &[]);
+    filled.ts = tsecr;
+    s.on_packet(&filled, ms(110), &mut out);
+    s
+}
+
+#[test]
+fn linux_undoes_by_timestamps_when_the_original_fills_the_hole() {
+    // The ACK echoes the original's TSval (0 ms), older than the
+    // retransmission (100 ms): Linux's tcp_try_undo_partial records the
+    // reordering (5 segments deep) and, no retransmission being out, undoes
+    // the reduction at once, without waiting for the DSACK.
+    for variant in ["Linux", "Linux-ER"] {
+        let s = hole_filled_at_110ms(variant, 0);
+        assert_eq!(s.ca_state(), CaState::Open, "{variant}");
+        assert_eq!(s.stats().undos, 1, "{variant}");
+        // tp->reordering: RACK's DupThresh (Linux), DupAck's (3.17).
+        let reordering = s.rack().map_or(s.dupthresh(), |r| r.dupthresh);
+        assert_eq!(reordering, 5, "{variant}");
+    }
+    let s = hole_filled_at_110ms("Linux", 0);
+    assert!(s.rack().unwrap().reordering_seen);
+    // Echoing the retransmission: the hole was a loss, recovery goes on.
+    let s = hole_filled_at_110ms("Linux", ms(100));
+    assert_eq!((s.ca_state(), s.stats().undos), (CaState::Recovery, 0));
+    assert!(!s.rack().unwrap().reordering_seen);
+    // RACK-TLP (RFC 8985 with RFC 3708 undo) waits for the DSACK.
+    let s = hole_filled_at_110ms("RACK-TLP", 0);
+    assert_eq!((s.ca_state(), s.stats().undos), (CaState::Recovery, 0));
+}

@@ -1,0 +1,48 @@
+//! Undo by timestamps, as Linux does it (3.17 and current kernels alike):
+//! `tcp_packet_delayed` is the detection of RFC 3522 Sec. 2 (Eifel): an
+//! ACK whose echoed TSval (RFC 7323 TSecr) is older than the first
+//! retransmission of the episode (`tp->retrans_stamp`) was sent for an
+//! original transmission, so the hole it filled was reordered, not lost.
+//!
+//! In fast recovery, on an ACK that advances SND.UNA:
+//! * below the recovery point (`tcp_try_undo_partial`): the reordering is
+//!   measured, from the old SND.UNA to the highest SACKed segment
+//!   (3.17 `tcp_update_reordering(sk, tcp_fackets_out(tp) + acked, 1)`,
+//!   current `tcp_check_sack_reordering(sk, prior_snd_una, 1)`), and the
+//!   window reduction is undone if no retransmission is outstanding;
+//! * at or above it (`tcp_try_undo_recovery` through `tcp_may_undo`): the
+//!   reduction is undone.
+//!
+//! The undo is the one DSACK evidence triggers ([`super::undo`]).
+
+use crate::engine::Time;
+use crate::tcp::sender::tcb::CaState;
+
+use super::Sender;
+
+impl Sender {
+    /// An ACK advanced SND.UNA from `una_before` to `ack`, echoing `tsecr`.
+    pub(super) fn undo_if_original_filled_hole(&mut self, ack: u32, una_before: u32, tsecr: Time) {
+        let t = &self.tcb;
+        if !t.cfg.undo_by_timestamps || t.ca != CaState::Recovery {
+            return;
+        }
+        let delayed = self.undo.retrans_stamp.is_some_and(|r| tsecr < r);
+        if !delayed || !self.undo.latest_undoable() {
+            return;
+        }
+        let full = t.recover.is_some_and(|r| ack >= r);
+        if !full {
+            let highest = t
+                .sb
+                .sacked_ranges()
+                .last()
+                .map_or(ack, |&(_, r)| r.max(ack));
+            self.detection.on_delayed_original(highest - una_before);
+            if self.tcb.sb.retrans_out() > 0 {
+                return;
+            }
+        }
+        self.undo_latest_reduction();
+    }
+}
