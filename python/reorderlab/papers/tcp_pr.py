@@ -21,12 +21,19 @@ Full fidelity: 200 s runs (fairness measured over the last 60 s), 3 seeds
 (Fig. 11: 10, as the paper's "ten simulations"), 2..64 flows. Quick mode
 (``--quick``): 90 s runs (again the last 60 s), 1 seed (Fig. 11: 3), 4, 16
 and 64 flows, fewer x values elsewhere. Claims are checked on those runs as
-they come out; a claim that fails is reported as not holding.
+they come out; a claim that fails is reported as not holding, with the
+deviation recorded for it (``papers/deviations/tcp_pr.toml``). Figs. 4-7,
+9, 13 and 15-16 also draw a sensitivity sweep over what the paper does not
+give (``<figure>_sensitivity``, :mod:`reorderlab.papers.tcp_pr_sensitivity`).
 
 Assumptions (the paper does not say)
     * 1000-byte data packets, 40-byte ACKs, no delayed ACK, SACK receiver,
       min RTO 1 s (RFC 2988; TCP-PR's extreme-loss mxrtt of 1 s emulates
       it), no receiver-window limit (the flows are congestion-limited).
+    * Seeds: a fairness run's seed also sets its flows' start times (seed 1
+      evenly spread over the first 5 s, other seeds uniform random in it):
+      a dumbbell without RED or HTTP has nothing else random, and its seeds
+      were copies of one run.
     * The RTT estimator and retransmission timer of the ns-2 of the paper's
       time (2002-2004; the release is not named, the references end in
       2004): ns-2.1b9 to 2.27 share their defaults, 10-ms ticks, integer
@@ -37,8 +44,13 @@ Assumptions (the paper does not say)
       TCP-PR's own timer (mxrtt) is unchanged by it.
     * Limited transmit (RFC 3042) for SACK (RFC 6675 includes it) and, in
       Figs. 6 and 8, for Reno too: ns-2 turned it on (``singledup_``) for
-      every TCP agent in 2001. Without it Reno starves in the small-window
-      settings (1.5 Mb/s, RED), which is not the paper's reference.
+      every TCP agent on 2001/11/28 (ns-2.1b9 on; the Sack1 agent has
+      honoured it since 2000). The paper's Sec. III-B, though, reports that
+      in its simulations SACK timed out on a drop "while the congestion
+      window size is smaller than 4", which happens only without limited
+      transmit (ns-2.1b8's default). Which one held decides the
+      small-window panels (Fig. 4 right, Fig. 7, the RED panels of Figs. 9
+      and 10): ``fig4-5-7_sensitivity`` shows both.
     * Dumbbell: every flow S_i -> R1 -> R2 -> D_i with 100 Mb/s, 1 ms access
       links; the bottleneck delay makes the propagation RTT 20 ms or 200 ms.
       The flows start evenly spread over the first 5 s.
@@ -47,15 +59,24 @@ Assumptions (the paper does not say)
       250) and (20 ms, 250); Figs. 6, 9, 10, 11, 12 DropTail (Fig. 9, 10: and
       RED) with 250 packets at 20 ms; Figs. 7, 8 1.5 Mb/s, 20 ms, 25 packets.
     * RED: ns-2's defaults (min_th 5, max_th 15 packets, max_p 0.1,
-      w_q 0.002), gentle.
+      w_q 0.002), gentle; the paper gives none. Its thresholds set the
+      windows of the 25-packet panels (``fig4-5-7_sensitivity``).
     * HTTP background (Figs. 9-12): the paper's per-session parameters (page
       gap Exp(1 s), 1 object per page, inter-object Exp(10 ms), Pareto
       objects of mean 40 KB and shape 1.2), one connection per object, SACK.
       Sessions are closed loop (the page gap is a think time after the page
-      arrived): with ns-2's open-loop page process the paper's 50 sessions
-      offer ~16 Mb/s to a 15 Mb/s link (83 % of the delivered bytes in our
-      runs), far from the "around 10 %" the paper reports; closed loop gives
-      ~25 %, still above 10 %; the Fig. 9 share claim reports it.
+      arrived). Calibration (Fig. 9's dumbbell): the paper's 50 sessions
+      ("five Web server-client pairs, each of which running ten concurrent
+      connections") offer 50 x 40 KB/s = 16 Mb/s to a 15 Mb/s link and
+      cannot be the "around 10% of the total traffic" it states (Sec. V):
+      they gave 48 % of the delivered bytes (full fidelity, closed loop; 83 %
+      open loop). The session count is calibrated to that condition alone:
+      ``WEB_SESSIONS`` = 8, the count whose mean share over both Fig. 9
+      panels and every n came nearest 10 % (200 s, 3 seeds: 8 sessions
+      9.9 %, 10: 10.6 %, 12: 12.2 %); the share is checked as a claim of
+      its own and ``fig9_sensitivity`` draws it against the count. The
+      parking lot (Figs. 10-12) keeps the paper's 80 sessions: no share is
+      stated for it.
     * Parking lot (Fig. 3 left): routers R0-R3 (the paper's 1-4), 15 Mb/s
       hops, cross-source access links CS1 5, CS2 1.66, CS3 2.5 Mb/s, other
       access links 15 Mb/s, 1 ms; hop delay 8/3 ms so S -> D has a 20 ms
@@ -128,6 +149,9 @@ from reorderlab.checks import (
 from reorderlab.claims import Claim
 from reorderlab.papers import Derived, FigureRecipe, recipe
 from reorderlab.papers.common import RUNS, Plan, Point, Runs, Sweep, make_claim, series_str
+from reorderlab.papers.tcp_pr_sensitivity import Sensitivity, draw, mean_by, series_of
+from reorderlab.papers.tcp_pr_sensitivity import plan as sensitivity_plan
+from reorderlab.papers.tcp_pr_sensitivity import rows as sensitivity_rows
 from reorderlab.plot import line_plot
 from reorderlab.scenario import (
     CustomTopology,
@@ -180,10 +204,18 @@ def _mode(quick: bool) -> tuple[float, int, tuple[int, ...]]:
     return FULL_DURATION, FULL_SEEDS, FULL_FLOWS
 
 
-def queue(kind: str, limit: int) -> Queue:
-    """DropTail, or RED with ns-2's default parameters (gentle)."""
+#: RED's (min_th, max_th) in packets: ns-2's defaults (the paper gives none).
+RED_THRESHOLDS = (5.0, 15.0)
+
+
+def queue(kind: str, limit: int, red: tuple[float, float] = RED_THRESHOLDS) -> Queue:
+    """DropTail, or RED with ns-2's default parameters (gentle); ``red``:
+    its (min_th, max_th)."""
     if kind == "red":
-        return RedQueue(limit_packets=limit, min_th=5, max_th=15, max_p=0.1, w_q=0.002, gentle=True)
+        min_th, max_th = red
+        return RedQueue(
+            limit_packets=limit, min_th=min_th, max_th=max_th, max_p=0.1, w_q=0.002, gentle=True
+        )
     return DroptailQueue(limit_packets=limit)
 
 
@@ -201,26 +233,57 @@ def _tcp(
     )
 
 
+#: The flows of a fairness run start within the first START_SPREAD seconds.
+START_SPREAD = 5.0
+
+
+def flow_starts(n: int, seed: int = 1) -> list[float]:
+    """Start times of n flows: seed 1 evenly spread over ``START_SPREAD``;
+    any other seed uniform in [0, START_SPREAD) from a generator of that
+    seed. Without RED or HTTP nothing else in a dumbbell run is random, so
+    every seed repeated one run (the "ten simulations" of Fig. 11 were ten
+    copies) until the start times differed."""
+    if seed == 1:
+        return [START_SPREAD * i / n for i in range(n)]
+    rng = np.random.default_rng(seed)
+    return [float(t) for t in rng.uniform(0.0, START_SPREAD, n)]
+
+
 def _flows(
-    n: int, variants: tuple[str, str], src: str | None, dst: str | None, **tcp: Any
+    n: int,
+    variants: tuple[str, str],
+    src: str | None,
+    dst: str | None,
+    seed: int = 1,
+    sack_lt: bool | None = None,
+    **tcp: Any,
 ) -> list[FlowSpec]:
-    """n flows alternating between the two variants, starts spread over 5 s.
+    """n flows alternating between the two variants, started as
+    :func:`flow_starts` says for ``seed``.
 
     ``src`` / ``dst`` None: flow i uses the dumbbell pair ``S{i}`` / ``D{i}``.
+    ``sack_lt``: SACK's limited transmit (None: the variant's, on).
     """
+    starts = flow_starts(n, seed)
+    # ns-2 enables limited transmit (singledup_) for every TCP agent, Reno
+    # included; our Reno registry entry is RFC 5681's, without.
+    lt = {RENO: True, SACK: sack_lt}
     return [
         FlowSpec(
             name=f"{variants[i % 2]}-{i}",
             src=src or f"S{i}",
             dst=dst or f"D{i}",
             variant=variants[i % 2],
-            start=5.0 * i / n,
-            # ns-2 enables limited transmit (singledup_) for every TCP agent,
-            # Reno included; our Reno registry entry is RFC 5681's, without.
-            tcp=_tcp(**tcp, limited_transmit=True if variants[i % 2] == RENO else None),
+            start=starts[i],
+            tcp=_tcp(**tcp, limited_transmit=lt.get(variants[i % 2])),
         )
         for i in range(n)
     ]
+
+
+#: Web sessions of the dumbbell's HTTP background (Fig. 9), calibrated to
+#: the paper's "around 10% of the total traffic" (see the module docstring).
+WEB_SESSIONS = 8
 
 
 def web(name: str, server: str, client: str, sessions: int) -> TrafficSpec:
@@ -242,8 +305,14 @@ def dumbbell(
     duration: float = FULL_DURATION,
     alpha: float | None = None,
     beta: float | None = None,
+    seed: int = 1,
+    web_sessions: int = WEB_SESSIONS,
+    red: tuple[float, float] = RED_THRESHOLDS,
+    sack_lt: bool | None = None,
 ) -> Scenario:
-    """n flows on seed 001's dumbbell (Fig. 3 right)."""
+    """n flows on seed 001's dumbbell (Fig. 3 right); ``seed``: the run's
+    seed, which sets the flows' start times (:func:`flow_starts`); ``red``:
+    RED's thresholds; ``sack_lt``: SACK's limited transmit (None: on)."""
     return Scenario(
         name="tcp-pr-dumbbell",
         duration=duration,
@@ -254,10 +323,10 @@ def dumbbell(
             access_delay=ACCESS_DELAY,
             bottleneck_rate=rate,
             bottleneck_delay=rtt / 2 - 2 * ACCESS_DELAY,
-            queue=queue(qdisc, limit),
+            queue=queue(qdisc, limit, red),
         ),
-        flows=_flows(n, variants, None, None, alpha=alpha, beta=beta),
-        traffic=[web("web", "R1", "R2", 50)] if http else [],
+        flows=_flows(n, variants, None, None, seed, sack_lt, alpha=alpha, beta=beta),
+        traffic=[web("web", "R1", "R2", web_sessions)] if http else [],
     )
 
 
@@ -280,8 +349,10 @@ def parking_lot(
     duration: float = FULL_DURATION,
     alpha: float | None = None,
     beta: float | None = None,
+    seed: int = 1,
 ) -> Scenario:
-    """n flows S -> D across the 3-bottleneck parking lot with HTTP cross traffic."""
+    """n flows S -> D across the 3-bottleneck parking lot with HTTP cross
+    traffic; ``seed`` sets the flows' start times (:func:`flow_starts`)."""
     scale = rate / 15e6
     return Scenario(
         name="tcp-pr-parking-lot",
@@ -296,7 +367,7 @@ def parking_lot(
             queue=queue(qdisc, 250),
             access_queue=queue("droptail", 250),
         ),
-        flows=_flows(n, (PR, SACK), "S", "D", alpha=alpha, beta=beta),
+        flows=_flows(n, (PR, SACK), "S", "D", seed, alpha=alpha, beta=beta),
         traffic=[web(f"{s}-{c}", s, c, 10 * pairs) for s, c, pairs in PARKING_LOT_WEB],
     )
 
@@ -340,6 +411,53 @@ def mesh_scenario(variant: str, delay: float, epsilon: float, duration: float) -
         topology=CustomTopology(nodes_=nodes, links_=links),
         multipath=[MultipathSpec(at="S", dst="D", paths=paths, epsilon=epsilon)],
         flows=[FlowSpec(name=variant, src="S", dst="D", variant=variant, tcp=_tcp())],
+    )
+
+
+# --------------------------------------------------------------------------
+# Registration, with a sensitivity sweep
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WithSensitivity:
+    """A figure's data and its sensitivity table."""
+
+    data: Any
+    sensitivity: pd.DataFrame
+
+
+def register(
+    figure: str,
+    title: str,
+    points: Callable[[bool], Plan],
+    table: Callable[[Runs, bool], Derived[Any]],
+    plot: Callable[[Any, Path, bool], None],
+    claims: Callable[[Any, bool], list[Claim]],
+    sensitivity: Sensitivity | None = None,
+) -> FigureRecipe:
+    """Register a figure; with ``sensitivity``, its sweep's runs join the
+    plan and its plot is drawn beside the figure's, the claims unchanged."""
+    if sensitivity is None:
+        return recipe(PAPER, figure, title, points=points, table=table, plot=plot, claims=claims)
+    sens = sensitivity
+
+    def points_s(quick: bool) -> Plan:
+        return {**points(quick), **sensitivity_plan(sens, quick)}
+
+    def table_s(runs: Runs, quick: bool) -> Derived[WithSensitivity]:
+        main = table(runs, quick)
+        return Derived(WithSensitivity(main.data, sens.table(sensitivity_rows(runs))), main.csv)
+
+    def plot_s(data: WithSensitivity, out: Path, quick: bool) -> None:
+        plot(data.data, out, quick)
+        sens.plot(data.sensitivity, out, figure)
+
+    def claims_s(data: WithSensitivity, quick: bool) -> list[Claim]:
+        return claims(data.data, quick)
+
+    return recipe(
+        PAPER, figure, title, points=points_s, table=table_s, plot=plot_s, claims=claims_s
     )
 
 
@@ -457,29 +575,46 @@ def _fair_claims(
     return claims
 
 
-#: A panel of a fairness figure: its runs for n flows of a duration.
-Panels = dict[str, Callable[[int, float], Scenario]]
+#: A panel of a fairness figure: its run for n flows, a duration and a seed.
+Panel = Callable[[int, float, int], Scenario]
+Panels = dict[str, Panel]
 
 
-def _dumbbell_panel(**settings: Any) -> Callable[[int, float], Scenario]:
+def _dumbbell_panel(**settings: Any) -> Panel:
     """A dumbbell panel: n flows for a duration, with ``settings``."""
-    return lambda n, d: dumbbell(n, duration=d, **settings)
+    return lambda n, d, seed: dumbbell(n, duration=d, seed=seed, **settings)
 
 
-def _parking_lot_panel(qdisc: str) -> Callable[[int, float], Scenario]:
+def _parking_lot_panel(qdisc: str) -> Panel:
     """A parking-lot panel: n flows for a duration through ``qdisc``."""
-    return lambda n, d: parking_lot(n, qdisc=qdisc, duration=d)
+    return lambda n, d, seed: parking_lot(n, qdisc=qdisc, duration=d, seed=seed)
 
 
-def _fairness_sweep(panels: Panels, quick: bool) -> Sweep:
-    """Every panel at every n."""
+def seeded(points: Callable[[int], list[Point]], seeds: int, name: str = RUNS) -> dict[str, Sweep]:
+    """One sweep per seed s of the points built for s (whose flows start as
+    :func:`flow_starts` says for s): ``name`` for seed 1, ``name@s`` after."""
+    return {name if s == 1 else f"{name}@{s}": Sweep(points(s), [s]) for s in range(1, seeds + 1)}
+
+
+def seeded_table(runs: Runs, name: str = RUNS) -> pd.DataFrame:
+    """The rows of every seed's sweep of :func:`seeded`, seed 1 first."""
+    names = [k for k in runs.plan if k == name or k.startswith(f"{name}@")]
+    # copy(): one block per dtype (the columns of a run's table come one by one)
+    return pd.concat([runs.table(k) for k in names], ignore_index=True).copy()
+
+
+def _fairness_sweep(panels: Panels, quick: bool, name: str = RUNS) -> dict[str, Sweep]:
+    """Every panel at every n, for every seed."""
     duration, seeds, counts = _mode(quick)
-    points: list[Point] = [
-        ({"panel": name, "n": n}, build(n, duration))
-        for name, build in panels.items()
-        for n in counts
-    ]
-    return Sweep(points, seeds)
+    return seeded(
+        lambda seed: [
+            ({"panel": panel, "n": n}, build(n, duration, seed))
+            for panel, build in panels.items()
+            for n in counts
+        ],
+        seeds,
+        name,
+    )
 
 
 @dataclass(frozen=True)
@@ -501,21 +636,23 @@ def _fairness_recipe(
     *,
     reference: Panels | None = None,
     more_claims: Callable[[Fairness], list[Claim]] | None = None,
+    sensitivity: Sensitivity | None = None,
 ) -> FigureRecipe:
     """Register a fairness figure: every panel at every n; its table
     (``<figure>.csv``); one plot per panel; each protocol ~1 per panel,
-    and ``more_claims``. ``reference``: TCP-PR vs SACK panels run too."""
+    and ``more_claims``. ``reference``: TCP-PR vs SACK panels run too;
+    ``sensitivity``: its sweep (:func:`register`)."""
 
     def points(quick: bool) -> Plan:
-        plan = {RUNS: _fairness_sweep(panels, quick)}
+        plan = _fairness_sweep(panels, quick)
         if reference is not None:
-            plan["reference"] = _fairness_sweep(reference, quick)
+            plan |= _fairness_sweep(reference, quick, "reference")
         return plan
 
     def table(runs: Runs, quick: bool) -> Derived[Fairness]:
-        df = runs.table()
+        df = seeded_table(runs)
         t = fairness_table(df, variants)
-        ref = fairness_table(runs.table("reference"), (PR, SACK)) if reference else None
+        ref = fairness_table(seeded_table(runs, "reference"), (PR, SACK)) if reference else None
         return Derived(Fairness(df, t, ref), {figure: t})
 
     def plot(data: Fairness, out: Path, quick: bool) -> None:
@@ -526,7 +663,7 @@ def _fairness_recipe(
         extra = more_claims(data) if more_claims is not None else []
         return _fair_claims(figure, data.table, variants, what) + extra
 
-    return recipe(PAPER, figure, title, points=points, table=table, plot=plot, claims=claims)
+    return register(figure, title, points, table, plot, claims, sensitivity)
 
 
 # --------------------------------------------------------------------------
@@ -536,25 +673,90 @@ def _fairness_recipe(
 
 #: The TCP-PR vs SACK dumbbell panels of Figs. 4, 5 and 7 (n, duration -> scenario).
 PR_PANELS: Panels = {
-    "Fig. 4 RED, 15 Mb/s, 200 ms, 250 pkts": lambda n, d: dumbbell(
-        n, rtt=0.2, limit=250, qdisc="red", duration=d
+    "Fig. 4 RED, 15 Mb/s, 200 ms, 250 pkts": lambda n, d, seed: dumbbell(
+        n, rtt=0.2, limit=250, qdisc="red", duration=d, seed=seed
     ),
-    "Fig. 4 RED, 15 Mb/s, 20 ms, 25 pkts": lambda n, d: dumbbell(
-        n, rtt=0.02, limit=25, qdisc="red", duration=d
+    "Fig. 4 RED, 15 Mb/s, 20 ms, 25 pkts": lambda n, d, seed: dumbbell(
+        n, rtt=0.02, limit=25, qdisc="red", duration=d, seed=seed
     ),
-    "Fig. 5 DropTail, 15 Mb/s, 200 ms, 250 pkts": lambda n, d: dumbbell(
-        n, rtt=0.2, limit=250, duration=d
+    "Fig. 5 DropTail, 15 Mb/s, 200 ms, 250 pkts": lambda n, d, seed: dumbbell(
+        n, rtt=0.2, limit=250, duration=d, seed=seed
     ),
-    "Fig. 5 DropTail, 15 Mb/s, 20 ms, 250 pkts": lambda n, d: dumbbell(
-        n, rtt=0.02, limit=250, duration=d
+    "Fig. 5 DropTail, 15 Mb/s, 20 ms, 250 pkts": lambda n, d, seed: dumbbell(
+        n, rtt=0.02, limit=250, duration=d, seed=seed
     ),
-    "Fig. 7 DropTail, 1.5 Mb/s, 20 ms, 25 pkts": lambda n, d: dumbbell(
-        n, rate=1.5e6, limit=25, duration=d
+    "Fig. 7 DropTail, 1.5 Mb/s, 20 ms, 25 pkts": lambda n, d, seed: dumbbell(
+        n, rate=1.5e6, limit=25, duration=d, seed=seed
     ),
-    "Fig. 7 RED, 1.5 Mb/s, 20 ms, 25 pkts": lambda n, d: dumbbell(
-        n, rate=1.5e6, limit=25, qdisc="red", duration=d
+    "Fig. 7 RED, 1.5 Mb/s, 20 ms, 25 pkts": lambda n, d, seed: dumbbell(
+        n, rate=1.5e6, limit=25, qdisc="red", duration=d, seed=seed
     ),
 }
+
+#: The sensitivity runs' flow count (where the small-window panels fail most).
+SENS_FLOWS = 16
+#: RED min_th swept (max_th = 3 min_th, ns-2's ratio), packets.
+SENS_RED_MIN_TH = (2.0, 5.0, 10.0)
+#: The small-window settings of the RED sweep: name -> dumbbell settings.
+SENS_RED_SETTINGS: dict[str, tuple[float, str]] = {
+    "Fig. 4 RED 15 Mb/s 25 pkts": (15e6, "red"),
+    "Fig. 7 RED 1.5 Mb/s 25 pkts": (1.5e6, "red"),
+}
+SENS_DROPTAIL = "Fig. 7 DropTail 1.5 Mb/s 25 pkts"
+
+
+def _small_window_points(quick: bool, seed: int) -> list[Point]:
+    """RED thresholds x SACK's limited transmit at 16 flows, 20 ms, 25
+    packets; Fig. 7's DropTail with and without limited transmit (its
+    ``min_th`` 0: no thresholds)."""
+    duration = _mode(quick)[0]
+
+    def run(rate: float, qdisc: str, red: tuple[float, float], lt: bool) -> Scenario:
+        return dumbbell(
+            SENS_FLOWS,
+            rate=rate,
+            limit=25,
+            qdisc=qdisc,
+            red=red,
+            sack_lt=None if lt else False,  # None: as the figure's own runs
+            duration=duration,
+            seed=seed,
+        )
+
+    points: list[Point] = []
+    for lt in (True, False):
+        for name, (rate, qdisc) in SENS_RED_SETTINGS.items():
+            points += [
+                ({"setting": name, "min_th": m, "sack_lt": lt}, run(rate, qdisc, (m, 3 * m), lt))
+                for m in SENS_RED_MIN_TH
+            ]
+        point = {"setting": SENS_DROPTAIL, "min_th": 0.0, "sack_lt": lt}
+        points.append((point, run(1.5e6, "droptail", RED_THRESHOLDS, lt)))
+    return points
+
+
+def _small_window_table(df: pd.DataFrame) -> pd.DataFrame:
+    keys = ["setting", "sack_lt", "min_th"]
+    return mean_by(df, keys, {"pr": f"norm.{PR}", "sack": f"norm.{SACK}"})
+
+
+def _small_window_plot(table: pd.DataFrame, out: Path, figure: str) -> None:
+    series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
+    for (name, lt), g in table.groupby(["setting", "sack_lt"], sort=False):
+        label = f"{name}, SACK limited transmit {'on' if lt else 'off'}"
+        if name == SENS_DROPTAIL:  # no thresholds: a flat reference line
+            series[label] = (list(SENS_RED_MIN_TH), [float(g["pr"].iloc[0])] * 3, None)
+        else:
+            series[label] = (list(g["min_th"].astype(float)), list(g["pr"].astype(float)), None)
+    draw(
+        out,
+        figure,
+        series,
+        xlabel="RED min_th (packets; max_th = 3 min_th)",
+        ylabel=f"TCP-PR mean normalized throughput ({SENS_FLOWS} flows)",
+        title="Figs. 4 / 7: RED thresholds and SACK's limited transmit",
+    )
+
 
 fig4_5_7 = _fairness_recipe(
     "fig4-5-7",
@@ -562,6 +764,7 @@ fig4_5_7 = _fairness_recipe(
     PR_PANELS,
     (PR, SACK),
     "TCP-PR and SACK",
+    sensitivity=Sensitivity(_small_window_points, _small_window_table, _small_window_plot),
 )
 
 
@@ -655,6 +858,47 @@ def _background_claim(data: Fairness) -> list[Claim]:
     ]
 
 
+#: Web session counts of the Fig. 9 calibration sweep (quick: fewer).
+SENS_WEB_SESSIONS = {True: (2, 8, 50), False: (2, 4, 8, 16, 32, 50)}
+
+
+def _web_points(quick: bool, seed: int) -> list[Point]:
+    """The HTTP background's session count, DropTail and RED, 16 flows."""
+    duration = _mode(quick)[0]
+    return [
+        (
+            {"qdisc": q, "sessions": k},
+            dumbbell(SENS_FLOWS, qdisc=q, http=True, web_sessions=k, duration=duration, seed=seed),
+        )
+        for q in ("droptail", "red")
+        for k in SENS_WEB_SESSIONS[quick]
+    ]
+
+
+def _web_table(df: pd.DataFrame) -> pd.DataFrame:
+    df = df.assign(share=[_background_share(r) for _, r in df.iterrows()])
+    return mean_by(df, ["qdisc", "sessions"], {"share": "share", "pr": f"norm.{PR}"})
+
+
+def _web_plot(table: pd.DataFrame, out: Path, figure: str) -> None:
+    table = table.assign(
+        share_label="HTTP share of the delivered bytes, " + table["qdisc"],
+        pr_label="TCP-PR mean normalized throughput, " + table["qdisc"],
+    )
+    draw(
+        out,
+        figure,
+        {
+            **series_of(table, "share_label", "sessions", "share"),
+            **series_of(table, "pr_label", "sessions", "pr"),
+        },
+        xlabel=f"web sessions (calibrated: {WEB_SESSIONS}; the paper: 50)",
+        ylabel=f"share / normalized throughput ({SENS_FLOWS} flows)",
+        title="Fig. 9: the HTTP background's session count",
+        logx=True,
+    )
+
+
 fig9 = _fairness_recipe(
     "fig9",
     "TCP-PR vs SACK with HTTP background traffic (dumbbell)",
@@ -665,6 +909,7 @@ fig9 = _fairness_recipe(
     (PR, SACK),
     "TCP-PR and SACK with HTTP background",
     more_claims=_background_claim,
+    sensitivity=Sensitivity(_web_points, _web_table, _web_plot),
 )
 
 
@@ -695,23 +940,29 @@ FIG11_FLOWS = 32
 def _fig11_points(quick: bool) -> Plan:
     duration, _, _ = _mode(quick)
     rates = FIG11_RATES[::2] if quick else FIG11_RATES
-    points: list[Point] = []
-    for rate in rates:
-        points.append(
-            ({"panel": "dumbbell", "n": rate}, dumbbell(FIG11_FLOWS, rate=rate, duration=duration))
-        )
-        points.append(
-            (
-                {"panel": "parking lot", "n": rate},
-                parking_lot(FIG11_FLOWS, rate=rate, duration=duration),
+
+    def points(seed: int) -> list[Point]:
+        return [
+            point
+            for rate in rates
+            for point in (
+                (
+                    {"panel": "dumbbell", "n": rate},
+                    dumbbell(FIG11_FLOWS, rate=rate, duration=duration, seed=seed),
+                ),
+                (
+                    {"panel": "parking lot", "n": rate},
+                    parking_lot(FIG11_FLOWS, rate=rate, duration=duration, seed=seed),
+                ),
             )
-        )
-    return {RUNS: Sweep(points, 3 if quick else 10)}
+        ]
+
+    return seeded(points, 3 if quick else 10)
 
 
 def _fig11_table(runs: Runs, quick: bool) -> Derived[pd.DataFrame]:
     """Per run: the studied flows' drop rate and each protocol's CoV."""
-    df = runs.table()
+    df = seeded_table(runs)
     df["drop_rate"] = [_drop_rate(r) for _, r in df.iterrows()]
     rows = df[["panel", "n", "seed", "drop_rate", f"cov.{PR}", f"cov.{SACK}"]].rename(
         columns={"n": "rate_bps"}
@@ -787,21 +1038,23 @@ def _fig12_points(quick: bool) -> Plan:
     duration, seeds, _ = _mode(quick)
     alphas, betas = _fig12_axes(quick)
     builders = {"dumbbell": dumbbell, "parking lot": parking_lot}
-    points: list[Point] = [
-        (
-            {"panel": panel, "alpha": a, "beta": b},
-            build(64, duration=duration, alpha=a, beta=b),
-        )
-        for panel, build in builders.items()
-        for a in alphas
-        for b in betas
-    ]
-    return {RUNS: Sweep(points, seeds)}
+    return seeded(
+        lambda seed: [
+            (
+                {"panel": panel, "alpha": a, "beta": b},
+                build(64, duration=duration, alpha=a, beta=b, seed=seed),
+            )
+            for panel, build in builders.items()
+            for a in alphas
+            for b in betas
+        ],
+        seeds,
+    )
 
 
 def _fig12_table(runs: Runs, quick: bool) -> Derived[pd.DataFrame]:
     """SACK's mean normalized throughput per (panel, alpha, beta)."""
-    df = runs.table()
+    df = seeded_table(runs)
     df["sack"] = df[f"norm.{SACK}"].astype(float)
     table = df.groupby(["panel", "alpha", "beta"], sort=False)["sack"].mean().reset_index()
     return Derived(table, {"fig12": table})
@@ -992,14 +1245,65 @@ def _fig13_claims(table: pd.DataFrame, quick: bool) -> list[Claim]:
     return claims
 
 
-fig13 = recipe(
-    PAPER,
+#: Bottleneck rates of the Fig. 13 sensitivity sweep (the paper gives none;
+#: quick: fewer).
+SENS_SWAP_RATES = {True: (1.5e6, 10e6), False: (1.5e6, 5e6, 10e6)}
+#: The "30 ms propagation delay" read two ways: the bottleneck link's
+#: one-way delay (assumed), or the round trip.
+SENS_SWAP_DELAYS = {
+    "30 ms one-way (assumed)": 0.03,
+    "30 ms round trip": 0.015 - 2 * ACCESS_DELAY,
+}
+SENS_SWAPS = 5
+
+
+def _swap_points(quick: bool, seed: int) -> list[Point]:
+    """Every variant at K = 5 swaps by bottleneck rate and delay reading."""
+    duration = _mode(quick)[0]
+    points: list[Point] = []
+    for meaning, delay in SENS_SWAP_DELAYS.items():
+        for rate in SENS_SWAP_RATES[quick]:
+            for v in REORDER_VARIANTS:
+                sc = swap_scenario(v, delay, SENS_SWAPS, duration)
+                assert isinstance(sc.topology, DumbbellTopology)
+                sc.topology.bottleneck_rate = rate
+                points.append(({"delay": meaning, "rate": rate, "variant": v}, sc))
+    return points
+
+
+def _swap_table(df: pd.DataFrame) -> pd.DataFrame:
+    """SACK's shortfall below the other variants' mean (the claim's measure)."""
+    t = mean_by(df, ["delay", "rate", "variant"], {"tput": "throughput_bps"})
+    rows = []
+    for (meaning, rate), g in t.groupby(["delay", "rate"], sort=False):
+        by = dict(zip(g["variant"], g["tput"], strict=True))
+        others = float(np.mean([x for v, x in by.items() if v != SACK]))
+        rows.append({"delay": meaning, "rate": rate, "shortfall": 1 - by[SACK] / others})
+    return pd.DataFrame(rows)
+
+
+def _swap_plot(table: pd.DataFrame, out: Path, figure: str) -> None:
+    series = series_of(table.assign(mbps=table["rate"] / 1e6), "delay", "mbps", "shortfall", 100)
+    rates = sorted(table["rate"].unique() / 1e6)
+    series["the paper (1.5 %)"] = (rates, [1.5] * len(rates), None)
+    draw(
+        out,
+        figure,
+        series,
+        xlabel="bottleneck rate (Mb/s)",
+        ylabel=f"SACK below the others' mean (%), K = {SENS_SWAPS}",
+        title="Fig. 13, 30 ms: bottleneck rate and delay reading",
+    )
+
+
+fig13 = register(
     "fig13",
     "Throughput vs packet swaps per swap event",
-    points=_fig13_points,
-    table=_throughput_of("swaps", "fig13"),
-    plot=_fig13_plot,
-    claims=_fig13_claims,
+    _fig13_points,
+    _throughput_of("swaps", "fig13"),
+    _fig13_plot,
+    _fig13_claims,
+    Sensitivity(_swap_points, _swap_table, _swap_plot),
 )
 
 
@@ -1108,14 +1412,53 @@ def _multipath_claims(d: float, at: dict[float, dict[str, float]]) -> list[Claim
     ]
 
 
-fig15_16 = recipe(
-    PAPER,
+#: Run durations of the start-up sweep (s); the paper gives none.
+SENS_DURATIONS = {True: (90.0, 200.0), False: (90.0, 200.0, 600.0, 1000.0)}
+#: label -> (scenario for a duration) of the long-RTT cases.
+SENS_LONG_RTT: dict[str, Callable[[float], Scenario]] = {
+    "60 ms single path, TCP-PR": lambda d: mesh_scenario(PR, 0.06, 500.0, d),
+    "60 ms single path, SACK": lambda d: mesh_scenario(SACK, 0.06, 500.0, d),
+    "60 ms epsilon 0, TCP-PR": lambda d: mesh_scenario(PR, 0.06, 0.0, d),
+    "60 ms epsilon 0, TD-FR": lambda d: mesh_scenario("TD-FR", 0.06, 0.0, d),
+    "60 ms epsilon 0, TCP-DCR": lambda d: mesh_scenario("TCP-DCR", 0.06, 0.0, d),
+    "Fig. 13 180 ms K=5, TCP-PR": lambda d: swap_scenario(PR, 0.18, SENS_SWAPS, d),
+    "Fig. 13 180 ms K=5, SACK": lambda d: swap_scenario(SACK, 0.18, SENS_SWAPS, d),
+}
+
+
+def _duration_points(quick: bool, seed: int) -> list[Point]:
+    """The long-RTT cases by run duration."""
+    return [
+        ({"case": case, "duration": d}, build(d))
+        for case, build in SENS_LONG_RTT.items()
+        for d in SENS_DURATIONS[quick]
+    ]
+
+
+def _duration_table(df: pd.DataFrame) -> pd.DataFrame:
+    return mean_by(df, ["case", "duration"], {"tput": "throughput_bps"})
+
+
+def _duration_plot(table: pd.DataFrame, out: Path, figure: str) -> None:
+    draw(
+        out,
+        figure,
+        series_of(table, "case", "duration", "tput", 1e-6),
+        xlabel="run duration (s)",
+        ylabel="throughput over the whole run (Mb/s)",
+        title="Long RTTs: TCP-PR's start-up by run duration",
+        logx=True,
+    )
+
+
+fig15_16 = register(
     "fig15-16",
     "Throughput vs multipath routing parameter epsilon",
-    points=_fig15_points,
-    table=_throughput_of("epsilon", "fig15-16"),
-    plot=_fig15_plot,
-    claims=_fig15_claims,
+    _fig15_points,
+    _throughput_of("epsilon", "fig15-16"),
+    _fig15_plot,
+    _fig15_claims,
+    Sensitivity(_duration_points, _duration_table, _duration_plot),
 )
 
 
