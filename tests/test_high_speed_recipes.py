@@ -11,6 +11,7 @@ import pytest
 from reorderlab.papers import high_speed as hs
 from reorderlab.papers import papers, select
 from reorderlab.papers.common import RUNS, Plan, write_table
+from reorderlab.runner import engine_version
 from reorderlab.scenario import DumbbellTopology, ReorderImpairment
 
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "shared" / "EXPERIMENTS.md"
@@ -95,7 +96,11 @@ def test_rack_tlp_is_drawn_in_every_figure_but_not_judged() -> None:
     claims = []
     for rec in papers()["high-speed"].values():
         plan = rec.points(True)
-        curves_by_sweep += [{p["curve"] for p, _ in sweep.points} for sweep in plan.values()]
+        curves_by_sweep += [
+            {p["curve"] for p, _ in sweep.points}
+            for name, sweep in plan.items()
+            if name != hs.SENSITIVITY
+        ]
         data = rec.table(FakeRuns(plan, level), True).data  # type: ignore[arg-type]
         claims += rec.claims(data, True)
     drawn = [c for c in curves_by_sweep if len(c) > 2]
@@ -122,3 +127,81 @@ def test_a_figure_plot_does_not_replace_its_table(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "fig9.csv"), table)
     assert (tmp_path / "fig9_throughput.png").exists()
     assert (tmp_path / "fig9_throughput.csv").exists()
+
+
+def test_default_setting_is_the_figures_own_scenario() -> None:
+    """A sensitivity point under the default setting is the same run as the
+    figure's (same cache key), so it is simulated once."""
+    version = engine_version()
+    plain = hs.scenario("TCP-NCR", "bic", 30.0, block=2)
+    explicit = hs.scenario("TCP-NCR", "bic", 30.0, block=2, setting=hs.Setting(max_hold=10e-3))
+    assert plain.cache_key(1, version) == explicit.cache_key(1, version)
+    assert hs.at_point("SACK", "bic", 30.0, "delay", 60e-6).cache_key(1, version) == (
+        hs.scenario("SACK", "bic", 30.0, delay=60e-6).cache_key(1, version)
+    )
+    with pytest.raises(ValueError, match="param"):
+        hs.at_point("SACK", "bic", 30.0, "rate", 1.0)
+
+
+def test_settings_change_only_what_they_name() -> None:
+    base = hs.scenario("SACK", "highspeed", 30.0)
+    delack = hs.scenario("SACK", "highspeed", 30.0, setting=hs.DELAYED_ACK)
+    assert delack.flows[0].receiver.delayed_ack == "rfc1122"
+    assert all(t.receiver.delayed_ack == "none" for t in delack.traffic)  # background as before
+    assert delack.impairments == base.impairments
+    gig = hs.scenario("SACK", "highspeed", 30.0, setting=hs.GIGABIT_ACCESS)
+    (gen,) = gig.impairments
+    assert isinstance(gen, ReorderImpairment) and gen.position == "egress"
+    assert isinstance(gig.topology, DumbbellTopology) and gig.topology.access_rate == 1e9
+    assert gig.flows == base.flows
+    held = hs.scenario("SACK", "highspeed", 30.0, setting=hs.Setting(max_hold=20e-6))
+    (gen,) = held.impairments
+    assert isinstance(gen, ReorderImpairment) and gen.max_hold == 20e-6
+    assert gen.position is None  # before the access link's queue, as by default
+
+
+def test_sensitivity_figures_are_written_and_change_no_claim(tmp_path: Path) -> None:
+    """fig9, fig10 and fig12 draw <fig>_sensitivity (PNG + CSV of points)
+    with one line per curve and setting; their runs do not enter the claims."""
+    level = {
+        "BIC-SACK": 5.0,
+        "HSTCP-SACK": 1.0,
+        "CUBIC-SACK": 1.0,
+        "BIC-RACK-TLP": 900.0,
+        "BIC-NCR": 900.0,
+        "BIC-AVG-DEV": 800.0,
+        "BIC-TCP-RR": 700.0,
+    }
+    figs = papers()["high-speed"]
+    for key, stem in (("fig9", "fig9"), ("fig10", "fig10"), ("fig12-13-14", "fig12")):
+        rec = figs[key]
+        plan = rec.points(True)
+        assert hs.SENSITIVITY in plan
+        data = rec.table(FakeRuns(plan, level), True).data  # type: ignore[arg-type]
+        rec.plot(data, tmp_path, True)
+        assert (tmp_path / f"{stem}_sensitivity.png").exists()
+        points = pd.read_csv(tmp_path / f"{stem}_sensitivity.csv")
+        names = set(points["series"])
+        if stem == "fig12":
+            assert {"BIC-NCR, block 1", "BIC-NCR, block 2", "BIC-SACK, block 1"} <= names
+            assert set(points["x"]) == {h * 1e6 for h in hs.QUICK_HOLDS}
+        else:
+            assert {"BIC-SACK, default", "BIC-SACK, delayed ACK"} <= names
+        # the sensitivity runs far off: the claims stay what the figure's runs give
+        before = rec.claims(data, True)
+        level_off = {**level, "BIC-SACK": 1e4, "BIC-NCR": 1e-3}
+        off = _sensitivity_only(plan, level, level_off)
+        after = rec.claims(rec.table(off, True).data, True)  # type: ignore[arg-type]
+        assert [c.to_dict() for c in after] == [c.to_dict() for c in before]
+
+
+def _sensitivity_only(plan: Plan, level: dict[str, float], other: dict[str, float]) -> FakeRuns:
+    """FakeRuns with ``other`` levels for the sensitivity sweep only."""
+    runs = FakeRuns(plan, level)
+    own = runs.table
+
+    def table(name: str = RUNS) -> pd.DataFrame:
+        return FakeRuns(plan, other).table(name) if name == hs.SENSITIVITY else own(name)
+
+    runs.table = table  # type: ignore[method-assign]
+    return runs

@@ -70,3 +70,50 @@ def test_aix_out_of_order_is_smoother_than_sack_in_order_at_10_percent() -> None
 
     aix, sack = cov50("TCP-Aix", False), cov50("SACK-CWV", True)
     assert aix < sack, (aix, sack)
+
+
+def test_fig3_sensitivity_runs_ncr_and_aix_over_buffers_and_link_cases() -> None:
+    from reorderlab.runner import engine_version
+
+    plan = papers()["wwan"]["fig3"].points(True)
+    points = plan[wwan.SENSITIVITY].points
+    cases = {(p["variant"], p["link"]) for p, _ in points}
+    assert cases == {("TCP-NCR-aggressive", name) for name, _, _ in wwan.LINK_CASES} | {
+        ("TCP-Aix", "paper's link")
+    }
+    assert {p["buffer"] for p, _ in points} == set(wwan.SENSITIVITY_BUFFERS)
+    by = {(p["variant"], p["link"], p["buffer"]): sc for p, sc in points}
+    arq = by[("TCP-NCR-aggressive", "at most one link retry", 50)].impairments[0]
+    assert arq.max_attempts == 2 and arq.link_rtt == 0.04
+    assert by[("TCP-NCR-aggressive", "20-ms link RTT", 50)].impairments[0].link_rtt == 0.02
+    # the paper's link at buffer 100 is Fig. 3's own run (simulated once)
+    own = wwan.scenario("TCP-Aix", in_order=False, frame_error=0.03, duration=60.0)
+    version = engine_version()
+    key = by[("TCP-Aix", "paper's link", 100)].cache_key(1, version)
+    assert key == own.cache_key(1, version)
+
+
+def test_fig3_sensitivity_table_counts_spurious_fast_retransmits() -> None:
+    """NCR at 3 % out-of-order: the 40-ms link retries trigger spurious fast
+    retransmits; with a 20-ms link RTT they do not (the deviation's finding)."""
+    from reorderlab.papers.common import Runs, Sweep
+
+    points = [
+        (
+            {"variant": "TCP-NCR-aggressive", "link": name, "buffer": 100},
+            wwan.scenario(
+                "TCP-NCR-aggressive",
+                in_order=False,
+                frame_error=0.03,
+                duration=60.0,
+                link_rtt=rtt,
+            ),
+        )
+        for name, rtt in (("paper's link", 0.04), ("20-ms link RTT", 0.02))
+    ]
+    runs = Runs({wwan.SENSITIVITY: Sweep(points, 1)}, None)
+    table = wwan.fig3_sensitivity_table(runs, quick=True).set_index("link")
+    assert set(table.columns) >= {"cov_50ms", "mbps", "fast_retransmits", "spurious"}
+    paper, short = table.loc["paper's link"], table.loc["20-ms link RTT"]
+    assert paper["spurious"] > 5 and short["spurious"] < paper["spurious"] / 5
+    assert short["mbps"] > 2 * paper["mbps"]

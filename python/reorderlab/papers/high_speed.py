@@ -48,12 +48,33 @@ Assumptions (the paper does not say)
       source; ``AVG-DEV-K4`` (average + 4 deviations, RFC 6298 gains) is an
       earlier reading with none for its constant 4 and is not drawn.
     * TCP-NCR: careful mode, RFC 4653's default; the paper does not say.
+    * The generator holds a block until a later packet has passed it, then
+      the drawn delay time (the paper's definition of the delay time,
+      Sec. III-B), waiting at most 10 ms for that packet. A window-limited
+      flow whose packets come tens of microseconds apart is therefore
+      reordered at every event; how the paper's generator treated a block
+      with no packet close behind is not said.
+
+Sensitivity (drawn and tabulated, not judged; issue 20)
+    Where a verdict depends on a setting the paper does not give, a small
+    sweep shows by how much (``<fig>_sensitivity.png`` + CSV, full and
+    quick mode; ``papers/deviations/high_speed.toml`` cites them):
+    ``fig9_sensitivity`` BIC and HSTCP over SACK with delayed ACKs (RFC
+    1122, the studied flow's receiver) at every interval;
+    ``fig10_sensitivity`` the same with delayed ACKs and with the generator
+    after a 1 Gb/s access link (ns-2's ``link-lossmodel`` instead of
+    ``lossmodel``: a burst reaches it spaced by the access rate) at 20-100
+    us; ``fig12_sensitivity`` BIC-SACK and the three tolerant variants at
+    the default point (BIC-NCR also at block size 2) for generator holds
+    from 10 ms down to 20 us.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -86,11 +107,13 @@ from reorderlab.papers.common import (
 from reorderlab.plot import line_plot
 from reorderlab.scenario import (
     ConstantVar,
+    DelayedAck,
     DroptailQueue,
     DumbbellTopology,
     ExponentialVar,
     FlowSpec,
     Impairment,
+    ReceiverSpec,
     ReorderImpairment,
     Scenario,
     TcpSpec,
@@ -147,16 +170,47 @@ def bdp_packets() -> int:
     return int(RATE * rtt / (8 * MSS))
 
 
-def reorderer(interval: float, delay: float, block: float) -> list[Impairment]:
+@dataclass(frozen=True)
+class Setting:
+    """The unspecified settings the sensitivity figures vary (the defaults
+    are the assumptions of the module docstring).
+
+    ``delayed_ack``: the studied flow's receiver (the background's keeps
+    ACKing every segment). ``max_hold``: how long the generator holds a
+    block while waiting for a later packet to overtake it (None: the
+    generator's default, 10 ms). ``after_access_link``: the generator sits
+    after the access link's queue (ns-2's ``link-lossmodel``), where a
+    burst is spaced by the access rate, instead of before it (``lossmodel``),
+    where the packets of a burst arrive together. ``access_rate``: every
+    access link."""
+
+    delayed_ack: DelayedAck = "none"
+    max_hold: float | None = None
+    after_access_link: bool = False
+    access_rate: float = ACCESS_RATE
+
+
+DEFAULT_SETTING = Setting()
+
+
+def reorderer(
+    interval: float, delay: float, block: float, setting: Setting = DEFAULT_SETTING
+) -> list[Impairment]:
     """The seed-003 generator on S0 -> R1 (none when the delay time is 0)."""
     if delay <= 0:
         return []
+    extra: dict[str, Any] = {}
+    if setting.max_hold is not None:
+        extra["max_hold"] = setting.max_hold
+    if setting.after_access_link:
+        extra["position"] = "egress"
     return [
         ReorderImpairment(
             link="S0->R1",
             interval=ExponentialVar(mean=interval),
             delay=ExponentialVar(mean=delay),
             block=ConstantVar(value=float(block)),
+            **extra,
         )
     ]
 
@@ -169,11 +223,15 @@ def scenario(
     interval: float = INTERVAL,
     delay: float = DELAY_TIME,
     block: float = BLOCK,
+    setting: Setting = DEFAULT_SETTING,
 ) -> Scenario:
     """The studied flow (``variant`` over ``cc``) plus background, one run."""
     tcp = TcpSpec(
         mss=MSS, ack_size=40, max_window=1_000_000, min_rto=MIN_RTO, rto_estimator=RTO_ESTIMATOR
     )
+    receiver: dict[str, Any] = {}
+    if setting.delayed_ack != "none":
+        receiver["receiver"] = ReceiverSpec(delayed_ack=setting.delayed_ack)
     web = [
         TrafficSpec(name="web-fwd", server="S1", client="D1", sessions=50, tcp=tcp),
         TrafficSpec(name="web-rev", server="D2", client="S2", sessions=50, tcp=tcp),
@@ -184,15 +242,19 @@ def scenario(
         warmup=WARMUP,
         topology=DumbbellTopology(
             pairs=3,
-            access_rate=ACCESS_RATE,
+            access_rate=setting.access_rate,
             access_delays=list(ACCESS_DELAYS),
             bottleneck_rate=RATE,
             bottleneck_delay=DELAY,
             queue=DroptailQueue(limit_packets=bdp_packets()),
             access_queue=DroptailQueue(limit_packets=100_000),
         ),
-        impairments=reorderer(interval, delay, block),
-        flows=[FlowSpec(name="studied", src="S0", dst="D0", variant=variant, cc=cc, tcp=tcp)],
+        impairments=reorderer(interval, delay, block, setting),
+        flows=[
+            FlowSpec(
+                name="studied", src="S0", dst="D0", variant=variant, cc=cc, tcp=tcp, **receiver
+            )
+        ],
         traffic=web,
     )
 
@@ -202,40 +264,55 @@ def scenario(
 # --------------------------------------------------------------------------
 
 
+def at_point(
+    variant: str,
+    cc: str,
+    duration: float,
+    param: str,
+    x: float,
+    setting: Setting = DEFAULT_SETTING,
+) -> Scenario:
+    """:func:`scenario` with the generator's ``param`` (interval, delay or
+    block) set to ``x`` and the others at their defaults."""
+    knobs = {"interval": INTERVAL, "delay": DELAY_TIME, "block": float(BLOCK)}
+    if param not in knobs:
+        raise ValueError(f"param: must be one of {', '.join(knobs)}, got {param!r}")
+    knobs[param] = x
+    return scenario(
+        variant,
+        cc,
+        duration,
+        interval=knobs["interval"],
+        delay=knobs["delay"],
+        block=knobs["block"],
+        setting=setting,
+    )
+
+
 def sweep_parameter(
     param: str, xs: Sequence[float], curves: Sequence[tuple[str, str, str]], quick: bool
 ) -> Sweep:
     """The runs of every curve at every value ``x`` of ``param``."""
     duration, seeds = _mode(quick)
     points: list[Point] = [
-        ({"curve": label, "x": float(x)}, scenario(v, cc, duration, **{param: x}))
+        ({"curve": label, "x": float(x)}, at_point(v, cc, duration, param, x))
         for label, v, cc in curves
         for x in xs
     ]
     return Sweep(points, seeds)
 
 
-def throughput_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Mean studied-flow throughput (Mb/s) per (curve, x) of a table of runs."""
+def throughput_table(df: pd.DataFrame, by: Sequence[str] = ("curve", "x")) -> pd.DataFrame:
+    """Mean studied-flow throughput (Mb/s) per (curve, x) of a table of runs
+    (or per the columns ``by``)."""
     df["mbps"] = df[flow_column(df, 0, "throughput_bps")].astype(float) / 1e6
     df["fast_retransmits"] = df[flow_column(df, 0, "fast_retransmits")].astype(float)
     df["spurious"] = df[flow_column(df, 0, "spurious_fast_retransmits")].astype(float)
     return (
-        df.groupby(["curve", "x"], sort=False)[["mbps", "fast_retransmits", "spurious"]]
+        df.groupby(list(by), sort=False)[["mbps", "fast_retransmits", "spurious"]]
         .mean()
         .reset_index()
     )
-
-
-def _one_table(figure: str) -> Callable[[Runs, bool], Derived[pd.DataFrame]]:
-    """The table step of a figure of one sweep: :func:`throughput_table`,
-    written as ``<figure>.csv``."""
-
-    def table(runs: Runs, quick: bool) -> Derived[pd.DataFrame]:
-        t = throughput_table(runs.table())
-        return Derived(t, {figure: t})
-
-    return table
 
 
 def _by_x(table: pd.DataFrame, curve: str) -> dict[float, float]:
@@ -272,20 +349,111 @@ MBPS = unit("Mb/s")
 
 
 # --------------------------------------------------------------------------
+# Sensitivity to the settings the paper does not give (drawn, not judged)
+# --------------------------------------------------------------------------
+
+#: The plan's sweep of a figure's sensitivity runs.
+SENSITIVITY = "sensitivity"
+#: The settings of the sensitivity figures, by the name their curves carry.
+DELAYED_ACK = Setting(delayed_ack="rfc1122")
+GIGABIT_ACCESS = Setting(after_access_link=True, access_rate=1e9)
+#: Generator holds (s) of ``fig12_sensitivity``; 10 ms is the default.
+FULL_HOLDS = (10e-3, 100e-6, 30e-6, 20e-6)
+QUICK_HOLDS = (10e-3, 20e-6)
+#: Delay times (s) of ``fig10_sensitivity``.
+FULL_SENSITIVITY_DELAYS = (20e-6, 60e-6, 100e-6)
+QUICK_SENSITIVITY_DELAYS = (20e-6, 100e-6)
+
+
+def setting_sweep(
+    param: str,
+    xs: Sequence[float],
+    curves: Sequence[tuple[str, str, str]],
+    settings: dict[str, Setting],
+    quick: bool,
+) -> Sweep:
+    """Every curve at every ``x`` of ``param`` under each named setting."""
+    duration, seeds = _mode(quick)
+    points: list[Point] = [
+        (
+            {"curve": label, "x": float(x), "setting": name},
+            at_point(v, cc, duration, param, x, setting),
+        )
+        for name, setting in settings.items()
+        for label, v, cc in curves
+        for x in xs
+    ]
+    return Sweep(points, seeds)
+
+
+def with_default(
+    table: pd.DataFrame, sensitivity: pd.DataFrame, curves: Sequence[str]
+) -> pd.DataFrame:
+    """The figure's own rows of ``curves`` (setting "default") followed by
+    the sensitivity rows: one table per sensitivity figure."""
+    own = table[table["curve"].isin(curves)].assign(setting="default")
+    return pd.concat([own, sensitivity], ignore_index=True)
+
+
+def _plot_sensitivity(
+    out: Path, stem: str, table: pd.DataFrame, xlabel: str, title: str, xscale: float, logx: bool
+) -> None:
+    """``<stem>_sensitivity``: one line per curve and setting (its PNG, SVG
+    and CSV of points)."""
+    series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
+    for (curve, setting), g in table.groupby(["curve", "setting"], sort=False):
+        series[f"{curve}, {setting}"] = (list(g["x"] * xscale), list(g["mbps"]), None)
+    line_plot(
+        out,
+        f"{stem}_sensitivity",
+        series,
+        xlabel=xlabel,
+        ylabel="throughput (Mb/s)",
+        title=title,
+        logx=logx,
+    )
+
+
+# --------------------------------------------------------------------------
 # Fig. 9: mean reordering interval
 # --------------------------------------------------------------------------
 
 
 def _fig9_points(quick: bool) -> Plan:
     xs = QUICK_INTERVALS if quick else FIG9_INTERVALS
-    return {RUNS: sweep_parameter("interval", xs, SACK_CURVES + EXTRA_CURVES, quick)}
+    return {
+        RUNS: sweep_parameter("interval", xs, SACK_CURVES + EXTRA_CURVES, quick),
+        SENSITIVITY: setting_sweep(
+            "interval", xs, SACK_CURVES, {"delayed ACK": DELAYED_ACK}, quick
+        ),
+    }
 
 
-def _fig9_plot(table: pd.DataFrame, out: Path, quick: bool) -> None:
-    _plot(out, "fig9", table, "mean reordering interval (s)", "Fig. 9", logx=True)
+def _with_sensitivity(
+    figure: str,
+) -> Callable[[Runs, bool], Derived[tuple[pd.DataFrame, pd.DataFrame]]]:
+    """The table step of a figure of one sweep and its sensitivity runs: the
+    figure's table (``<figure>.csv``) and its sensitivity table (the SACK
+    curves under the default and each other setting)."""
+
+    def table(runs: Runs, quick: bool) -> Derived[tuple[pd.DataFrame, pd.DataFrame]]:
+        own = throughput_table(runs.table())
+        other = throughput_table(runs.table(SENSITIVITY), ("curve", "setting", "x"))
+        sensitivity = with_default(own, other, [label for label, _, _ in SACK_CURVES])
+        return Derived((own, sensitivity), {figure: own})
+
+    return table
 
 
-def _fig9_claims(table: pd.DataFrame, quick: bool) -> list[Claim]:
+def _fig9_plot(data: tuple[pd.DataFrame, pd.DataFrame], out: Path, quick: bool) -> None:
+    table, sensitivity = data
+    xlabel = "mean reordering interval (s)"
+    _plot(out, "fig9", table, xlabel, "Fig. 9", logx=True)
+    _plot_sensitivity(out, "fig9", sensitivity, xlabel, "Fig. 9 with delayed ACKs", 1.0, logx=True)
+
+
+def _fig9_claims(data: tuple[pd.DataFrame, pd.DataFrame], quick: bool) -> list[Claim]:
+    table = data[0]
     bic, hs = _by_x(table, "BIC-SACK"), _by_x(table, "HSTCP-SACK")
     rho = {c: spearman(list(v), list(v.values())) for c, v in (("BIC", bic), ("HSTCP", hs))}
     lo, mid = min(bic), 0.02
@@ -332,7 +500,7 @@ recipe(
     "fig9",
     "Throughput of BIC and HSTCP vs mean reordering interval",
     points=_fig9_points,
-    table=_one_table("fig9"),
+    table=_with_sensitivity("fig9"),
     plot=_fig9_plot,
     claims=_fig9_claims,
 )
@@ -345,14 +513,26 @@ recipe(
 
 def _fig10_points(quick: bool) -> Plan:
     xs = QUICK_DELAYS if quick else FIG10_DELAYS
-    return {RUNS: sweep_parameter("delay", xs, SACK_CURVES + EXTRA_CURVES, quick)}
+    settings = {"delayed ACK": DELAYED_ACK, "after a 1 Gb/s access link": GIGABIT_ACCESS}
+    delays = QUICK_SENSITIVITY_DELAYS if quick else FULL_SENSITIVITY_DELAYS
+    return {
+        RUNS: sweep_parameter("delay", xs, SACK_CURVES + EXTRA_CURVES, quick),
+        SENSITIVITY: setting_sweep("delay", delays, SACK_CURVES, settings, quick),
+    }
 
 
-def _fig10_plot(table: pd.DataFrame, out: Path, quick: bool) -> None:
-    _plot(out, "fig10", table, "mean reordering delay time (us)", "Fig. 10", xscale=1e6)
+def _fig10_plot(data: tuple[pd.DataFrame, pd.DataFrame], out: Path, quick: bool) -> None:
+    table, sensitivity = data
+    xlabel = "mean reordering delay time (us)"
+    _plot(out, "fig10", table, xlabel, "Fig. 10", xscale=1e6)
+    reordered = sensitivity[sensitivity["x"] > 0]
+    _plot_sensitivity(
+        out, "fig10", reordered, xlabel, "Fig. 10 under other settings", 1e6, logx=False
+    )
 
 
-def _fig10_claims(table: pd.DataFrame, quick: bool) -> list[Claim]:
+def _fig10_claims(data: tuple[pd.DataFrame, pd.DataFrame], quick: bool) -> list[Claim]:
+    table = data[0]
     claims = []
     for label in ("BIC-SACK", "HSTCP-SACK"):
         t = _by_x(table, label)
@@ -399,7 +579,7 @@ recipe(
     "fig10",
     "Throughput of BIC and HSTCP vs mean reordering delay time",
     points=_fig10_points,
-    table=_one_table("fig10"),
+    table=_with_sensitivity("fig10"),
     plot=_fig10_plot,
     claims=_fig10_claims,
 )
@@ -511,19 +691,58 @@ def _fig12_sweeps(quick: bool) -> dict[str, tuple[str, Sequence[float], str, flo
     }
 
 
+#: The curves of ``fig12_sensitivity`` (the paper's, at the default point).
+HOLD_CURVES = (SACK_CURVES[0], *TOLERANT_CURVES)
+
+
+def hold_sweep(quick: bool) -> Sweep:
+    """The curves of Figs. 12-14 at the default point (and BIC-NCR also at
+    block size 2) for each generator hold of ``fig12_sensitivity``."""
+    duration, seeds = _mode(quick)
+    cases = [(label, v, cc, BLOCK) for label, v, cc in HOLD_CURVES]
+    cases.append((*TOLERANT_CURVES[0], 2))
+    points: list[Point] = []
+    for hold in QUICK_HOLDS if quick else FULL_HOLDS:
+        # the default hold is the figures' own runs (the same scenarios)
+        setting = Setting(max_hold=hold)
+        for label, v, cc, block in cases:
+            params = {"curve": label, "x": hold, "block": float(block)}
+            points.append((params, scenario(v, cc, duration, block=block, setting=setting)))
+    return Sweep(points, seeds)
+
+
 def _fig12_points(quick: bool) -> Plan:
-    return {
+    plan = {
         fig: sweep_parameter(param, xs, TOLERANCE_CURVES, quick)
         for fig, (param, xs, _, _) in _fig12_sweeps(quick).items()
     }
+    return {**plan, SENSITIVITY: hold_sweep(quick)}
 
 
-def _fig12_table(runs: Runs, quick: bool) -> Derived[dict[str, pd.DataFrame]]:
+#: Figs. 12-14's tables by figure key, and ``fig12_sensitivity``'s.
+Fig12Data = tuple[dict[str, pd.DataFrame], pd.DataFrame]
+
+
+def _fig12_table(runs: Runs, quick: bool) -> Derived[Fig12Data]:
     tables = {fig: throughput_table(runs.table(fig)) for fig in _fig12_sweeps(quick)}
-    return Derived(tables, dict(tables))
+    holds = throughput_table(runs.table(SENSITIVITY), ("curve", "block", "x"))
+    return Derived((tables, holds), dict(tables))
 
 
-def _fig12_plot(tables: dict[str, pd.DataFrame], out: Path, quick: bool) -> None:
+def _fig12_plot(data: Fig12Data, out: Path, quick: bool) -> None:
+    tables, holds = data
+    holds = holds.assign(
+        setting=["block 1" if b == BLOCK else f"block {b:g}" for b in holds["block"]]
+    )
+    _plot_sensitivity(
+        out,
+        "fig12",
+        holds,
+        "generator hold, a block's longest wait for a later packet (us)",
+        "Figs. 12-14 at 0.02 s, 20 us: generator hold",
+        1e6,
+        logx=True,
+    )
     for fig, (param, _, xlabel, xscale) in _fig12_sweeps(quick).items():
         _plot(
             out,
@@ -563,7 +782,8 @@ def _tolerant_claim(label: str, tables: dict[str, pd.DataFrame]) -> tuple[Claim,
     return claim, mean
 
 
-def _fig12_claims(tables: dict[str, pd.DataFrame], quick: bool) -> list[Claim]:
+def _fig12_claims(data: Fig12Data, quick: bool) -> list[Claim]:
+    tables = data[0]
     claims = []
     means: dict[str, float] = {}
     for label, _, _ in TOLERANT_CURVES:

@@ -46,6 +46,15 @@ Assumptions (the paper does not say)
     * RED is gentle (ns-2.27's default), w_q 0.002, max_p 0.1.
     * Fig. 2: the trace window is 100-101 s; "bursts" are measured as the
       share of the window spent in sending gaps of at least 20 ms.
+
+Sensitivity (drawn and tabulated, not judged; issue 20)
+    ``fig3_sensitivity`` (PNG + CSV of its points; per-case numbers in
+    ``fig3_sensitivity_runs.csv``): TCP-NCR out-of-order at 3 % errors for
+    N2 buffers of 50, 100 and 200 segments (the one setting of Fig. 3 the
+    paper does not give) with the paper's link layer, and, as diagnostics
+    of why NCR does not cope there, with at most one link retry and with a
+    20-ms link RTT; TCP-Aix with the paper's link for reference. 3 runs per
+    point (quick: 1). ``papers/deviations/wwan.toml`` cites it.
 """
 
 from __future__ import annotations
@@ -129,8 +138,12 @@ def scenario(
     buffer: int = 100,
     qdisc: str = "droptail",
     trace: tuple[float, float] | None = None,
+    link_rtt: float = LINK_RTT,
+    max_attempts: int | None = None,
 ) -> Scenario:
-    """One user over Fig. 1's path."""
+    """One user over Fig. 1's path (``link_rtt`` and ``max_attempts``: the
+    link layer's retry delay and attempt limit, changed only by the
+    diagnostic runs of ``fig3_sensitivity``)."""
 
     def link(a: str, b: str, rate: float, delay: float, queue: Queue) -> LinkSpec:
         return LinkSpec(from_=a, to=b, rate=rate, delay=delay, queue=queue)
@@ -146,7 +159,11 @@ def scenario(
         topology=CustomTopology(nodes_=["S", "N1", "N2", "R"], links_=links),
         impairments=[
             ArqImpairment(
-                link="N2->R", frame_error=frame_error, link_rtt=LINK_RTT, in_order=in_order
+                link="N2->R",
+                frame_error=frame_error,
+                link_rtt=link_rtt,
+                in_order=in_order,
+                max_attempts=max_attempts,
             )
         ]
         if frame_error > 0
@@ -337,7 +354,85 @@ def _fig3_points(quick: bool) -> Plan:
         )
         for v, io, e in configs
     ]
-    return {RUNS: Sweep(points, reps)}
+    return {RUNS: Sweep(points, reps), SENSITIVITY: _fig3_sensitivity_sweep(quick)}
+
+
+# -- fig3_sensitivity: why NCR does not cope at 3 % (issue 20) --------------
+
+#: The plan's sweep of ``fig3_sensitivity``.
+SENSITIVITY = "sensitivity"
+#: N2 buffers (segments) of ``fig3_sensitivity``: the one setting of Fig. 3
+#: the paper does not give.
+SENSITIVITY_BUFFERS = (50, 100, 200)
+#: Link-layer cases of ``fig3_sensitivity``: (name, link RTT, attempts); the
+#: last two are diagnostics (the paper gives 40 ms and unlimited retries).
+LINK_CASES = (
+    ("paper's link", LINK_RTT, None),
+    ("at most one link retry", LINK_RTT, 2),
+    ("20-ms link RTT", LINK_RTT / 2, None),
+)
+
+
+def _fig3_sensitivity_sweep(quick: bool) -> Sweep:
+    """TCP-NCR out-of-order at 3 % errors over N2 buffers and link cases;
+    TCP-Aix with the paper's link for reference."""
+    cases = [("TCP-NCR-aggressive", *link) for link in LINK_CASES]
+    cases.append(("TCP-Aix", *LINK_CASES[0]))
+    points: list[Point] = [
+        (
+            {"variant": v, "link": name, "buffer": b},
+            scenario(
+                v,
+                in_order=False,
+                frame_error=0.03,
+                duration=_mode(quick),
+                buffer=b,
+                link_rtt=rtt,
+                max_attempts=attempts,
+            ),
+        )
+        for v, name, rtt, attempts in cases
+        for b in SENSITIVITY_BUFFERS
+    ]
+    return Sweep(points, 1 if quick else 3)
+
+
+def fig3_sensitivity_table(runs: Runs, quick: bool) -> pd.DataFrame:
+    """Per variant, link case and buffer: the mean 50-ms CoV over the same
+    window as Fig. 3, throughput (Mb/s), fast retransmits and spurious ones."""
+    duration = _mode(quick)
+    start = duration - 150.0 * duration / FULL_DURATION
+    rows = []
+    for rec, raw in runs.results(SENSITIVITY):
+        s = raw["series"]["0"]
+        t, sent = np.asarray(s["t"], float), np.asarray(s["sent"], float)
+        rows.append(
+            {
+                "variant": rec["variant"],
+                "link": rec["link"],
+                "buffer": int(rec["buffer"]),
+                "cov_50ms": cov_by_scale(t, sent, start, (SAMPLE,))[SAMPLE],
+                "mbps": float(rec["throughput_bps"]) / 1e6,
+                "fast_retransmits": float(rec["fast_retransmits"]),
+                "spurious": float(rec["spurious_fast_retransmits"]),
+            }
+        )
+    by = ["variant", "link", "buffer"]
+    return pd.DataFrame(rows).groupby(by, sort=False).mean().reset_index()
+
+
+def _plot_fig3_sensitivity(table: pd.DataFrame, out: Path) -> None:
+    series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
+    for (v, link), g in table.groupby(["variant", "link"], sort=False):
+        series[f"{v}, {link}"] = (list(g["buffer"]), list(g["cov_50ms"]), None)
+    line_plot(
+        out,
+        "fig3_sensitivity",
+        series,
+        xlabel="N2 buffer (segments)",
+        ylabel="CoV of the sending rate at 50 ms",
+        title="Fig. 3, out-of-order, 3 % errors: N2 buffer and link layer",
+    )
 
 
 def fig3_rows(runs: Runs, quick: bool) -> pd.DataFrame:
@@ -369,6 +464,8 @@ class Fig3:
 
     rows: pd.DataFrame
     table: pd.DataFrame
+    #: ``fig3_sensitivity``'s table (:func:`fig3_sensitivity_table`); not judged.
+    sensitivity: pd.DataFrame
 
     def cov(self, v: str, io: bool, e: float, scale: float = 0.05) -> float:
         t = self.table
@@ -385,10 +482,14 @@ def _fig3_table(runs: Runs, quick: bool) -> Derived[Fig3]:
         .agg(["mean", ci95, "count"])
         .reset_index()
     )
-    return Derived(Fig3(rows, table), {"fig3": table})
+    sensitivity = fig3_sensitivity_table(runs, quick)
+    return Derived(
+        Fig3(rows, table, sensitivity), {"fig3": table, "fig3_sensitivity_runs": sensitivity}
+    )
 
 
 def _fig3_plot(data: Fig3, out: Path, quick: bool) -> None:
+    _plot_fig3_sensitivity(data.sensitivity, out)
     for i, io in enumerate((True, False)):
         series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
         sub = data.table[data.table["in_order"] == io]
