@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -13,6 +14,7 @@ from reorderlab.claims import Claim
 from reorderlab.papers import papers, reproduce, select
 from reorderlab.papers import rr_tcp as rr
 from reorderlab.papers.baseline import bottleneck_rate
+from reorderlab.papers.common import RUNS
 
 EXPERIMENTS = Path("/work/shared/EXPERIMENTS.md")
 
@@ -149,3 +151,92 @@ def test_fig1_quick_end_to_end(tmp_path: Path) -> None:
     # SACK has no undo: it regrows only after several RTTs
     assert undo.values["sack_undos"] == 0
     assert undo.values["sack_regrown_at"] > undo.values["t_restore"] + 0.5
+
+
+def _plan(figure: str, quick: bool) -> Any:
+    return papers()["rr-tcp"][figure].points(quick)
+
+
+@pytest.mark.parametrize("quick", [True, False])
+@pytest.mark.parametrize("figure", ["fig17-18", "table4-fig19"])
+def test_blanton_allman_runs_use_table2s_limited_transmit_bound(figure: str, quick: bool) -> None:
+    # Table 2: limited transmit bound 1 x cwnd in all simulations; the BL
+    # variants' own default is RFC 3042's two segments (seed 001).
+    plan = _plan(figure, quick)
+    seen = set()
+    for name, sweep in plan.items():
+        if name == rr.SENSITIVITY:
+            continue
+        for _, sc in sweep.points:
+            flow = sc.flows[0]
+            if flow.variant.startswith("DSACK-BL-"):
+                seen.add(flow.variant)
+                assert flow.tcp.limited_transmit_bound == rr.RR_LT_BOUND, (figure, flow.variant)
+            else:
+                assert flow.tcp.limited_transmit_bound is None, (figure, flow.variant)
+    assert seen
+
+
+@pytest.mark.parametrize("quick", [True, False])
+@pytest.mark.parametrize(
+    ("figure", "variants"),
+    [("fig12-13-table3", rr.FIG12_LT_VARIANTS), ("fig17-18", ("DSACK-TA",))],
+)
+def test_limited_transmit_sensitivity_sweeps(
+    figure: str, variants: tuple[str, ...], quick: bool
+) -> None:
+    plan = _plan(figure, quick)
+    sens = plan[rr.SENSITIVITY]
+    bounds = rr.LT_SWEEP_QUICK if quick else rr.LT_SWEEP
+    assert sens.seeds == plan[RUNS].seeds
+    own = {sc.cache_key(1, "v"): sc for _, sc in plan[RUNS].points}
+    got: dict[str, set[float]] = {}
+    for params, sc in sens.points:
+        flow = sc.flows[0]
+        assert params["curve"].startswith("lt:")
+        got.setdefault(params["curve"], set()).add(params["x"])
+        assert flow.variant in variants
+        if params["x"] == rr.RR_LT_BOUND:
+            # Table 2's bound: the figure's own run (same store key, no rerun)
+            assert flow.tcp.limited_transmit_bound is None
+            assert sc.cache_key(1, "v") in own
+        else:
+            assert flow.tcp.limited_transmit_bound == params["x"]
+            assert sc.cache_key(1, "v") not in own
+    assert got and all(xs == set(bounds) for xs in got.values())
+    assert 0.0 in bounds and rr.RR_LT_BOUND in bounds
+
+
+def test_sensitivity_plot_writes_one_line_per_label(tmp_path: Path) -> None:
+    tab: rr.Table = {}
+    for label, rto in (("DSACK-FA", (3.0, 1.6)), ("DSACK-TA", (2.9, 1.5))):
+        for b, v in zip((0.0, 1.0), rto, strict=True):
+            st = rr.Stat(mean={"rto_mean": v}, sd={"rto_mean": 0.1}, seeds=2)
+            tab[(rr._sens_curve(label), b)] = st
+    tab[("DSACK-TA", 0.0)] = rr.Stat(mean={"rto_mean": 9.0}, seeds=2)  # not a sweep curve
+    rr._sens_plot(
+        tmp_path,
+        "fig12_sensitivity",
+        tab,
+        ["DSACK-FA", "DSACK-TA"],
+        "rto_mean",
+        ylabel="mean RTO (s)",
+        title="t",
+    )
+    assert (tmp_path / "fig12_sensitivity.png").stat().st_size > 0
+    csv = pd.read_csv(tmp_path / "fig12_sensitivity.csv")
+    assert sorted(set(csv["series"])) == ["DSACK-FA", "DSACK-TA"]
+    ta = csv[csv["series"] == "DSACK-TA"].sort_values("x")
+    assert list(ta["x"]) == [0.0, 1.0] and list(ta["y"]) == [2.9, 1.5]
+    assert list(ta["yerr"]) == [0.1, 0.1]
+
+
+def test_fig19_traces_run_long_enough_in_quick_mode() -> None:
+    # a 100-s trace met no timeout (nothing for Fig. 19 to show); the
+    # table's runs keep the mode's duration
+    assert rr.FIG19_QUICK_DURATION > rr.QUICK_DURATION
+    plan = _plan("table4-fig19", True)
+    assert {sc.duration for _, sc in plan["fig19"].points} == {rr.FIG19_QUICK_DURATION}
+    assert {sc.duration for _, sc in plan[RUNS].points} == {rr.QUICK_DURATION}
+    full = _plan("table4-fig19", False)
+    assert {sc.duration for _, sc in full["fig19"].points} == {rr.FULL_DURATION}

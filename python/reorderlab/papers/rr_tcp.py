@@ -28,7 +28,8 @@ Setting (Fig. 3, Table 2)
     ``DSACK-FA`` / ``DSACK-TA``.
 
 Full fidelity: 1000 s, 5 seeds, the x values listed per figure. Quick mode
-(``--quick``): 100 s, 2 seeds, 3-5 x values per figure; the claims are checked
+(``--quick``): 100 s, 2 seeds, 3-5 x values per figure (Fig. 19's two traced
+runs: 400 s, enough for drop bursts to cause timeouts); the claims are checked
 on those runs as they come out (a claim that fails there is reported as not
 holding; nothing is tuned to make a claim hold).
 
@@ -70,6 +71,15 @@ Assumptions (where the text is silent or garbled)
       Pareto (shape 2.5, scale 15 ms), Pareto II (shape 2.5, scale
       37.5 ms), uniform [0, 50 ms].
     * Fig. 17/18: S = 4 Mb/s as given (not M/R).
+    * Figs. 17-19, Table 4: the Blanton-Allman schemes run with Table 2's
+      limited-transmit bound of 1 x cwnd ("In all simulations ...", Sec. 5;
+      Sec. 5.7 runs their code "with our delay and loss models"); their own
+      default is RFC 3042's two segments (seed 001 Sec. VI).
+    * Limited transmit may send up to 1 x cwnd past the maximum window M
+      (the core's reading of Sec. 2.3; Table 2 does not say whether maxwnd
+      bounds it). Figs. 12-13 and 17-18 have a sensitivity step over that
+      bound (``fig12_sensitivity``, ``fig12_sensitivity_timeouts``,
+      ``fig18_sensitivity``: 0, 0.5 and 1 x cwnd; 0 and 1 in quick mode).
     * Table 4 / Fig. 19: burst episodes start with probability 0.02 % per
       data packet and drop every data packet for Uniform[0.3, 0.4] s;
       "total packets" = segments delivered, scaled to 1000 s.
@@ -214,8 +224,11 @@ def chain_scenario(
     fa_ratio: float | None = None,
     record: RecordSpec | None = None,
     max_window: int = M,
+    lt_bound: float | None = None,
 ) -> Scenario:
-    """One flow S1 -> D on the seed-000 chain."""
+    """One flow S1 -> D on the seed-000 chain (``lt_bound``: limited
+    transmit's bound in congestion windows; None, the variant's, Table 2's
+    1 x cwnd)."""
     return Scenario(
         name=name,
         duration=duration,
@@ -240,11 +253,26 @@ def chain_scenario(
                     min_rto=MIN_RTO,
                     rto_estimator=RTO_ESTIMATOR,
                     fa_ratio=fa_ratio,
+                    limited_transmit_bound=lt_bound,
                 ),
             )
         ],
         record=record if record is not None else RecordSpec(),
     )
+
+
+#: Table 2's limited-transmit bound, 1 x cwnd ("In all simulations ... we
+#: bound the number of packets TCP may send with limited transmit to be one
+#: current congestion window value", Sec. 5).
+RR_LT_BOUND = 1.0
+
+
+def lt_bound_of(variant: str) -> float | None:
+    """The limited-transmit bound a variant runs with here: Table 2's for the
+    Blanton-Allman schemes, whose own default is RFC 3042's two segments
+    (seed 001 Sec. VI); None (the variant's own, already 1 x cwnd) for the
+    rest, so their runs keep their store keys."""
+    return RR_LT_BOUND if variant.startswith("DSACK-BL-") else None
 
 
 def delayed(fraction: float, delay: RandomVar, link: str = BOTTLENECK) -> DelayImpairment:
@@ -417,6 +445,79 @@ def _fmt_x(x: float) -> str:
 
 def _by_x(table: Table, curve: str, metric: str = "norm") -> dict[float, float]:
     return {x: table[(curve, x)][metric] for x in _xs(table, curve)}
+
+
+# --------------------------------------------------------------------------
+# Sensitivity: how far limited transmit may run past the maximum window
+# --------------------------------------------------------------------------
+#
+# Table 2 gives both "Maximum sending window (maxwnd) 50 pkts" and "Limited
+# transmit bound 1 x cwnd", but not whether limited transmit may send beyond
+# maxwnd. The core lets it (up to k x cwnd past the receiver window, k = 1):
+# a packet held 2-4 RTTs then collects up to ~2M duplicate ACKs, more than
+# the maximum dupthresh of 64. The sensitivity steps of Figs. 12-13 and
+# 17-18 rerun their variants with k = 0 (no limited transmit: the same as
+# maxwnd a hard limit while cwnd = M, stricter below) and 0.5; k = 1 is the
+# figure's own runs.
+
+#: Limited-transmit bounds (congestion windows) of the sensitivity sweeps.
+LT_SWEEP = (0.0, 0.5, RR_LT_BOUND)
+LT_SWEEP_QUICK = (0.0, RR_LT_BOUND)
+#: Name of the sensitivity sweep in a recipe's plan.
+SENSITIVITY = "sensitivity"
+
+
+def _lt_sweep(quick: bool) -> tuple[float, ...]:
+    return LT_SWEEP_QUICK if quick else LT_SWEEP
+
+
+def _lt_override(bound: float) -> float | None:
+    """The ``lt_bound`` argument for a bound of the sweep: None for Table 2's
+    (the variants' own), so that point is the figure's own run (same key)."""
+    return None if bound == RR_LT_BOUND else bound
+
+
+def _sens_curve(label: str) -> str:
+    """Table key of a sensitivity curve (kept apart from the figure's)."""
+    return f"lt:{label}"
+
+
+def _with_sensitivity(runs: Runs) -> Table:
+    """The figure's table plus its sensitivity sweep's."""
+    tab = summarise(runs.table())
+    tab.update(summarise(runs.table(SENSITIVITY)))
+    return tab
+
+
+def _sens_plot(
+    out: Path,
+    stem: str,
+    tab: Table,
+    labels: Sequence[str],
+    metric: str,
+    *,
+    ylabel: str,
+    title: str,
+    yscale: float = 1.0,
+) -> list[Path]:
+    """``metric`` vs the limited-transmit bound, one line per label."""
+    series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
+    for label in labels:
+        curve = _sens_curve(label)
+        xs = _xs(tab, curve)
+        stats = [tab[(curve, x)] for x in xs]
+        err: list[float] | None = None
+        if all(st.seeds > 1 for st in stats):
+            err = [st.sd[metric] * yscale for st in stats]
+        series[label] = (xs, [st[metric] * yscale for st in stats], err)
+    return line_plot(
+        out,
+        stem,
+        series,
+        xlabel="limited transmit past the maximum window M (congestion windows; Table 2: 1)",
+        ylabel=ylabel,
+        title=title,
+    )
 
 
 # --------------------------------------------------------------------------
@@ -1414,6 +1515,9 @@ recipe(
 
 FIG12_K = 6.0
 FIG12_REFS = ("SACK", "DSACK-R", "DSACK-TA", "DSACK-TAES", "DSACK-HG")
+#: Table 3's variants whose mean RTO depends on the limited-transmit bound
+#: (DSACK-FA at the highest FA ratio).
+FIG12_LT_VARIANTS = ("DSACK-FA", "DSACK-TA", "DSACK-TAES", "DSACK-HG")
 TABLE3_PAPER = {
     "SACK": 1.0,
     "DSACK-R": 1.0,
@@ -1437,7 +1541,26 @@ def _fig12_points(quick: bool) -> Plan:
     points += [
         _point(v, 0.0, s, chain_scenario(CHAIN, FIG10_P, v, duration, imps)) for v in FIG12_REFS
     ]
-    return _plan(points, quick)
+    hi_r = max(ratios)
+    sens = [
+        _point(
+            _sens_curve(v),
+            b,
+            s,
+            chain_scenario(
+                CHAIN,
+                FIG10_P,
+                v,
+                duration,
+                imps,
+                fa_ratio=hi_r if v == "DSACK-FA" else None,
+                lt_bound=_lt_override(b),
+            ),
+        )
+        for v in FIG12_LT_VARIANTS
+        for b in _lt_sweep(quick)
+    ]
+    return {**_plan(points, quick), SENSITIVITY: Sweep(sens, _mode(quick)[1])}
 
 
 def _mean_rto(tab: Table, quick: bool) -> dict[str, float]:
@@ -1449,7 +1572,7 @@ def _mean_rto(tab: Table, quick: bool) -> dict[str, float]:
 
 
 def _fig12_table(runs: Runs, quick: bool) -> Derived[Table]:
-    tab = summarise(runs.table())
+    tab = _with_sensitivity(runs)
     hi_r = max(FIG8_RATIOS_QUICK if quick else FIG8_RATIOS)
     rto = _mean_rto(tab, quick)
     at_timeout = {v: tab[(v, 0.0)]["rto_at_timeout"] for v in FIG12_REFS}
@@ -1496,6 +1619,24 @@ def _fig12_plot(tab: Table, out: Path, quick: bool) -> None:
             yscale=scale,
             extra=extra,
             styles={"DSACK-TA": "--", "DSACK-TAES": "-.", "DSACK-HG": ":"},
+        )
+    paper = ", ".join(f"{v[6:]} {TABLE3_PAPER[v]:g}" for v in FIG12_LT_VARIANTS)
+    sens_title = (
+        f"k = 6, FA at {_pct(hi_r)} ({seeds} seeds x {duration:g} s)\npaper's Table 3 (s): {paper}"
+    )
+    for stem, metric, ylabel, scale in (
+        ("fig12_sensitivity", "rto_mean", "mean RTO (s)", 1.0),
+        ("fig12_sensitivity_timeouts", "to_frac", "packets meeting a timeout (%)", 100.0),
+    ):
+        _sens_plot(
+            out,
+            stem,
+            tab,
+            FIG12_LT_VARIANTS,
+            metric,
+            ylabel=ylabel,
+            title=sens_title,
+            yscale=scale,
         )
 
 
@@ -1930,6 +2071,9 @@ BL_VARIANTS = (
     "DSACK-BL-TIMEINC",
 )
 FIG17_CURVES = ("SACK", "DSACK-TA", *BL_VARIANTS)
+#: k of the limited-transmit sensitivity of Fig. 18 (kP = 100, 200 ms: in
+#: both modes' k lists, so k = 1 x cwnd is the figure's own run).
+FIG18_LT_K = (2.0, 4.0)
 
 
 def _fig17_points(quick: bool) -> Plan:
@@ -1947,12 +2091,39 @@ def _fig17_points(quick: bool) -> Plan:
                 duration,
                 [_kp_delay(FIG17_FRACTION, k, FIG17_P)],
                 rate=FIG17_RATE,
+                lt_bound=lt_bound_of(v),
             ),
         )
         for v in FIG17_CURVES
         for k in ks
     ]
-    return _plan(points, quick)
+    sens = [
+        _point(
+            _sens_curve(_fig18_sens_label(k)),
+            b,
+            FIG17_RATE,
+            chain_scenario(
+                CHAIN,
+                FIG17_P,
+                "DSACK-TA",
+                duration,
+                [_kp_delay(FIG17_FRACTION, k, FIG17_P)],
+                rate=FIG17_RATE,
+                lt_bound=_lt_override(b),
+            ),
+        )
+        for k in FIG18_LT_K
+        for b in _lt_sweep(quick)
+    ]
+    return {**_plan(points, quick), SENSITIVITY: Sweep(sens, _mode(quick)[1])}
+
+
+def _fig18_sens_label(k: float) -> str:
+    return f"DSACK-TA, kP = {1000 * k * FIG17_P:g} ms"
+
+
+def _fig17_table(runs: Runs, quick: bool) -> Derived[Table]:
+    return Derived(_with_sensitivity(runs))
 
 
 def _fig17_plot(tab: Table, out: Path, quick: bool) -> None:
@@ -1977,6 +2148,16 @@ def _fig17_plot(tab: Table, out: Path, quick: bool) -> None:
             xscale=FIG17_P * 1000,
             yscale=scale,
         )
+    _sens_plot(
+        out,
+        "fig18_sensitivity",
+        tab,
+        [_fig18_sens_label(k) for k in FIG18_LT_K],
+        "fr_frac",
+        ylabel="fast retransmits / packets sent (%)",
+        title=title,
+        yscale=100.0,
+    )
 
 
 def _fig17_claims(tab: Table, quick: bool) -> list[Claim]:
@@ -2051,7 +2232,7 @@ recipe(
     "fig17-18",
     "vs Blanton-Allman: throughput and FR fraction vs mean delay kP",
     points=_fig17_points,
-    table=_summary,
+    table=_fig17_table,
     plot=_fig17_plot,
     claims=_fig17_claims,
 )
@@ -2091,17 +2272,29 @@ def _resets_to_three(dt: np.ndarray) -> int:
 
 
 T4_CONDITIONS = {"no drops": False, "drops": True}
+#: Fig. 19's traced runs in quick mode: a drop episode starts about every
+#: 50 s (0.02 % of ~100 packets/s), and a 100-s run met no timeout at all
+#: (so no reset to show); 400 s give ~5-6 timeouts (14 per 1000 s at full
+#: fidelity), at ~2 s of CPU per run.
+FIG19_QUICK_DURATION = 400.0
+
+
+def _fig19_duration(quick: bool) -> float:
+    return FIG19_QUICK_DURATION if quick else FULL_DURATION
 
 
 def _t4_points(quick: bool) -> Plan:
     duration, seeds = _mode(quick)
+    trace_duration = _fig19_duration(quick)
     s = capacity_bps(T4_P)
     points = [
         _point(
             f"{v} | {cond}",
             0.0,
             s,
-            chain_scenario(CHAIN, T4_P, v, duration, _t4_impairments(drops)),
+            chain_scenario(
+                CHAIN, T4_P, v, duration, _t4_impairments(drops), lt_bound=lt_bound_of(v)
+            ),
         )
         for v in T4_VARIANTS
         for cond, drops in T4_CONDITIONS.items()
@@ -2111,7 +2304,15 @@ def _t4_points(quick: bool) -> Plan:
     traced = [
         (
             {"variant": v},
-            chain_scenario(CHAIN, T4_P, v, duration, _t4_impairments(True), record=rec),
+            chain_scenario(
+                CHAIN,
+                T4_P,
+                v,
+                trace_duration,
+                _t4_impairments(True),
+                record=rec,
+                lt_bound=lt_bound_of(v),
+            ),
         )
         for v in T4_VARIANTS
     ]
@@ -2161,7 +2362,7 @@ def _t4_table(runs: Runs, quick: bool) -> Derived[Table4]:
 
 
 def _t4_plot(data: Table4, out: Path, quick: bool) -> None:
-    duration, _ = _mode(quick)
+    duration = _fig19_duration(quick)
     line_plot(
         out,
         "fig19_dupthresh",
@@ -2241,7 +2442,7 @@ def _t4_claims(data: Table4, quick: bool) -> list[Claim]:
 
 def _fig19_claims(data: Table4, quick: bool) -> list[Claim]:
     fig = "table4-fig19"
-    duration, _ = _mode(quick)
+    duration = _fig19_duration(quick)
     dts, timeouts = data.dupthresh, data.timeouts
     settled = {v: d[t >= 0.1 * duration] if t.size else np.array([]) for v, (t, d) in dts.items()}
     bl_resets = _resets_to_three(dts["DSACK-BL-INC"][1])
