@@ -15,6 +15,7 @@ from reorderlab.papers import papers, reproduce, select
 from reorderlab.papers import rr_tcp as rr
 from reorderlab.papers.baseline import bottleneck_rate
 from reorderlab.papers.common import RUNS
+from reorderlab.scenario import BurstLossImpairment
 
 EXPERIMENTS = Path("/work/shared/EXPERIMENTS.md")
 
@@ -240,3 +241,29 @@ def test_fig19_traces_run_long_enough_in_quick_mode() -> None:
     assert {sc.duration for _, sc in plan[RUNS].points} == {rr.QUICK_DURATION}
     full = _plan("table4-fig19", False)
     assert {sc.duration for _, sc in full["fig19"].points} == {rr.FULL_DURATION}
+
+
+def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None:
+    plan = _plan("table4-fig19", True)
+    own = {sc.cache_key(1, "v") for _, sc in plan[RUNS].points}
+    got: dict[str, list[float]] = {}
+    for params, sc in plan[rr.SENSITIVITY].points:
+        got.setdefault(params["curve"], []).append(params["x"])
+        (burst,) = [i for i in sc.impairments if isinstance(i, BurstLossImpairment)]
+        assert burst.q == params["x"]
+        # the paper's rate is Table 4's own run with drops
+        assert (sc.cache_key(1, "v") in own) == (params["x"] == rr.T4_Q)
+    assert got == {f"lt:{v}": list(rr.T4_Q_SWEEP) for v in rr.T4_VARIANTS}
+
+    # the plot: throughput lost relative to the run without drops
+    tab: rr.Table = {}
+    for v, base in (("DSACK-BL-INC", 0.9), ("DSACK-TA", 1.0)):
+        tab[(f"{v} | no drops", 0.0)] = rr.Stat(mean={"norm": base}, seeds=2)
+        for q in rr.T4_Q_SWEEP:
+            tab[(rr._sens_curve(v), q)] = rr.Stat(mean={"norm": base * (1 - 1000 * q)}, seeds=2)
+    data = rr.Table4(tab, {}, {})
+    rr._t4_sensitivity_plot(data, tmp_path, True)
+    csv = pd.read_csv(tmp_path / "table4_sensitivity.csv")
+    ta = csv[csv["series"] == "DSACK-TA"].sort_values("x")
+    assert list(ta["x"]) == pytest.approx([100 * q for q in rr.T4_Q_SWEEP])
+    assert list(ta["y"]) == pytest.approx([100 * 1000 * q for q in rr.T4_Q_SWEEP])
