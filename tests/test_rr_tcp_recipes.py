@@ -267,3 +267,17 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
     ta = csv[csv["series"] == "DSACK-TA"].sort_values("x")
     assert list(ta["x"]) == pytest.approx([100 * q for q in rr.T4_Q_SWEEP])
     assert list(ta["y"]) == pytest.approx([100 * 1000 * q for q in rr.T4_Q_SWEEP])
+
+
+@pytest.mark.parametrize(
+    ("norm", "frs", "timeouts", "holds"),
+    [(0.995, 0, 0, True), (0.98, 0, 0, False), (0.999, 1, 0, False), (0.999, 0, 0.2, False)],
+)
+def test_the_setting_condition_is_a_claim(
+    norm: float, frs: float, timeouts: float, holds: bool
+) -> None:
+    st = rr.Stat(mean={"norm": norm, "fast_retransmits": frs, "timeouts": timeouts}, seeds=2)
+    claim = rr._setting_claim(st)
+    assert claim.figure == "fig4"
+    assert claim.holds is holds
+    assert claim.values["nodelay_norm"] == norm
