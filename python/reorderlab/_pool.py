@@ -419,16 +419,16 @@ def fork_server_started() -> bool:
 
 
 def worker_count(workers: int | None) -> int:
-    """``workers``, or all cores if None (or 0); a ``TypeError`` if it is
-    not a whole number (``True`` is not one), a ``ValueError`` below 1."""
-    if workers is not None and (
-        isinstance(workers, bool) or not isinstance(workers, numbers.Integral)
-    ):
+    """``workers``, or all cores if None; a ``TypeError`` if it is not a
+    whole number (``True`` is not one), a ``ValueError`` below 1 (0 too: it
+    used to mean all cores, which the docs never said)."""
+    if workers is None:
+        return os.cpu_count() or 1
+    if isinstance(workers, bool) or not isinstance(workers, numbers.Integral):
         raise TypeError(f"workers: must be a whole number or None (all cores), got {workers!r}")
-    n = int(workers or 0) or os.cpu_count() or 1
-    if n < 1:
+    if workers < 1:
         raise ValueError(f"workers: must be >= 1, got {workers}")
-    return n
+    return int(workers)
 
 
 def _start_quietly(workers: int, pool: Pool) -> None:

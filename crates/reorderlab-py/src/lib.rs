@@ -135,6 +135,26 @@ fn run_capture(
     }
 }
 
+/// Parse and validate a scenario (JSON) without running it: the core's
+/// checks, the one place the cross-field rules and the limits are written.
+///
+/// Returns None; raises `ValueError("<field>: <message>")` for an invalid
+/// scenario. Cheap (tens of microseconds): the GIL is kept.
+#[pyfunction]
+fn validate(scenario_json: &str) -> PyResult<()> {
+    match catch_unwind(AssertUnwindSafe(|| {
+        reorderlab::validate_json(scenario_json)
+    })) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(PyValueError::new_err(e.to_string())),
+        Err(payload) => Err(PyRuntimeError::new_err(format!(
+            "reorderlab core panicked while validating scenario '{}': {}",
+            scenario_name(scenario_json),
+            panic_message(payload.as_ref())
+        ))),
+    }
+}
+
 /// Version of the simulation engine (part of every cache key).
 #[pyfunction]
 fn engine_version() -> String {
@@ -238,6 +258,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     install_panic_hook();
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(run_capture, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(engine_version, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;

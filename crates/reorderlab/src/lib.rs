@@ -40,6 +40,13 @@ pub fn run(scenario: &Scenario, seed: Option<u64>) -> Result<RunResult, SpecErro
     Ok(sim.result())
 }
 
+/// Parse and validate a scenario given as JSON (what the Python front
+/// calls for every scenario it builds: the one place the cross-field rules
+/// and the limits are checked).
+pub fn validate_json(scenario_json: &str) -> Result<(), SpecError> {
+    Scenario::from_json(scenario_json)?.validate()
+}
+
 /// Run a scenario given as JSON and return the result as JSON.
 pub fn run_json(scenario_json: &str, seed: Option<u64>) -> Result<String, SpecError> {
     let scenario = Scenario::from_json(scenario_json)?;

@@ -9,6 +9,7 @@
 //!   arrived before it (the receiver holds frames behind a gap), so its
 //!   release time is the maximum of its own and its predecessor's.
 
+use crate::engine::time::after;
 use crate::engine::{Rng, Time};
 
 #[derive(Debug, Clone)]
@@ -47,7 +48,7 @@ impl Arq {
             }
         }
         self.retransmissions += failures as u64;
-        let ready = now + failures as Time * self.link_rtt;
+        let ready = after(now, (failures as Time).saturating_mul(self.link_rtt));
         if !self.in_order {
             return Some(ready);
         }

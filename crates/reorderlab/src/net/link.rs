@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::fifo::Fifo;
 use super::packet::Packet;
 use super::queue::{Occupancy, QueueDisc};
-use crate::engine::time::tx_time;
+use crate::engine::time::{after, tx_time};
 use crate::engine::{Rng, Time};
 
 /// Counters of one link. Conservation: `arrivals = enqueued + queue_drops +
@@ -173,14 +173,15 @@ impl Link {
         if self.tx_cache.0 != pkt.size as u32 {
             self.tx_cache = (pkt.size as u32, tx_time(pkt.size as u32, self.rate));
         }
-        let end = start + self.tx_cache.1;
+        // saturating: a backlog on an absurdly slow link ends after the run
+        let end = after(start, self.tx_cache.1);
         self.busy_until = end;
         if self.tx_pending == 0 {
             self.tx_next_end = end;
         }
         self.tx_pending += 1;
         self.tx_bytes += pkt.size as u64;
-        let arrival = end + self.delay;
+        let arrival = after(end, self.delay);
         self.in_flight.push_back(pkt, arrival);
         if self.in_flight.len() == 1 {
             Admit::Accepted(Some(arrival))

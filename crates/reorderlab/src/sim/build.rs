@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use super::{Flow, Origin, Simulation, Source, Traffic};
 use crate::app::{HttpSource, PageSource};
 use crate::engine::event::TIMER_KINDS;
-use crate::engine::time::{secs, tx_time};
+use crate::engine::time::{after, secs, tx_time};
 use crate::engine::{Event, EventQueue, Time, TimerSlot};
 use crate::impair::Element;
 use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
@@ -90,7 +90,7 @@ fn one_way_latency(links: &[Link], routing: &RoutingTable, from: u32, to: u32, b
             break;
         };
         let l = &links[li as usize];
-        t += l.delay + tx_time(bytes, l.rate);
+        t = after(t, after(l.delay, tx_time(bytes, l.rate)));
         node = l.to;
     }
     t

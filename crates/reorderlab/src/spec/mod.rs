@@ -9,13 +9,15 @@
 //! [`Scenario::validate`] checks every field and names the bad one, so a
 //! scenario that reaches the builder never panics it.
 
+mod check_network;
+pub mod limits;
 mod random;
 mod validate;
 
 use serde::{Deserialize, Serialize};
 
 pub use random::RandomVar;
-pub use validate::SpecError;
+pub use validate::{num, SpecError};
 
 /// One simulation run.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -742,7 +744,75 @@ pub const SERIES_NAMES: &[&str] = &[
 
 impl Scenario {
     /// Parse a scenario from JSON (what the Python front sends).
+    ///
+    /// An error names the field where parsing stopped (`flows[0].tcp.mss:
+    /// invalid type: string "x", expected u32`); a text that is not JSON at
+    /// all is `scenario: <what> at line L column C`.
     pub fn from_json(text: &str) -> Result<Scenario, SpecError> {
-        serde_json::from_str(text).map_err(|e| SpecError::new("scenario", e.to_string()))
+        // The fast parser first; the one that tracks the path only to
+        // explain a failure.
+        serde_json::from_str(text).map_err(|_| parse_error(text))
+    }
+}
+
+/// The error of parsing `text` as a scenario, with the path of the field
+/// where it happened.
+fn parse_error(text: &str) -> SpecError {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let parsed: Result<Scenario, _> = serde_path_to_error::deserialize(&mut de);
+    let (path, inner) = match parsed {
+        Ok(_) => match de.end() {
+            Ok(()) => return SpecError::new("scenario", "could not be parsed"),
+            Err(e) => (String::new(), e),
+        },
+        Err(e) => (e.path().to_string(), e.into_inner()),
+    };
+    let text = inner.to_string();
+    let path = path.trim_start_matches('.');
+    if path.is_empty() || inner.is_syntax() || inner.is_eof() {
+        let at = if path.is_empty() { "scenario" } else { path };
+        return SpecError::new(at, text);
+    }
+    // the position in a one-line JSON text says nothing the path does not
+    let message = match text.rfind(" at line ") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    SpecError::new(path, message)
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::*;
+
+    const BASE: &str = r#"{"duration": 10, "topology": {"kind": "chain", "bottleneck_rate": 8e6,
+        "bottleneck_delay": 0.023}, "flows": [{"src": "S1", "dst": "D", "receiver": RECV}]}"#;
+
+    /// Issue 25: "expected value at line 1 column 464" named no field.
+    #[test]
+    fn parse_errors_name_the_field() {
+        let e = Scenario::from_json(&BASE.replace("RECV", r#"{"max_sack_blocks": 300}"#))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "flows[0].receiver.max_sack_blocks: invalid value: integer `300`, expected u8"
+        );
+        let e = Scenario::from_json(&BASE.replace("RECV", r#"{"delack_timeout": NaN}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("flows[0].receiver.delack_timeout: expected value"),
+            "{e}"
+        );
+        let e = Scenario::from_json(r#"{"duration": "#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("duration: EOF while parsing"), "{e}");
+        let e = Scenario::from_json("").unwrap_err().to_string();
+        assert!(e.starts_with("scenario: EOF while parsing"), "{e}");
+        let e = Scenario::from_json(&BASE.replace("RECV", "{}").replace("10,", "\"ten\","))
+            .unwrap_err();
+        assert_eq!(e.path, "duration");
     }
 }

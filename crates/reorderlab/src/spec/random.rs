@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::validate::SpecError;
+use super::validate::{num, SpecError};
+use crate::engine::time::{MAX_SECONDS, MIN_STEP_SECONDS};
 use crate::engine::Rng;
 
 /// A random variable. Units are those of the field it describes (seconds
@@ -111,88 +112,173 @@ impl RandomVar {
         }
     }
 
+    /// The median, where it is known in closed form (the Normal's is that
+    /// of the untruncated law).
+    fn median(&self) -> Option<f64> {
+        match self {
+            RandomVar::Pareto { scale, shape } => Some(scale * 2f64.powf(1.0 / shape)),
+            RandomVar::Pareto2 { scale, shape } => Some(scale * (2f64.powf(1.0 / shape) - 1.0)),
+            RandomVar::Empirical { values, cdf } => {
+                let i = cdf.partition_point(|&c| c < 0.5).min(values.len() - 1);
+                Some(values[i])
+            }
+            _ => self.mean(),
+        }
+    }
+
+    /// The largest parameter that scales the draws (seconds for a time),
+    /// and its field: what must stay within [`MAX_SECONDS`].
+    fn scale_param(&self) -> (&'static str, f64) {
+        match self {
+            RandomVar::Constant { value } => ("value", *value),
+            RandomVar::Uniform { high, .. } => ("high", *high),
+            RandomVar::Normal { mean, sd } => {
+                if mean >= sd {
+                    ("mean", *mean)
+                } else {
+                    ("sd", *sd)
+                }
+            }
+            RandomVar::Exponential { mean } => ("mean", *mean),
+            RandomVar::Hyperexponential { means, .. } => {
+                ("means", means.iter().fold(0.0, |a, &m| m.max(a)))
+            }
+            RandomVar::Pareto { scale, .. } | RandomVar::Pareto2 { scale, .. } => ("scale", *scale),
+            RandomVar::Empirical { values, .. } => {
+                ("values", values.last().copied().unwrap_or(0.0))
+            }
+        }
+    }
+
+    /// Check a random time in seconds: the parameters (as [`Self::validate`])
+    /// and none of them beyond [`MAX_SECONDS`] (longer draws are clamped
+    /// there, but a parameter that long is a mistake worth naming).
+    pub fn validate_time(&self, path: &str) -> Result<(), SpecError> {
+        self.validate(path)?;
+        let (field, v) = self.scale_param();
+        if v > MAX_SECONDS {
+            return Err(SpecError::new(
+                format!("{path}.{field}"),
+                format!(
+                    "must be at most 1e9 s (the longest simulated time), got {}",
+                    num(v)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Check a random time that spaces a repeated event (a session's pages):
+    /// as [`Self::validate_time`], and a typical draw (the mean, or the
+    /// median of a law without one) of at least 1 ns, or the events would
+    /// all fall at one instant and the run never advance.
+    pub fn validate_gap(&self, path: &str) -> Result<(), SpecError> {
+        self.validate_time(path)?;
+        match self.median() {
+            Some(m) if m < MIN_STEP_SECONDS => Err(SpecError::new(
+                path,
+                format!(
+                    "must have a mean of at least 1 ns (the engine's time step), got {}",
+                    num(m)
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Check the parameters; `path` names the field.
     pub fn validate(&self, path: &str) -> Result<(), SpecError> {
         let bad = |field: &str, msg: String| Err(SpecError::new(format!("{path}.{field}"), msg));
         let finite_nonneg = |v: f64| v.is_finite() && v >= 0.0;
         match self {
             RandomVar::Constant { value } if !finite_nonneg(*value) => {
-                bad("value", format!("must be >= 0, got {value}"))
+                bad("value", format!("must be >= 0, got {}", num(*value)))
             }
-            RandomVar::Uniform { low, high } if !finite_nonneg(*low) => {
-                bad("low", format!("must be >= 0, got {low}"))
+            RandomVar::Uniform { low, .. } if !finite_nonneg(*low) => {
+                bad("low", format!("must be >= 0, got {}", num(*low)))
             }
-            RandomVar::Uniform { low, high } if !(high.is_finite() && high >= low) => {
-                bad("high", format!("must be >= low ({low}), got {high}"))
-            }
+            RandomVar::Uniform { low, high } if !(high.is_finite() && high >= low) => bad(
+                "high",
+                format!("must be >= low ({}), got {}", num(*low), num(*high)),
+            ),
             RandomVar::Normal { mean, .. } if !mean.is_finite() => {
-                bad("mean", format!("must be finite, got {mean}"))
+                bad("mean", format!("must be finite, got {}", num(*mean)))
             }
             RandomVar::Normal { sd, .. } if !finite_nonneg(*sd) => {
-                bad("sd", format!("must be >= 0, got {sd}"))
+                bad("sd", format!("must be >= 0, got {}", num(*sd)))
             }
             RandomVar::Exponential { mean } if !(mean.is_finite() && *mean > 0.0) => {
-                bad("mean", format!("must be > 0, got {mean}"))
+                bad("mean", format!("must be > 0, got {}", num(*mean)))
             }
             RandomVar::Hyperexponential { means, probs } => {
-                if means.is_empty() || means.len() != probs.len() {
-                    return bad(
-                        "probs",
-                        format!(
-                            "must have one probability per mean ({}), got {}",
-                            means.len(),
-                            probs.len()
-                        ),
-                    );
-                }
-                if let Some(m) = means.iter().find(|m| !(m.is_finite() && **m > 0.0)) {
-                    return bad("means", format!("every mean must be > 0, got {m}"));
-                }
-                let sum: f64 = probs.iter().sum();
-                if probs.iter().any(|p| *p < 0.0) || (sum - 1.0).abs() > 1e-9 {
-                    return bad("probs", format!("must be >= 0 and sum to 1, got sum {sum}"));
-                }
-                Ok(())
+                check_hyperexponential(path, means, probs)
             }
             RandomVar::Pareto { scale, .. } | RandomVar::Pareto2 { scale, .. }
                 if !(scale.is_finite() && *scale > 0.0) =>
             {
-                bad("scale", format!("must be > 0, got {scale}"))
+                bad("scale", format!("must be > 0, got {}", num(*scale)))
             }
             RandomVar::Pareto { shape, .. } | RandomVar::Pareto2 { shape, .. }
                 if !(shape.is_finite() && *shape > 0.0) =>
             {
-                bad("shape", format!("must be > 0, got {shape}"))
+                bad("shape", format!("must be > 0, got {}", num(*shape)))
             }
-            RandomVar::Empirical { values, cdf } => {
-                if values.is_empty() || values.len() != cdf.len() {
-                    return bad(
-                        "cdf",
-                        format!(
-                            "must have one cdf value per value ({}), got {}",
-                            values.len(),
-                            cdf.len()
-                        ),
-                    );
-                }
-                if values.windows(2).any(|w| w[1] < w[0])
-                    || values.iter().any(|v| !finite_nonneg(*v))
-                {
-                    return bad("values", "must be >= 0 and ascending".to_string());
-                }
-                if cdf.windows(2).any(|w| w[1] < w[0])
-                    || cdf.iter().any(|c| !(0.0..=1.0).contains(c))
-                {
-                    return bad("cdf", "must be ascending within [0, 1]".to_string());
-                }
-                if (cdf[cdf.len() - 1] - 1.0).abs() > 1e-9 {
-                    return bad("cdf", format!("must end at 1, got {}", cdf[cdf.len() - 1]));
-                }
-                Ok(())
-            }
+            RandomVar::Empirical { values, cdf } => check_empirical(path, values, cdf),
             _ => Ok(()),
         }
     }
+}
+
+fn check_hyperexponential(path: &str, means: &[f64], probs: &[f64]) -> Result<(), SpecError> {
+    let bad = |field: &str, msg: String| Err(SpecError::new(format!("{path}.{field}"), msg));
+    if means.is_empty() || means.len() != probs.len() {
+        return bad(
+            "probs",
+            format!(
+                "must have one probability per mean ({}), got {}",
+                means.len(),
+                probs.len()
+            ),
+        );
+    }
+    if let Some(m) = means.iter().find(|m| !(m.is_finite() && **m > 0.0)) {
+        return bad("means", format!("every mean must be > 0, got {}", num(*m)));
+    }
+    let sum: f64 = probs.iter().sum();
+    if probs.iter().any(|p| *p < 0.0) || (sum - 1.0).abs() > 1e-9 {
+        return bad(
+            "probs",
+            format!("must be >= 0 and sum to 1, got sum {}", num(sum)),
+        );
+    }
+    Ok(())
+}
+
+fn check_empirical(path: &str, values: &[f64], cdf: &[f64]) -> Result<(), SpecError> {
+    let bad = |field: &str, msg: String| Err(SpecError::new(format!("{path}.{field}"), msg));
+    if values.is_empty() || values.len() != cdf.len() {
+        return bad(
+            "cdf",
+            format!(
+                "must have one cdf value per value ({}), got {}",
+                values.len(),
+                cdf.len()
+            ),
+        );
+    }
+    if values.windows(2).any(|w| w[1] < w[0])
+        || values.iter().any(|v| !(v.is_finite() && *v >= 0.0))
+    {
+        return bad("values", "must be >= 0 and ascending".to_string());
+    }
+    if cdf.windows(2).any(|w| w[1] < w[0]) || cdf.iter().any(|c| !(0.0..=1.0).contains(c)) {
+        return bad("cdf", "must be ascending within [0, 1]".to_string());
+    }
+    let last = cdf[cdf.len() - 1];
+    if (last - 1.0).abs() > 1e-9 {
+        return bad("cdf", format!("must end at 1, got {}", num(last)));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,281 @@
+//! What a scenario may ask of the engine and of the machine
+//! (`docs/limits.md`): times within the clock's range and step, rates the
+//! links can represent, and a memory estimate of the allocations that grow
+//! with the scenario's numbers (sessions, series samples, nodes), refused
+//! above a cap ([`memory_limit`]) with a message saying how much it would
+//! take.
+
+use super::validate::{num, SpecError};
+use super::{Scenario, Topology, TrafficKind};
+use crate::engine::time::{MAX_SECONDS, MIN_STEP_SECONDS};
+
+type Check = Result<(), SpecError>;
+
+/// The fastest link, bit/s: a 125-byte packet still takes 1 ns (the
+/// clock's step) to send.
+pub const MAX_RATE: f64 = 1e12;
+
+/// Default cap on the memory estimate of one run: 2 GiB.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 2 << 30;
+
+/// Environment variable that sets the cap (bytes, or with a suffix:
+/// `512M`, `16G`, `1T`; binary units).
+pub const MEMORY_LIMIT_VAR: &str = "REORDERLAB_MEMORY_LIMIT";
+
+/// Estimated bytes of one connection (the flow's sender, receiver and timer
+/// state: 2.3 KiB by `size_of`, plus its buffers), for the scenario's flows
+/// and every connection a traffic generator opens.
+pub const FLOW_BYTES: u64 = 4096;
+
+/// Estimated bytes of one recorded series value: 8 in the core, up to 24
+/// as JSON text, 32 as a Python float in a list.
+pub const SERIES_VALUE_BYTES: u64 = 64;
+
+/// Estimated bytes of one traffic session's state and pending event.
+pub const SESSION_BYTES: u64 = 64;
+
+/// Estimated bytes of one link (its state and queue, without packets).
+pub const LINK_BYTES: u64 = 512;
+
+/// A time field in seconds: finite, within [`MAX_SECONDS`], and `0` only
+/// if `zero_ok`; a positive value below the 1 ns step is refused (it would
+/// round to 0: a period of 0 loops for ever at one instant).
+pub fn time(path: &str, v: f64, zero_ok: bool) -> Check {
+    let bad = |msg: String| Err(SpecError::new(path, msg));
+    let in_range = v.is_finite() && (v > 0.0 || (zero_ok && v == 0.0));
+    if !in_range {
+        let bound = if zero_ok { ">= 0" } else { "> 0" };
+        return bad(format!("must be {bound}, got {}", num(v)));
+    }
+    if v > MAX_SECONDS {
+        return bad(format!(
+            "must be at most 1e9 s (the longest simulated time), got {}",
+            num(v)
+        ));
+    }
+    if v > 0.0 && v < MIN_STEP_SECONDS {
+        return bad(format!(
+            "must be {}at least 1 ns (the engine's time step), got {}",
+            if zero_ok { "0 or " } else { "" },
+            num(v)
+        ));
+    }
+    Ok(())
+}
+
+/// A link rate in bit/s: positive and at most [`MAX_RATE`]. (A very slow
+/// link is valid: its packets take up to [`MAX_SECONDS`] to send.)
+pub fn rate(path: &str, v: f64) -> Check {
+    if !(v.is_finite() && v > 0.0) {
+        return Err(SpecError::new(path, format!("must be > 0, got {}", num(v))));
+    }
+    if v > MAX_RATE {
+        return Err(SpecError::new(
+            path,
+            format!(
+                "must be at most 1e12 b/s (a 125-byte packet must take 1 ns, the engine's \
+                 time step), got {}",
+                num(v)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The memory cap: [`MEMORY_LIMIT_VAR`] if set, else [`DEFAULT_MEMORY_LIMIT`].
+pub fn memory_limit() -> Result<u64, SpecError> {
+    match std::env::var(MEMORY_LIMIT_VAR) {
+        Err(_) => Ok(DEFAULT_MEMORY_LIMIT),
+        Ok(text) => parse_bytes(&text).ok_or_else(|| {
+            SpecError::new(
+                MEMORY_LIMIT_VAR,
+                format!("must be a size in bytes such as 8G or 512M, got '{text}'"),
+            )
+        }),
+    }
+}
+
+/// `"512M"` -> 512 MiB; `"16G"`, `"1T"`, `"4096"`, `"1e9"`.
+fn parse_bytes(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let (digits, unit) = match t.char_indices().last()? {
+        (i, c) if c.is_ascii_alphabetic() => (&t[..i], c.to_ascii_uppercase()),
+        _ => (t, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        'T' => 40,
+        _ => return None,
+    };
+    let v: f64 = digits.trim().parse().ok()?;
+    let bytes = v * (1u64 << shift) as f64;
+    (bytes.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64).then_some(bytes as u64)
+}
+
+/// `1.5 GB`-style text of a byte count (decimal units, as people read them).
+pub fn human_bytes(b: f64) -> String {
+    const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
+    let mut v = b;
+    let mut u = 0;
+    while v >= 1000.0 && u < UNITS.len() - 1 {
+        v /= 1000.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{v:.0} {}", UNITS[u])
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// One allocation that grows with the scenario: its field, what it is, bytes.
+struct Item {
+    path: String,
+    what: String,
+    bytes: f64,
+}
+
+/// Nodes and links of a topology, without expanding it.
+fn topology_size(t: &Topology) -> (f64, f64) {
+    match t {
+        Topology::Chain { .. } => (4.0, 6.0),
+        Topology::Dumbbell { pairs, .. } => {
+            let n = *pairs as f64;
+            (2.0 * n + 2.0, 4.0 * n + 2.0)
+        }
+        Topology::ParkingLot { hop_rates, .. } => {
+            let h = hop_rates.len() as f64;
+            (3.0 * h + 3.0, 2.0 * (3.0 * h + 2.0))
+        }
+        Topology::Custom { nodes, links } => {
+            let duplex = links.iter().filter(|l| l.duplex).count();
+            (nodes.len() as f64, (links.len() + duplex) as f64)
+        }
+    }
+}
+
+fn items(s: &Scenario) -> Vec<Item> {
+    let (nodes, links) = topology_size(&s.topology);
+    let mut out = vec![Item {
+        path: "topology".into(),
+        what: format!("a routing table of {} nodes", num(nodes)),
+        // next hop per (node, destination), and the links
+        bytes: nodes * nodes * 4.0 + links * LINK_BYTES as f64,
+    }];
+    let flows = s.flows.len() as f64;
+    out.push(Item {
+        path: "flows".into(),
+        what: format!("{} flows", num(flows)),
+        bytes: flows * FLOW_BYTES as f64,
+    });
+    for (i, t) in s.traffic.iter().enumerate() {
+        let conns = match t.kind {
+            TrafficKind::Http => 1.0,
+            TrafficKind::Page => t.connections.unwrap_or(6) as f64,
+        };
+        out.push(Item {
+            path: format!("traffic[{i}].sessions"),
+            what: format!("{} sessions", t.sessions),
+            bytes: t.sessions as f64 * (SESSION_BYTES as f64 + conns * FLOW_BYTES as f64),
+        });
+    }
+    let r = &s.record;
+    if !r.series.is_empty() {
+        let samples = (s.duration / r.interval).floor() + 1.0;
+        let sampled = if r.flows.is_empty() {
+            flows
+        } else {
+            r.flows.len() as f64
+        };
+        let values = samples * (1.0 + sampled * r.series.len() as f64);
+        out.push(Item {
+            path: "record.interval".into(),
+            what: format!(
+                "{} series of {} flow(s) every {} s for {} s",
+                r.series.len(),
+                num(sampled),
+                num(r.interval),
+                num(s.duration)
+            ),
+            bytes: values * SERIES_VALUE_BYTES as f64,
+        });
+    }
+    out
+}
+
+/// Refuse a scenario whose estimated memory is above `limit` bytes, naming
+/// the largest allocation's field. (Time and record fields must have been
+/// checked: the series estimate divides by the interval.)
+pub fn check_memory(s: &Scenario, limit: u64) -> Check {
+    let items = items(s);
+    let total: f64 = items.iter().map(|i| i.bytes).sum();
+    if total <= limit as f64 {
+        return Ok(());
+    }
+    let big = items
+        .iter()
+        .max_by(|a, b| a.bytes.total_cmp(&b.bytes))
+        .expect("at least the topology");
+    Err(SpecError::new(
+        big.path.clone(),
+        format!(
+            "{} would take about {} (the whole run about {}), above the memory limit of {}; \
+             set {MEMORY_LIMIT_VAR} (e.g. 16G) to allow more",
+            big.what,
+            human_bytes(big.bytes),
+            human_bytes(total),
+            human_bytes(limit as f64)
+        ),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_sizes_parse_with_binary_suffixes() {
+        assert_eq!(parse_bytes("4096"), Some(4096));
+        assert_eq!(parse_bytes("512M"), Some(512 << 20));
+        assert_eq!(parse_bytes("16g"), Some(16 << 30));
+        assert_eq!(parse_bytes("1.5K"), Some(1536));
+        assert_eq!(parse_bytes("1e9"), Some(1_000_000_000));
+        for bad in ["", "G", "-1G", "lots", "0", "1e30T", "nan"] {
+            assert_eq!(parse_bytes(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn times_are_refused_outside_the_clock() {
+        assert!(time("d", 0.0, true).is_ok());
+        assert!(time("d", 1e-9, false).is_ok());
+        assert!(time("d", 1e9, false).is_ok());
+        let msg = |r: Check| r.unwrap_err().to_string();
+        assert_eq!(msg(time("d", 0.0, false)), "d: must be > 0, got 0");
+        assert_eq!(msg(time("d", -1.0, true)), "d: must be >= 0, got -1");
+        assert_eq!(
+            msg(time("d", 1e-12, false)),
+            "d: must be at least 1 ns (the engine's time step), got 1e-12"
+        );
+        assert_eq!(
+            msg(time("d", 1e-12, true)),
+            "d: must be 0 or at least 1 ns (the engine's time step), got 1e-12"
+        );
+        assert_eq!(
+            msg(time("d", 1e12, true)),
+            "d: must be at most 1e9 s (the longest simulated time), got 1000000000000"
+        );
+        assert!(msg(rate("r", 1e13)).starts_with("r: must be at most 1e12 b/s"));
+        assert_eq!(msg(rate("r", 0.0)), "r: must be > 0, got 0");
+    }
+
+    #[test]
+    fn human_sizes() {
+        assert_eq!(human_bytes(512.0), "512 B");
+        assert_eq!(human_bytes(4.0 * (1u64 << 30) as f64), "4.3 GB");
+        assert_eq!(human_bytes(2.75e11), "275.0 GB");
+    }
+}
