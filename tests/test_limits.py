@@ -237,3 +237,26 @@ def test_cli_input_errors_are_one_line_with_exit_2(tmp_path: Path) -> None:
         assert proc.returncode == 2, (args, proc.stderr)
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(expected), (args, proc.stderr)
+
+
+def test_connections_opened_during_a_run_count_against_the_memory_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 25 case 4, during the run: every object of a traffic generator
+    is a connection kept until the end (for its results); pages of 10^6
+    objects at one instant took memory without bound. The run stops at the
+    limit and names the generator."""
+    gen = {
+        "server": "S1",
+        "client": "D",
+        "objects_per_page": {"dist": "constant", "value": 1e6},
+        "inter_object": {"dist": "constant", "value": 0},
+    }
+    data = changed(("flows", []), ("traffic", [gen]))
+    monkeypatch.setenv("REORDERLAB_MEMORY_LIMIT", "64M")
+    sc = Scenario.from_dict(data)  # what is known before the run fits
+    with pytest.raises(ScenarioError) as info:
+        rl.run(sc, seed=1)
+    text = str(info.value)
+    assert text.startswith("traffic[0]: the run had opened 16384 connections by "), text
+    assert "one more would take about 67.1 MB, above the memory limit of 67.1 MB" in text

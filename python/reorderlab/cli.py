@@ -83,6 +83,8 @@ def cmd_run(a: argparse.Namespace) -> None:
                 result = run_scenario(sc, seed=a.seed, store=st, pcap_dir=a.out)
             except RuntimeError as exc:
                 _fail(str(exc), 1)
+            except KeyboardInterrupt:
+                _fail("interrupted: the run was stopped; nothing was written", 130)
         finally:
             if st is not None:
                 st.close()

@@ -24,6 +24,8 @@ enum Outcome {
     Ok(String),
     Spec(String),
     Panic(String),
+    /// Stopped by a signal (its Python exception is kept aside).
+    Interrupted,
 }
 
 thread_local! {
@@ -77,24 +79,53 @@ fn scenario_name(scenario_json: &str) -> String {
     }
 }
 
+/// Is this the interpreter's main thread (the one Python runs signal
+/// handlers on)?
+fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
+    let threading = py.import("threading")?;
+    let main = threading.call_method0("main_thread")?.getattr("ident")?;
+    let current = threading.call_method0("get_ident")?;
+    main.eq(current)
+}
+
 /// Run one simulation. Returns the result JSON.
 ///
 /// Raises `ValueError("<field>: <message>")` for an invalid scenario and
-/// `RuntimeError` naming the scenario if the core panics.
+/// `RuntimeError` naming the scenario if the core panics. On the main
+/// thread, the run looks for a signal (Ctrl-C) every few thousand events
+/// (`sim::event_loop::CHECK_EVERY`): a pending one stops it at once and
+/// its exception (`KeyboardInterrupt`) is raised; nothing of the run is kept.
 #[pyfunction]
 #[pyo3(signature = (scenario_json, seed=None))]
 fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<String> {
     let text = scenario_json.to_owned();
-    let outcome = py.detach(move || {
-        match catch_unwind(AssertUnwindSafe(|| reorderlab::run_json(&text, seed))) {
+    let main = on_main_thread(py)?;
+    let mut signal: Option<PyErr> = None;
+    let outcome = py.detach(|| {
+        // Python runs signal handlers on the main thread only: elsewhere
+        // there is nothing to look for (and the GIL is not taken).
+        let stop = || {
+            main && Python::attach(|py| match py.check_signals() {
+                Ok(()) => false,
+                Err(e) => {
+                    signal = Some(e);
+                    true
+                }
+            })
+        };
+        match catch_unwind(AssertUnwindSafe(|| {
+            reorderlab::run_json_interruptible(&text, seed, stop)
+        })) {
             Ok(Ok(json)) => Outcome::Ok(json),
-            Ok(Err(e)) => Outcome::Spec(e.to_string()),
+            Ok(Err(reorderlab::RunError::Spec(e))) => Outcome::Spec(e.to_string()),
+            Ok(Err(reorderlab::RunError::Interrupted)) => Outcome::Interrupted,
             Err(payload) => Outcome::Panic(panic_message(payload.as_ref())),
         }
     });
     match outcome {
         Outcome::Ok(json) => Ok(json),
         Outcome::Spec(msg) => Err(PyValueError::new_err(msg)),
+        Outcome::Interrupted => Err(signal.expect("a signal stopped the run")),
         Outcome::Panic(msg) => Err(PyRuntimeError::new_err(format!(
             "reorderlab core panicked while running scenario '{}' (seed {}): {}",
             scenario_name(scenario_json),
@@ -206,6 +237,7 @@ fn run_bench(py: Python<'_>, name: &str) -> PyResult<String> {
         Outcome::Panic(msg) => Err(PyRuntimeError::new_err(format!(
             "reorderlab core panicked in benchmark '{name}': {msg}"
         ))),
+        Outcome::Interrupted => unreachable!("a benchmark is not interrupted"),
     }
 }
 

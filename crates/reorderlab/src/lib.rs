@@ -32,12 +32,44 @@ pub fn engine_version() -> String {
     format!("{}+m{}", env!("CARGO_PKG_VERSION"), sim::MODEL_REVISION)
 }
 
+/// Why a run gave no result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunError {
+    /// An invalid scenario, or a limit reached during the run.
+    Spec(SpecError),
+    /// The caller's stop request (Ctrl-C): nothing of the run is kept.
+    Interrupted,
+}
+
+impl From<SpecError> for RunError {
+    fn from(e: SpecError) -> RunError {
+        RunError::Spec(e)
+    }
+}
+
 /// Run a scenario. `seed` overrides the scenario's own seed.
 pub fn run(scenario: &Scenario, seed: Option<u64>) -> Result<RunResult, SpecError> {
+    match run_interruptible(scenario, seed, || false) {
+        Ok(r) => Ok(r),
+        Err(RunError::Spec(e)) => Err(e),
+        Err(RunError::Interrupted) => unreachable!("never asked to stop"),
+    }
+}
+
+/// Run a scenario, asking `stop` every few thousand events whether to give
+/// up ([`sim::event_loop::CHECK_EVERY`]).
+pub fn run_interruptible(
+    scenario: &Scenario,
+    seed: Option<u64>,
+    stop: impl FnMut() -> bool,
+) -> Result<RunResult, RunError> {
     let seed = seed.unwrap_or(scenario.seed);
     let mut sim = Simulation::new(scenario, seed)?;
-    sim.run();
-    Ok(sim.result())
+    match sim.run_checked(stop) {
+        Ok(()) => Ok(sim.result()),
+        Err(sim::Stopped::Limit(e)) => Err(RunError::Spec(e)),
+        Err(sim::Stopped::Interrupted) => Err(RunError::Interrupted),
+    }
 }
 
 /// Parse and validate a scenario given as JSON (what the Python front
@@ -49,9 +81,23 @@ pub fn validate_json(scenario_json: &str) -> Result<(), SpecError> {
 
 /// Run a scenario given as JSON and return the result as JSON.
 pub fn run_json(scenario_json: &str, seed: Option<u64>) -> Result<String, SpecError> {
+    match run_json_interruptible(scenario_json, seed, || false) {
+        Ok(r) => Ok(r),
+        Err(RunError::Spec(e)) => Err(e),
+        Err(RunError::Interrupted) => unreachable!("never asked to stop"),
+    }
+}
+
+/// [`run_json`], asking `stop` every few thousand events whether to give up.
+pub fn run_json_interruptible(
+    scenario_json: &str,
+    seed: Option<u64>,
+    stop: impl FnMut() -> bool,
+) -> Result<String, RunError> {
     let scenario = Scenario::from_json(scenario_json)?;
-    let result = run(&scenario, seed)?;
-    serde_json::to_string(&result).map_err(|e| SpecError::new("result", e.to_string()))
+    let result = run_interruptible(&scenario, seed, stop)?;
+    serde_json::to_string(&result)
+        .map_err(|e| RunError::Spec(SpecError::new("result", e.to_string())))
 }
 
 /// Why a run that writes packet captures failed.

@@ -131,7 +131,8 @@ impl Flow {
 impl Simulation {
     /// Build the world. Validates the scenario first.
     pub fn new(scenario: &Scenario, seed: u64) -> Result<Simulation, SpecError> {
-        scenario.validate()?;
+        let memory_limit = crate::spec::limits::memory_limit()?;
+        scenario.validate_with_memory_limit(memory_limit)?;
         let topo = build_topology(&scenario.topology, seed);
         let pairs: Vec<(u32, u32)> = topo.links.iter().map(|l| (l.from, l.to)).collect();
         let routing = RoutingTable::shortest_paths(topo.node_names.len(), &pairs);
@@ -175,6 +176,8 @@ impl Simulation {
             recorder,
             tracer,
             pcap: None,
+            memory_limit,
+            failure: None,
         };
         sim.schedule_initial_events();
         Ok(sim)

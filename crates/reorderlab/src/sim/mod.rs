@@ -11,7 +11,7 @@
 
 mod build;
 mod capture;
-mod event_loop;
+pub mod event_loop;
 mod path;
 mod results;
 mod traffic;
@@ -25,8 +25,10 @@ use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
 use crate::net::multipath::Multipath;
 use crate::net::packet::Packet;
 use crate::net::{Link, RoutingTable};
+use crate::spec::SpecError;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
+pub use event_loop::Stopped;
 pub use results::RunResult;
 
 /// Bumped whenever a model change can alter results, so cached results of an
@@ -154,6 +156,11 @@ pub struct Simulation {
     /// Packet captures ([`Simulation::capture_to`]); boxed: a run without
     /// them carries one pointer.
     pcap: Option<Box<PcapTaps>>,
+    /// Memory cap of this run (`spec::limits`), for the connections the
+    /// traffic generators open.
+    memory_limit: u64,
+    /// Why the run must stop before its end (a limit reached), if it must.
+    failure: Option<SpecError>,
 }
 
 impl Simulation {
@@ -184,20 +191,8 @@ impl Simulation {
 
     /// Run events up to and including time `t` (at most the end time).
     pub fn run_until(&mut self, t: Time) {
-        let limit = t.min(self.end);
-        while let Some((time, event)) = self.events.peek() {
-            if time > limit {
-                break;
-            }
-            debug_assert!(
-                time >= self.now,
-                "event at {time} ns before now {}",
-                self.now
-            );
-            self.now = time;
-            self.counters.events += 1;
-            self.dispatch(event);
-        }
-        self.now = self.now.max(limit);
+        // never stopped early: a generated flow over the memory limit is
+        // not opened, and the reason is kept for `run_checked`
+        let _ = self.run_until_checked(t, &mut || false);
     }
 }

@@ -2,8 +2,10 @@
 
 use super::{Flow, Origin, Simulation, Source, WebConn};
 use crate::app::{AfterObject, Assign};
+use crate::engine::time::to_secs;
 use crate::engine::Event;
 use crate::net::packet::Packet;
+use crate::spec::{limits, SpecError};
 
 impl Simulation {
     /// A traffic session is due: open a flow for its next object and
@@ -19,6 +21,10 @@ impl Simulation {
             }
         };
         let object = src.on_event(session as usize, self.now);
+        if !self.may_open_connection(source) {
+            return;
+        }
+        let t = &mut self.traffic[source as usize];
         let mut cfg = t.sender.clone();
         cfg.segments = Some(object.segments);
         let mut rcfg = t.receiver.clone();
@@ -51,6 +57,9 @@ impl Simulation {
     /// server's side starts (SYN) one request delay later (see
     /// [`crate::app::web`] for why this matches a client-opened connection).
     fn open_connection(&mut self, source: u32, session: u32, first: Assign) {
+        if !self.may_open_connection(source) {
+            return;
+        }
         let t = &mut self.traffic[source as usize];
         let mut cfg = t.sender.clone();
         cfg.segments = Some(first.segments);
@@ -87,6 +96,31 @@ impl Simulation {
         }
         self.flows.push(flow);
         self.events.schedule(start, Event::FlowStart { flow: i });
+    }
+
+    /// Whether one more connection fits in the run's memory limit (every
+    /// connection a generator opens is kept until the end, for its
+    /// results). The first one that does not stops the run: the event loop
+    /// reports it, naming the generator, at its next look.
+    fn may_open_connection(&mut self, source: u32) -> bool {
+        let bytes = (self.flows.len() as u64 + 1).saturating_mul(limits::FLOW_BYTES);
+        if bytes <= self.memory_limit {
+            return true;
+        }
+        if self.failure.is_none() {
+            let message = format!(
+                "the run had opened {} connections by {:.3} s; one more would take about {}, \
+                 above the memory limit of {}; set {} (e.g. 16G) to allow more, or shorten \
+                 the run",
+                self.flows.len(),
+                to_secs(self.now),
+                limits::human_bytes(bytes as f64),
+                limits::human_bytes(self.memory_limit as f64),
+                limits::MEMORY_LIMIT_VAR,
+            );
+            self.failure = Some(SpecError::new(format!("traffic[{source}]"), message));
+        }
+        false
     }
 
     /// The last segment of the object on page connection `fi` arrived:
