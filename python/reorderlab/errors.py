@@ -13,6 +13,7 @@ __all__ = [
     "BackendError",
     "MissingRunsError",
     "StoreBusyError",
+    "StoreDamagedError",
     "StoreError",
     "import_distributed",
 ]
@@ -25,6 +26,11 @@ class StoreError(RuntimeError):
 
 class StoreBusyError(StoreError):
     """The store file is open for writing by another process."""
+
+
+class StoreDamagedError(StoreError):
+    """The store file cannot be read back (cut short, overwritten): the
+    message says how to recover (``reorderlab store repair``)."""
 
 
 class BackendError(RuntimeError):

@@ -334,7 +334,10 @@ def run(
         key = sc.cache_key(effective, version)
         hit = st.get(key)
         if hit is not None:
-            return Result.from_json(hit.result_json, key=key, cached=True, wall_s=hit.wall_s)
+            try:
+                return Result.from_json(hit.result_json, key=key, cached=True, wall_s=hit.wall_s)
+            except orjson.JSONDecodeError:
+                raise st.damaged_run(key) from None
         text, wall = simulate_json(sc, effective)
         st.put(
             key,

@@ -39,6 +39,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
+import functools
+import hashlib
 import heapq
 import logging
 import os
@@ -50,12 +53,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import duckdb
 import orjson
 
-from reorderlab.errors import StoreBusyError, StoreError
+from reorderlab.errors import StoreBusyError, StoreDamagedError, StoreError
 
 __all__ = [
     "COMPRESS_FROM",
@@ -63,13 +66,17 @@ __all__ = [
     "NewStore",
     "Store",
     "StoreBusyError",
+    "StoreDamagedError",
     "StoreError",
     "StoreRow",
     "StoredRun",
     "default_store_path",
     "is_big",
     "journal_path",
+    "lock_path",
+    "quarantine_path",
     "read_journal",
+    "run_key",
     "summary_of",
     "wait_for_background_closes",
 ]
@@ -106,6 +113,20 @@ CREATE TABLE {name} (
     result_z       BLOB
 );
 """
+
+#: How to recover a damaged store (formatted with its path).
+_REPAIR_HINT = (
+    "`reorderlab store repair {path}` rebuilds it from its readable runs and its "
+    "journal (the others are simulated again when next asked for)"
+)
+
+#: DuckDB's errors of a file it cannot read back.
+_DAMAGE_ERRORS = (
+    duckdb.IOException,
+    duckdb.InternalException,
+    duckdb.SerializationException,
+    duckdb.FatalException,
+)
 
 #: Layout version of the file, kept in ``reorderlab_meta``. 1 (no meta
 #: table): compressed JSON columns; 2: uncompressed; 3: and ``result_z``.
@@ -150,6 +171,28 @@ def journal_path(path: str | Path) -> Path:
     """The journal of the store at ``path``: ``<path>.journal``."""
     p = Path(path)
     return p.with_name(p.name + ".journal")
+
+
+def quarantine_path(path: str | Path) -> Path:
+    """Where invalid journal lines of the store at ``path`` are kept, never
+    replayed: ``<path>.journal.bad``."""
+    p = Path(path)
+    return p.with_name(p.name + ".journal.bad")
+
+
+def lock_path(path: str | Path) -> Path:
+    """The lock file of the store at ``path`` (``<path>.lock``): held by the
+    one process that writes to the store, released when it closes the store
+    or dies. The file stays (removing it would race with the next writer)."""
+    p = Path(path)
+    return p.with_name(p.name + ".lock")
+
+
+def run_key(scenario_json: str, seed: int, engine_version: str) -> str:
+    """A run's key from its stored scenario (canonical JSON, seed included),
+    seed and engine version: :meth:`reorderlab.Scenario.cache_key`."""
+    text = f"{scenario_json}\n{seed}\n{engine_version}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -203,15 +246,28 @@ def _decode(line: bytes) -> _Row | None:
         key, name, seed, version, sjson, rjson, wall, created = (obj[c] for c in _COLUMNS)
         if not all(isinstance(s, str) for s in (key, name, version, sjson, rjson)):
             return None
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
             return None
         if wall is not None and not isinstance(wall, int | float):
             return None
         if isinstance(created, bool) or not isinstance(created, int | float):
             return None
-        return (key, name, seed, version, sjson, rjson, wall, float(created))
+        row = (key, name, seed, version, sjson, rjson, wall, float(created))
+        return row if valid_run(row) else None
     except (ValueError, KeyError, TypeError):
         return None
+
+
+def valid_run(row: tuple[Any, ...]) -> bool:
+    """Are this run's scenario and result JSON objects? (A journal line
+    valid as JSON whose result text was cut short used to be replayed, and
+    broke every later sweep that read it.) ``reorderlab store check`` also
+    checks each key against :func:`run_key`."""
+    sjson, rjson = row[4], row[5]
+    try:
+        return isinstance(orjson.loads(sjson), dict) and isinstance(orjson.loads(rjson), dict)
+    except orjson.JSONDecodeError:
+        return False
 
 
 def read_journal(path: str | Path) -> tuple[list[_Row], int]:
@@ -219,26 +275,42 @@ def read_journal(path: str | Path) -> tuple[list[_Row], int]:
 
     Only complete lines count: a last line without its newline (the process
     was killed in the middle of writing it) is ignored, as is any line that
-    is not a valid journal record. A key journaled twice keeps its first run.
-    A missing file has no runs.
+    is not a valid journal record (see :func:`valid_run`). A key journaled
+    twice keeps its first run. A missing file has no runs.
     """
+    rows, invalid, torn = scan_journal(path)
+    return rows, len(invalid) + torn
+
+
+def scan_journal(path: str | Path) -> tuple[list[_Row], list[bytes], int]:
+    """The runs of a journal file, its complete lines that are not valid
+    runs, and 1 if its last line is cut short (else 0)."""
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
-        return [], 0
+        return [], [], 0
     lines = data.split(b"\n")
     torn = lines.pop()  # b"" if the file ends with a newline
-    ignored = 1 if torn.strip() else 0
     rows: dict[str, _Row] = {}
+    invalid: list[bytes] = []
     for line in lines:
         if not line.strip():
             continue
         row = _decode(line)
         if row is None:
-            ignored += 1
+            invalid.append(line)
         elif row[0] not in rows:
             rows[row[0]] = row
-    return list(rows.values()), ignored
+    return list(rows.values()), invalid, 1 if torn.strip() else 0
+
+
+def quarantine(path: str | Path, lines: list[bytes]) -> Path:
+    """Append invalid journal ``lines`` of the store at ``path`` to its
+    :func:`quarantine_path` (kept for inspection, never replayed)."""
+    bad = quarantine_path(path)
+    with bad.open("ab") as f:
+        f.write(b"".join(line + b"\n" for line in lines))
+    return bad
 
 
 class _Journal:
@@ -341,6 +413,67 @@ def _release_journal(real: str, journal: _Journal) -> None:
             journal.release()
 
 
+class _WriterLock:
+    """This process's hold on a store's lock file (see :func:`lock_path`),
+    shared by its writing ``Store`` and ``NewStore`` objects."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd: int | None = None
+        self.refs = 0
+
+    def take(self, shown: Path) -> None:
+        """Lock the file, or raise :class:`StoreBusyError` naming the
+        process that has it."""
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            who = f" (pid {holder})" if holder.isdigit() else ""
+            raise StoreBusyError(
+                f"results store {shown} is in use by another process{who}: "
+                "wait for it to finish, or use another store (--store)"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        self.fd = fd
+
+    def drop(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # releases the lock
+            self.fd = None
+
+
+_LOCKS: dict[str, _WriterLock] = {}
+
+
+def _acquire_lock(real: str, shown: Path) -> None:
+    """Hold the writer's lock of the store at real path ``real`` (one more
+    reference for this process); :class:`StoreBusyError` if another
+    process holds it. Two sweeps into one store thus never write at once:
+    the second refuses at the start, before it simulates anything."""
+    with _JOURNALS_LOCK:
+        lock = _LOCKS.get(real)
+        if lock is None:
+            lock = _WriterLock(lock_path(real))
+            lock.take(shown)
+            _LOCKS[real] = lock
+        lock.refs += 1
+
+
+def _release_lock(real: str) -> None:
+    with _JOURNALS_LOCK:
+        lock = _LOCKS.get(real)
+        if lock is None:
+            return
+        lock.refs -= 1
+        if lock.refs <= 0:
+            del _LOCKS[real]
+            lock.drop()
+
+
 #: Stores being closed in the background, by real path (see
 #: :meth:`Store.close_in_background`).
 _CLOSING: dict[str, threading.Thread] = {}
@@ -397,6 +530,21 @@ def _close_open_stores() -> None:
 atexit.register(_close_open_stores)
 
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _guarded(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatenate[Store, _P], _R]:
+    """A store method whose DuckDB read errors become :class:`StoreDamagedError`."""
+
+    @functools.wraps(method)
+    def guarded(self: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self._damage_guard():
+            return method(self, *args, **kwargs)
+
+    return guarded
+
+
 class Store:
     """A DuckDB results store (context manager; also usable without ``with``).
 
@@ -428,6 +576,7 @@ class Store:
         flush_interval: float | None = None,
         flush_rows: int | None = None,
         _wait: bool = True,
+        _skip_size_check: bool = False,
     ) -> None:
         if path is not None and not isinstance(path, str | os.PathLike):
             raise TypeError(f"store: must be a path (or None: the default), got {path!r}")
@@ -453,43 +602,96 @@ class Store:
                     "open the store once for writing to create it"
                 )
             raise FileNotFoundError(f"results store {self.path} does not exist")
-        self._conn = self._connect(read_only)
+        self._locked = False
+        if not read_only:
+            self._prepare_folder()
+            _acquire_lock(self._real, self.path)
+            self._locked = True
         try:
-            # no progress bar on the terminal (a layout rewrite takes seconds)
-            self._conn.execute("SET enable_progress_bar = false")
-            if read_only:
-                self._has_result_z = self._layout() >= 3  # (a newer layout: refused)
-                self._journal = self._journal_overlay()
-            else:
-                self._create_or_migrate()
-                self._journal = self._attach_journal()
-                _OPEN_STORES.add(self)
+            existed = self.path.exists() and self.path.stat().st_size > 0
+            self._conn = self._connect(read_only)
+            with self._damage_guard():
+                # no progress bar on the terminal (a layout rewrite takes seconds)
+                self._conn.execute("SET enable_progress_bar = false")
+                if existed and not _skip_size_check:
+                    self._check_size()
+                if read_only:
+                    self._has_result_z = self._layout() >= 3  # (a newer layout: refused)
+                    self._journal = self._journal_overlay()
+                else:
+                    self._create_or_migrate()
+                    self._journal = self._attach_journal()
+                    _OPEN_STORES.add(self)
         except BaseException:
-            self._conn.close()
-            self._conn = None
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+            if self._locked:
+                self._locked = False
+                _release_lock(self._real)
             raise
+
+    def _prepare_folder(self) -> None:
+        """The store's folder exists (created if needed), or a one-line error."""
+        if self.path.is_dir():
+            raise StoreError(f"results store {self.path}: is a directory, not a store file")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"results store {self.path}: cannot create {self.path.parent}: {exc.strerror}"
+            ) from None
 
     def _connect(self, read_only: bool) -> duckdb.DuckDBPyConnection:
         """Open the file, or say in one line why it cannot be."""
         if self.path.is_dir():
             raise StoreError(f"results store {self.path}: is a directory, not a store file")
-        if not read_only:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(
-                    f"results store {self.path}: cannot create {self.path.parent}: {exc.strerror}"
-                ) from None
         try:
             # One thread: the store's queries are tiny, and a sweep's workers
             # need the cores more than DuckDB's background threads do.
             return duckdb.connect(str(self.path), read_only=read_only, config={"threads": 1})
         except duckdb.IOException as exc:
-            if "lock" in str(exc).lower():  # DuckDB: "Could not set lock on file ..."
+            text = str(exc)
+            if "lock" in text.lower():  # DuckDB: "Could not set lock on file ..."
                 raise StoreBusyError(
                     f"results store {self.path} is in use by another process ({exc})"
                 ) from None
-            raise StoreError(f"results store {self.path} cannot be opened ({exc})") from None
+            if "not a valid DuckDB" in text:  # some other file: not ours to repair
+                raise StoreError(f"results store {self.path} cannot be opened ({exc})") from None
+            raise StoreDamagedError(
+                f"results store {self.path} is damaged ({text.strip().splitlines()[0]}): "
+                + _REPAIR_HINT.format(path=self.path)
+            ) from None
+
+    def _check_size(self) -> None:
+        """A file shorter than its blocks (its tail cut off: a full disk, a
+        copy cut short) is damaged: say so now, not at the first read of a
+        missing block. DuckDB's file is three 4 KiB headers, then blocks."""
+        row = self._con.execute(
+            "SELECT block_size, total_blocks FROM pragma_database_size()"
+        ).fetchone()
+        if row is None:
+            return
+        expected = 3 * 4096 + int(row[0]) * int(row[1])
+        size = self.path.stat().st_size
+        if size < expected:
+            raise StoreDamagedError(
+                f"results store {self.path} is damaged (the file has {size} bytes of its "
+                f"{expected}): {_REPAIR_HINT.format(path=self.path)}"
+            )
+
+    @contextlib.contextmanager
+    def _damage_guard(self) -> Iterator[None]:
+        """DuckDB's read errors (a block it cannot read or decode) as a
+        one-line :class:`StoreDamagedError` that says how to recover."""
+        try:
+            yield
+        except _DAMAGE_ERRORS as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise StoreDamagedError(
+                f"results store {self.path} is damaged ({first}): "
+                + _REPAIR_HINT.format(path=self.path)
+            ) from None
 
     def _create_or_migrate(self) -> None:
         """Create the table in a new file; bring an older file to the
@@ -548,14 +750,21 @@ class Store:
         return _acquire_journal(self._real, lambda: self._replay(self.journal_path))
 
     def _replay(self, path: Path) -> None:
-        rows, ignored = read_journal(path)
-        if ignored:
+        """Move a leftover journal's runs into DuckDB. Every line is checked
+        first (:func:`valid_run`): an invalid one is moved to the
+        :func:`quarantine_path` and reported, never replayed; a last line
+        cut short by a kill is dropped."""
+        rows, invalid, torn = scan_journal(path)
+        if invalid:
+            bad = quarantine(self._real, invalid)
             _log.warning(
-                "results store %s: ignored %d incomplete or invalid journal line(s) in %s",
+                "results store %s: %d invalid journal line(s) not replayed, kept in %s",
                 self.path,
-                ignored,
-                path,
+                len(invalid),
+                bad,
             )
+        if torn:
+            _log.info("results store %s: dropped a journal line cut short by a kill", self.path)
         if rows:
             present = self._db_existing(r[0] for r in rows)
             self._insert([r for r in rows if r[0] not in present])
@@ -581,6 +790,7 @@ class Store:
         """How many runs are in the journal and not yet in DuckDB."""
         return len(self._jr.pending)
 
+    @_guarded
     def flush(self) -> None:
         """Move the journaled runs into DuckDB now (one transaction)."""
         if self.read_only:
@@ -678,6 +888,9 @@ class Store:
                 _release_journal(self._real, journal)
             self._conn.close()
             self._conn = None
+            if self._locked:
+                self._locked = False
+                _release_lock(self._real)
 
     def close_in_background(self) -> None:
         """:meth:`close` on another thread, so the caller goes on at once.
@@ -694,6 +907,14 @@ class Store:
     def __repr__(self) -> str:
         return f"Store({str(self.path)!r})"
 
+    def damaged_run(self, key: str) -> StoreDamagedError:
+        """The error for a stored run whose result cannot be read back (a
+        store written before results were checked on replay)."""
+        return StoreDamagedError(
+            f"results store {self.path} is damaged (the result of run {key[:16]} is not "
+            f"valid JSON): {_REPAIR_HINT.format(path=self.path)}"
+        )
+
     @property
     def _con(self) -> duckdb.DuckDBPyConnection:
         if self._conn is None:
@@ -702,10 +923,12 @@ class Store:
 
     # -- queries ----------------------------------------------------------
 
+    @_guarded
     def __len__(self) -> int:
         row = self._con.execute("SELECT count(*) FROM runs").fetchone()
         return (int(row[0]) if row else 0) + len(self._jr.pending)
 
+    @_guarded
     def __contains__(self, key: object) -> bool:
         if not isinstance(key, str):
             return False
@@ -714,6 +937,7 @@ class Store:
         row = self._con.execute("SELECT 1 FROM runs WHERE key = ?", [key]).fetchone()
         return row is not None
 
+    @_guarded
     def keys(self) -> list[str]:
         """Every stored key."""
         stored = [
@@ -722,6 +946,7 @@ class Store:
         pending = self._jr.pending
         return sorted(stored + list(pending)) if pending else stored
 
+    @_guarded
     def existing(self, keys: Iterable[str]) -> set[str]:
         """The subset of ``keys`` already stored (one query)."""
         pending = self._jr.pending
@@ -737,6 +962,7 @@ class Store:
             self._has_result_z = self._layout() >= 3
         return "result_z" if self._has_result_z else "NULL"
 
+    @_guarded
     def get(self, key: str) -> StoredRun | None:
         """The stored run with this key, or None."""
         hit = self._jr.pending.get(key)
@@ -749,6 +975,7 @@ class Store:
         ).fetchone()
         return _row(row) if row else None
 
+    @_guarded
     def get_results(
         self, keys: Iterable[str], *, summaries: bool = False
     ) -> dict[str, tuple[str, float | None]]:
@@ -788,12 +1015,14 @@ class Store:
         return heapq.merge(self._db_runs(), pending, key=lambda r: (r.created_at, r.key))
 
     def _db_runs(self) -> Iterator[StoredRun]:
-        cur = self._con.execute(
-            "SELECT key, scenario_name, seed, engine_version, scenario_json, result_json, "
-            f"wall_s, created_at, {self._result_z} FROM runs ORDER BY created_at, key"
-        )
+        with self._damage_guard():
+            cur = self._con.execute(
+                "SELECT key, scenario_name, seed, engine_version, scenario_json, result_json, "
+                f"wall_s, created_at, {self._result_z} FROM runs ORDER BY created_at, key"
+            )
         while True:
-            batch = cur.fetchmany(256)
+            with self._damage_guard():
+                batch = cur.fetchmany(256)
             if not batch:
                 return
             for row in batch:
@@ -854,6 +1083,7 @@ class Store:
             journal.append(_new_rows(journal, rows))
             self._maybe_flush()
 
+    @_guarded
     def delete(self, keys: Iterable[str]) -> None:
         """Forget some runs (they will be simulated again when asked for)."""
         wanted = list(keys)
@@ -918,7 +1148,16 @@ class NewStore:
                 # left by a dead process: Store replays it, this would not
                 raise ValueError(f"results store {self.path}: has a journal to replay")
 
-        self._journal: _Journal | None = _acquire_journal(self._real, refuse_leftover)
+        _acquire_lock(self._real, self.path)  # before anything is journaled
+        try:
+            self._journal: _Journal | None = _acquire_journal(self._real, refuse_leftover)
+        except BaseException:
+            _release_lock(self._real)
+            raise
+        if self.path.exists():
+            # Created by another process between the caller's look and the
+            # lock: its runs may include some of ours; the flush skips them.
+            self._journal.recheck = True
         self._store: Store | None = None
         self._error: BaseException | None = None
         self._thread: threading.Thread | None = None
@@ -965,6 +1204,7 @@ class NewStore:
         journal, self._journal = self._journal, None
         if journal is not None:
             _release_journal(self._real, journal)  # the store holds its own
+            _release_lock(self._real)  # (and its own hold on the lock)
         if self._error is not None:
             raise self._error
         assert self._store is not None

@@ -1012,7 +1012,11 @@ def _fetch_rows(st: Store, keys: list[str], into: dict[str, tuple[_Metrics, floa
         # a big result's summary holds all the table needs
         found = st.get_results(wanted[i : i + FETCH_CHUNK], summaries=True)
         for key, (text, wall) in found.items():
-            into[key] = (_flat(orjson.loads(text)), wall)
+            try:
+                data = orjson.loads(text)
+            except orjson.JSONDecodeError:
+                raise st.damaged_run(key) from None
+            into[key] = (_flat(data), wall)
 
 
 #: A row of the sweep's table: its column names and values.
