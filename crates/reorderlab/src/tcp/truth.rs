@@ -59,7 +59,7 @@ impl TruthLedger {
     pub fn on_retransmit(&mut self, seq: u32, copy: u16, cause: RetxCause) {
         self.retransmits[cause as usize] += 1;
         let e = self.entries.entry(seq).or_default();
-        e.copies = e.copies.max(copy + 1);
+        e.copies = e.copies.max(copy.saturating_add(1));
         if copy < 32 {
             e.causes |= (cause as u64) << (2 * copy);
         }
@@ -75,7 +75,7 @@ impl TruthLedger {
             return;
         }
         let e = self.entries.entry(seq).or_default();
-        e.copies = e.copies.max(copy + 1);
+        e.copies = e.copies.max(copy.saturating_add(1));
         let before = e.leading_dropped();
         e.dropped |= 1 << copy;
         let after = e.leading_dropped();

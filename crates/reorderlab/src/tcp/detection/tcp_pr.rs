@@ -323,6 +323,9 @@ impl LossDetector for TcpPrDetection {
     /// timeout), or the end of waiting.
     fn on_timer(&mut self, tcb: &mut Tcb, now: Time) -> TimerVerdict {
         let outcome = self.pr.on_timer(now, &mut tcb.w, &mut tcb.sb);
+        // the next deadline now (the end of waiting, the drops): found
+        // here too, as a finished transfer sends nothing after this
+        self.deadline = self.pr.deadline(&tcb.sb);
         tcb.stats.fast_recoveries += outcome.halvings as u64;
         tcb.stats.timeouts += outcome.extreme as u64;
         if outcome.extreme > 0 {

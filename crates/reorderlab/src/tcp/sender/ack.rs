@@ -135,7 +135,7 @@ impl Sender {
             self.tcb.stats.dsacks_received += 1;
             d.dsack = true;
             first = 1;
-            for seq in l..r.min(l + 64) {
+            for seq in l..r.min(l.saturating_add(64)) {
                 self.on_dsack(seq, pkt.copy, now, m);
             }
         }
@@ -341,11 +341,14 @@ impl Sender {
     /// The highest segment acknowledged, cumulatively or by SACK.
     fn update_highest_acked(&mut self, pkt: &Packet, m_before: Option<u32>) {
         let ack = pkt.seq;
+        let nxt = self.tcb.sb.nxt();
+        // a block reaching above SND.NXT acknowledges data never sent: not
+        // valid (RFC 2018 Sec. 3), so not evidence of what arrived
         let highest_in_ack = ack.checked_sub(1).into_iter().chain(
             pkt.sack
                 .as_slice()
                 .iter()
-                .filter(|&&(_, r)| r > ack)
+                .filter(|&&(_, r)| r > ack && r <= nxt)
                 .map(|&(_, r)| r - 1),
         );
         self.tcb.highest_acked = highest_in_ack.chain(m_before).max();

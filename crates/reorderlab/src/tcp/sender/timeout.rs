@@ -52,7 +52,11 @@ impl Sender {
         t.sb.mark_all_lost();
         t.recover = Some(t.sb.nxt());
         t.ca = CaState::Loss;
+        // a new run of duplicate ACKs starts from scratch (TD-FR measures
+        // its first-to-third time: a stale third one was before the first)
         t.dupacks = 0;
+        t.first_dupack_at = None;
+        t.third_dupack_at = None;
         t.rtt.back_off();
         self.transmit(now, out);
         if frto {
