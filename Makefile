@@ -18,7 +18,7 @@ RUST_SOURCES := Cargo.toml $(shell find crates -name '*.rs' -o -name Cargo.toml)
 PY_DEPS_STAMP := $(VENV)/.deps-installed
 EXT_STAMP     := $(VENV)/.extension-built
 
-.PHONY: run test install test-tools lint rust-test py-test bench bench-sweep clean
+.PHONY: run test install test-tools lint rust-test py-test bench bench-sweep fuzz clean
 
 run: install
 	$(PY) -m reorderlab reproduce --quick --out $(RESULTS)
@@ -66,6 +66,19 @@ bench: install
 
 bench-sweep: install
 	$(PY) -m reorderlab bench --sweep
+
+# The fuzzing campaign (issue 25; docs/limits.md): 10^6 random ACK sequences
+# per sender variant (crates/reorderlab/tests/sender_fuzz.rs, with overflow
+# checks), then 10^4 scenarios, half valid and half with one absurd field
+# (tests/test_properties.py). `make test` runs a short fixed-seed budget of
+# both. FUZZ_CASES / PROPERTY_EXAMPLES / FUZZ_SEED change the budget.
+FUZZ_CASES ?= 1000000
+PROPERTY_EXAMPLES ?= 5000
+FUZZ_SEED ?= 1
+fuzz: install
+	REORDERLAB_FUZZ_CASES=$(FUZZ_CASES) REORDERLAB_FUZZ_SEED=$(FUZZ_SEED) \
+		cargo test -p reorderlab --test sender_fuzz -- --nocapture
+	REORDERLAB_PROPERTY_EXAMPLES=$(PROPERTY_EXAMPLES) $(VENV)/bin/pytest -q -s tests/test_properties.py
 
 clean:
 	rm -rf $(VENV) target $(RESULTS) python/reorderlab/_core*.so
