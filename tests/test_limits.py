@@ -260,3 +260,33 @@ def test_connections_opened_during_a_run_count_against_the_memory_limit(
     text = str(info.value)
     assert text.startswith("traffic[0]: the run had opened 16384 connections by "), text
     assert "one more would take about 67.1 MB, above the memory limit of 67.1 MB" in text
+
+
+def test_a_round_trip_without_delay_still_takes_time() -> None:
+    """Found by the property test: 1-byte packets at 1e12 b/s on links
+    without delay took 0 ns to send, and a flow's data and ACKs went round
+    for ever at t = 0 (a run of 1e-5 s never ended). No transmission is now
+    shorter than the clock's 1 ns step. Run in a child process: on the old
+    code this hangs; the bound only guards against that."""
+    data = changed(
+        ("duration", 1e-5),
+        ("topology.bottleneck_rate", 1e12),
+        ("topology.access_rate", 1e12),
+        ("topology.bottleneck_delay", 0.0),
+        ("topology.access_delay", 0.0),
+        ("flows[0].tcp", {"mss": 1, "ack_size": 1}),
+    )
+    script = (
+        "import json, sys, reorderlab as rl\n"
+        "res = rl.run(rl.Scenario.from_dict(json.loads(sys.argv[1])), seed=1)\n"
+        "print(res.flow(0)['throughput_bps'])\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(data)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    # one byte per 1 ns at most: 8 Gb/s
+    assert 0 < float(proc.stdout) <= 8e9

@@ -63,10 +63,12 @@ pub fn after(t: Time, d: Time) -> Time {
 }
 
 /// Serialisation time of `bytes` on a link of `rate` bit/s, rounded to the
-/// nearest nanosecond, at most [`MAX_TIME`] (a link slower than that never
-/// finishes a packet within a run).
+/// nearest nanosecond, at least 1 ns (the clock's step: a round trip over
+/// links without delay must still take time, or a window of data and its
+/// ACKs would go round for ever at one instant) and at most [`MAX_TIME`]
+/// (a link slower than that never finishes a packet within a run).
 pub fn tx_time(bytes: u32, rate_bps: f64) -> Time {
-    ((bytes as f64 * 8.0 * NS_PER_SEC as f64 / rate_bps).round() as Time).min(MAX_TIME)
+    ((bytes as f64 * 8.0 * NS_PER_SEC as f64 / rate_bps).round() as Time).clamp(1, MAX_TIME)
 }
 
 #[cfg(test)]
@@ -85,6 +87,17 @@ mod tests {
     fn tx_time_of_1000_bytes_at_8_mbps_is_1_ms() {
         assert_eq!(tx_time(1000, 8e6), 1_000_000);
         assert_eq!(tx_time(1500, 1e9), 12_000);
+    }
+
+    /// Issue 25 (property test): 1-byte packets at 1e12 b/s over links
+    /// without delay took 0 ns, and a flow's data and ACKs went round for
+    /// ever at t = 0.
+    #[test]
+    fn no_transmission_is_shorter_than_the_clock_step() {
+        assert_eq!(tx_time(1, 1e12), 1);
+        assert_eq!(tx_time(40, 1e12), 1);
+        assert_eq!(tx_time(125, 1e12), 1);
+        assert_eq!(tx_time(250, 1e12), 2);
     }
 
     /// Issue 25: a draw of 1e30 s (a Pareto tail) or a 1e-300 b/s link
