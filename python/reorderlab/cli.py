@@ -40,13 +40,15 @@ def _scenario_error() -> type[Exception] | tuple[()]:
 @contextmanager
 def _errors(source: str | None = None) -> Iterator[None]:
     """Map expected failures to one line on stderr and an exit code."""
-    from reorderlab.errors import BackendError, StoreError
+    from reorderlab.errors import BackendError, StoreDamagedError, StoreError
 
     try:
         yield
     except _scenario_error() as exc:
         where = getattr(exc, "source", None) or source
         _fail(f"{where}: {exc}" if where else str(exc), 2)
+    except StoreDamagedError as exc:  # the store given cannot be used as it is
+        _fail(str(exc), 2)
     except (StoreError, BackendError) as exc:
         _fail(str(exc), 1)
     except OSError as exc:  # an output file or folder that cannot be written
@@ -55,6 +57,16 @@ def _errors(source: str | None = None) -> Iterator[None]:
     except KeyboardInterrupt:
         print("interrupted: completed runs are stored; run again to resume", file=sys.stderr)
         raise SystemExit(130) from None
+
+
+def _core_failure(exc: RuntimeError) -> NoReturn:
+    """A run that failed (the core panicked, a worker died): exit 1; a store
+    error goes on to :func:`_errors` (a damaged store is exit 2)."""
+    from reorderlab.errors import StoreError
+
+    if isinstance(exc, StoreError):
+        raise exc
+    _fail(str(exc), 1)
 
 
 def _store(path: Path | None, no_cache: bool) -> Any:
@@ -82,7 +94,7 @@ def cmd_run(a: argparse.Namespace) -> None:
             try:
                 result = run_scenario(sc, seed=a.seed, store=st, pcap_dir=a.out)
             except RuntimeError as exc:
-                _fail(str(exc), 1)
+                _core_failure(exc)
             except KeyboardInterrupt:
                 _fail("interrupted: the run was stopped; nothing was written", 130)
         finally:
@@ -187,6 +199,31 @@ def _commands(a: argparse.Namespace) -> tuple[list[str] | None, list[str] | None
     return commands[:split], commands[split + 1 :]
 
 
+def cmd_store_check(a: argparse.Namespace) -> None:
+    """Read every stored run (and the journal) back; exit 1 if some cannot be."""
+    from reorderlab.store import default_store_path
+    from reorderlab.store_repair import check_store
+
+    where = a.store or default_store_path()
+    with _errors():
+        report = check_store(where)
+    print("\n".join(report.lines()))
+    if not report.healthy:
+        _fail(f"{where} is damaged: `reorderlab store repair {where}` rebuilds it", 1)
+
+
+def cmd_store_repair(a: argparse.Namespace) -> None:
+    """Rebuild a damaged store from its readable runs and its journal (the
+    damaged file is kept as STORE.damaged; lost runs are simulated again when
+    next asked for)."""
+    from reorderlab.store import default_store_path
+    from reorderlab.store_repair import repair_store
+
+    with _errors():
+        report = repair_store(a.store or default_store_path())
+    print("\n".join(report.lines()))
+
+
 def cmd_variants(a: argparse.Namespace) -> None:
     """List the sender variants and congestion controls, with their sources."""
     from reorderlab import _core
@@ -242,7 +279,7 @@ def cmd_sweep(a: argparse.Namespace) -> None:
                 store=None if a.no_cache else (a.store or DEFAULT),
             )
         except RuntimeError as exc:
-            _fail(str(exc), 1)
+            _core_failure(exc)
     path = a.out or Path("results") / "sweeps" / f"{spec.name}.csv"
     with _errors():
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -299,7 +336,7 @@ def cmd_compare(a: argparse.Namespace) -> None:
                 store=None if a.no_cache else (a.store or DEFAULT),
             )
         except RuntimeError as exc:
-            _fail(str(exc), 1)
+            _core_failure(exc)
     folder = a.out or Path("results") / "compare" / _safe_name(sc.name)
     with _errors():
         written = write_league(league, folder)
@@ -668,6 +705,22 @@ def _results_parsers(sub: Any) -> None:
     )
 
 
+def _store_parsers(sub: Any) -> None:
+    doc = "Check a results store, or rebuild a damaged one (docs/limits.md)."
+    p: argparse.ArgumentParser = sub.add_parser("store", help=doc, description=doc)
+    verbs = p.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
+    verbs.required = True
+    for name, func in (("check", cmd_store_check), ("repair", cmd_store_repair)):
+        q = _command(verbs, name, func)
+        q.add_argument(
+            "store",
+            type=Path,
+            nargs="?",
+            help="Results store (DuckDB file). Default: $REORDERLAB_STORE or "
+            "./results/reorderlab.duckdb.",
+        )
+
+
 def _bench_parser(sub: Any) -> None:
     p = _command(sub, "bench", cmd_bench)
     p.add_argument("names", nargs="*", help="Benchmarks to run (default: all).")
@@ -708,6 +761,7 @@ def build_parser() -> argparse.ArgumentParser:
     _listing_parsers(sub)
     _sweep_parsers(sub)
     _results_parsers(sub)
+    _store_parsers(sub)
     _bench_parser(sub)
     return parser
 

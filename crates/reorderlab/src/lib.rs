@@ -130,7 +130,11 @@ pub fn run_with_capture(
     let mut sim = Simulation::new(scenario, seed).map_err(CaptureRunError::Spec)?;
     sim.capture_to(&scenario.record.pcap, dir)
         .map_err(CaptureRunError::Io)?;
-    sim.run();
+    match sim.run_checked(|| false) {
+        Ok(()) => {}
+        Err(sim::Stopped::Limit(e)) => return Err(CaptureRunError::Spec(e)),
+        Err(sim::Stopped::Interrupted) => unreachable!("never asked to stop"),
+    }
     let captures = sim.finish_capture().map_err(CaptureRunError::Io)?;
     Ok((sim.result(), captures))
 }
