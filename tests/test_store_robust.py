@@ -195,6 +195,24 @@ def test_a_store_cut_short_gives_one_line_and_repair_rebuilds_it(tmp_path: Path)
     assert proc.returncode == 0, proc.stderr
 
 
+def test_a_store_written_by_runs_one_after_another_is_not_called_damaged(
+    tmp_path: Path,
+) -> None:
+    """DuckDB truncates free blocks at the end of its file: after three
+    writers one after another the file was shorter than all its blocks,
+    and the fourth open called a healthy store damaged (the size check
+    counted free blocks)."""
+    store = tmp_path / "s.duckdb"
+    for seed in range(1, 7):
+        with Store(store) as st:
+            st.put_many([real_run(seed)])
+        wait_for_background_closes()
+    with Store(store, read_only=True) as st:
+        assert len(st) == 6
+    report = check_store(store)
+    assert report.healthy, report.lines()
+
+
 def test_a_stored_result_that_is_not_json_is_named_and_repaired(tmp_path: Path) -> None:
     """What the old replay left behind: a row whose result was cut short.
     A sweep that reads it says the store is damaged and how to repair it

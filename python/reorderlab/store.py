@@ -195,6 +195,20 @@ def run_key(scenario_json: str, seed: int, engine_version: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def smallest_whole_size(con: duckdb.DuckDBPyConnection) -> int | None:
+    """The fewest bytes the open DuckDB file can have when whole: three
+    4 KiB headers, then one block per block in use. Blocks that are free
+    do not count: DuckDB truncates free blocks at the end of the file, so
+    a healthy file is often shorter than all its blocks (a store written
+    by three runs one after another was shorter than `total_blocks`
+    says). A cut that only removes used blocks behind a free one is not
+    seen here; reading the missing block then fails (`_damage_guard`)."""
+    row = con.execute("SELECT block_size, used_blocks FROM pragma_database_size()").fetchone()
+    if row is None:
+        return None
+    return 3 * 4096 + int(row[0]) * int(row[1])
+
+
 @dataclass(frozen=True)
 class StoreRow:
     """A run to insert."""
@@ -666,13 +680,10 @@ class Store:
     def _check_size(self) -> None:
         """A file shorter than its blocks (its tail cut off: a full disk, a
         copy cut short) is damaged: say so now, not at the first read of a
-        missing block. DuckDB's file is three 4 KiB headers, then blocks."""
-        row = self._con.execute(
-            "SELECT block_size, total_blocks FROM pragma_database_size()"
-        ).fetchone()
-        if row is None:
+        missing block."""
+        expected = smallest_whole_size(self._con)
+        if expected is None:
             return
-        expected = 3 * 4096 + int(row[0]) * int(row[1])
         size = self.path.stat().st_size
         if size < expected:
             raise StoreDamagedError(

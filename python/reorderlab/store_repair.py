@@ -34,6 +34,7 @@ from reorderlab.store import (
     quarantine_path,
     run_key,
     scan_journal,
+    smallest_whole_size,
     valid_run,
 )
 
@@ -176,10 +177,7 @@ def _check_journal(report: StoreReport) -> None:
 
 def _check_rows(con: duckdb.DuckDBPyConnection, report: StoreReport) -> None:
     try:
-        size = con.execute("SELECT block_size, total_blocks FROM pragma_database_size()")
-        row = size.fetchone()
-        if row is not None:
-            report.expected_size = 3 * 4096 + int(row[0]) * int(row[1])
+        report.expected_size = smallest_whole_size(con)
         count = con.execute("SELECT count(*) FROM runs").fetchone()
         report.rows = int(count[0]) if count else 0
         for r in _salvage(con, report):
