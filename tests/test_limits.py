@@ -113,6 +113,18 @@ LOSS_30 = ("impairments", [{"link": "R1->R2", "kind": "loss", "p": 0.3}])
             "2.6 GB (the whole run about 2.6 GB), above the memory limit of 2.1 GB; "
             "set REORDERLAB_MEMORY_LIMIT (e.g. 16G) to allow more",
         ),
+        # a trace over a long window of a fast run grew by hundreds of MB
+        # per simulated minute, until the machine ran out
+        (
+            changed(
+                ("duration", 1000),
+                ("topology.access_rate", 1e9),
+                ("topology.bottleneck_rate", 1e9),
+                ("record.trace_window", [0, 2000]),
+            ),
+            "record.trace_window: a trace of 1 flow(s) over 1000 s at up to 1000000000 b/s "
+            "would take about 40.0 GB",
+        ),
         # case 4: a validated scenario asked for 137 GB and aborted
         (
             changed(

@@ -31,6 +31,15 @@ pub const FLOW_BYTES: u64 = 4096;
 /// as JSON text, 32 as a Python float in a list.
 pub const SERIES_VALUE_BYTES: u64 = 64;
 
+/// Estimated bytes of one traced data packet and the ACK it may bring
+/// back (`record.trace_window`): five values (send time, segment, copy;
+/// ACK time, cumulative ACK) at [`SERIES_VALUE_BYTES`] each.
+pub const TRACE_PACKET_BYTES: u64 = 5 * SERIES_VALUE_BYTES;
+
+/// Segment size of a flow that does not set `tcp.mss` (every registered
+/// variant's default), bytes.
+const DEFAULT_MSS: u32 = 1000;
+
 /// Estimated bytes of one traffic session's state and pending event.
 pub const SESSION_BYTES: u64 = 64;
 
@@ -157,6 +166,61 @@ fn topology_size(t: &Topology) -> (f64, f64) {
     }
 }
 
+/// The fastest link of a topology, bit/s: no flow sends faster for long.
+fn fastest_rate(t: &Topology) -> f64 {
+    let rates: Vec<f64> = match t {
+        Topology::Chain {
+            access_rate,
+            bottleneck_rate,
+            ..
+        }
+        | Topology::Dumbbell {
+            access_rate,
+            bottleneck_rate,
+            ..
+        } => vec![*access_rate, *bottleneck_rate],
+        Topology::ParkingLot {
+            hop_rates,
+            access_rate,
+            cross_access_rates,
+            ..
+        } => [hop_rates.as_slice(), cross_access_rates, &[*access_rate]].concat(),
+        Topology::Custom { links, .. } => links.iter().map(|l| l.rate).collect(),
+    };
+    rates.into_iter().fold(0.0, f64::max)
+}
+
+/// A time-sequence trace (`record.trace_window`): every data packet the
+/// traced flows send within the window (and the ACK each may bring back),
+/// at most one segment per `8 x mss / fastest link` seconds per flow.
+fn trace_item(s: &Scenario) -> Option<Item> {
+    let [from, until] = s.record.trace_window.as_slice() else {
+        return None;
+    };
+    let window = (until.min(s.duration) - from).max(0.0);
+    let traced: Vec<usize> = if s.record.flows.is_empty() {
+        (0..s.flows.len()).collect()
+    } else {
+        s.record.flows.iter().map(|&f| f as usize).collect()
+    };
+    let fastest = fastest_rate(&s.topology);
+    let packets: f64 = traced
+        .iter()
+        .filter_map(|&i| s.flows.get(i))
+        .map(|f| window * fastest / (8.0 * f.tcp.mss.unwrap_or(DEFAULT_MSS).max(1) as f64))
+        .sum();
+    Some(Item {
+        path: "record.trace_window".into(),
+        what: format!(
+            "a trace of {} flow(s) over {} s at up to {} b/s",
+            traced.len(),
+            num(window),
+            num(fastest)
+        ),
+        bytes: packets * TRACE_PACKET_BYTES as f64,
+    })
+}
+
 fn items(s: &Scenario) -> Vec<Item> {
     let (nodes, links) = topology_size(&s.topology);
     let mut out = vec![Item {
@@ -203,6 +267,7 @@ fn items(s: &Scenario) -> Vec<Item> {
             bytes: values * SERIES_VALUE_BYTES as f64,
         });
     }
+    out.extend(trace_item(s));
     out
 }
 
