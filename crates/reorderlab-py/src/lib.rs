@@ -281,6 +281,10 @@ fn emulate_link(py: Python<'_>, config_json: &str) -> PyResult<String> {
         Outcome::Panic(msg) => Err(PyRuntimeError::new_err(format!(
             "reorderlab emulator panicked: {msg}"
         ))),
+        // (the emulator stops on stdin or SIGTERM, not through a stop request)
+        Outcome::Interrupted => Err(PyRuntimeError::new_err(
+            "reorderlab emulator: stopped by a signal",
+        )),
     }
 }
 
