@@ -93,6 +93,7 @@ def test_two_sweeps_into_one_new_store_store_every_run_once(tmp_path: Path) -> N
     done = [out for code, out, _err in outcomes if code == 0]
     refused = [err for code, _out, err in outcomes if code != 0]
     assert done, outcomes
+    assert all(code in (0, 2) for code, _out, _err in outcomes), outcomes
     for err in refused:
         assert "is in use by another process" in err and err.count("\n") == 1, err
     keys = db_keys(store)
@@ -118,6 +119,11 @@ def test_a_second_writer_is_refused_while_the_first_has_the_store(tmp_path: Path
         assert not path.exists()
         with pytest.raises(rl.store.StoreBusyError, match=r"in use by another process \(pid \d+\)"):
             Store(path)
+        # the command line: one line, exit 2 (issue 25: each case exits 2)
+        (tmp_path / "chain.toml").write_text(rl.Scenario.from_dict(CHAIN).to_toml())
+        proc = cli("run", "chain.toml", "--store", str(path), cwd=tmp_path)
+        assert proc.returncode == 2, proc.stderr
+        assert "is in use by another process" in proc.stderr and proc.stderr.count("\n") == 1
     finally:
         holder.kill()
         holder.wait(timeout=60)

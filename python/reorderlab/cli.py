@@ -40,14 +40,14 @@ def _scenario_error() -> type[Exception] | tuple[()]:
 @contextmanager
 def _errors(source: str | None = None) -> Iterator[None]:
     """Map expected failures to one line on stderr and an exit code."""
-    from reorderlab.errors import BackendError, StoreDamagedError, StoreError
+    from reorderlab.errors import BackendError, StoreBusyError, StoreDamagedError, StoreError
 
     try:
         yield
     except _scenario_error() as exc:
         where = getattr(exc, "source", None) or source
         _fail(f"{where}: {exc}" if where else str(exc), 2)
-    except StoreDamagedError as exc:  # the store given cannot be used as it is
+    except (StoreDamagedError, StoreBusyError) as exc:  # the store given cannot be used now
         _fail(str(exc), 2)
     except (StoreError, BackendError) as exc:
         _fail(str(exc), 1)
