@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -69,7 +70,7 @@ def test_probe_and_rack_counters_reach_python() -> None:
 
 def test_fig1_quick_end_to_end(tmp_path: Path) -> None:
     claims = reproduce("tail-loss", "fig1", quick=True, out=tmp_path, store=None)["tail-loss"]
-    assert len(claims) == 4
+    assert len(claims) == 5
     table = pd.read_csv(tmp_path / "tail-loss" / "fig1.csv")
     assert set(table["variant"]) == set(tl.VARIANTS)
     base = table[table["variant"] == tl.BASELINE]
@@ -77,6 +78,10 @@ def test_fig1_quick_end_to_end(tmp_path: Path) -> None:
     # RFC 7765 with quickack: RTOR saves exactly one RTT at every RTT.
     saved = next(c for c in claims if c.claim.startswith("quickack: RTOR"))
     assert saved.holds, saved.measured
+    sens = pd.read_csv(tmp_path / "tail-loss" / "fig1_sensitivity_table.csv")
+    assert len(sens) == len(tl.DELACK_OFFSETS) * len(tl._fig1_rtts(True))
+    for ext in ("png", "svg", "csv"):
+        assert (tmp_path / "tail-loss" / f"fig1_sensitivity.{ext}").exists()
 
 
 @pytest.mark.parametrize("site", list(tl.SITES))
@@ -126,6 +131,9 @@ def test_selection_readings() -> None:
 def test_fig4_small_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A few pages per run: the recipe's plumbing, not its numbers.
     monkeypatch.setattr(tl, "FIG4_DURATION", {s: (45.0, 45.0) for s in tl.SITES})
+    monkeypatch.setattr(tl, "FIG4_SEEDS", (2, 2))
+    monkeypatch.setattr(tl, "FIG4_SENS_SEEDS", (1, 1))
+    monkeypatch.setattr(tl, "FIG4_SENS_QUEUES", (50, 100))
     claims = reproduce("tail-loss", "fig4", quick=True, out=tmp_path, store=None)["tail-loss"]
     assert len(claims) == 1 + 2 * 6 + 3
     assert all(c.figure == "fig4" and c.measured for c in claims)
@@ -137,6 +145,110 @@ def test_fig4_small_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert len(table) == len(tl.VARIANTS) * len(tl.SITES) * len(tl.FIG4_RTTS)
     assert (table["pages"] >= 1).all() and (table["unfinished"] == 0).all()
     assert (table["objects.n"] <= table["connections.n"]).all()
-    for stem in ("fig4-1", "fig4-6", "fig4-obj-6"):
+    assert (table["seeds"] == 2).all()
+    for stem in ("fig4-1", "fig4-6", "fig4-obj-6", "fig4_sensitivity"):
         for ext in ("png", "svg", "csv"):
             assert (tmp_path / "tail-loss" / f"{stem}.{ext}").exists()
+    stability = pd.read_csv(tmp_path / "tail-loss" / "fig4_stability.csv")
+    assert list(stability["claim"]) == [c.claim for c in claims]
+    assert list(stability["pooled"] == "holds") == [c.holds for c in claims]
+    assert (stability["seeds"] == 2).all() and stability["seeds_holding"].between(0, 2).all()
+    sens = pd.read_csv(tmp_path / "tail-loss" / "fig4_sensitivity_table.csv")
+    assert sorted(set(sens["queue"])) == [50, 100] and set(sens["site"]) == set(tl.SITES)
+    deciles = pd.read_csv(tmp_path / "tail-loss" / "fig4_deciles.csv")
+    assert {"p10", "p50", "p90"} <= set(deciles.columns)
+
+
+def _run_raw(
+    objs: list[dict[str, object]], sent: int, ge: tuple[int, int], qd: int
+) -> dict[str, Any]:
+    """The parts of a Fig. 4 run's result that the table step reads."""
+    gen = {
+        "object_list": objs,
+        "pages_completed": 1,
+        "active_at_end": 0,
+        "data_packets_sent": sent,
+        "spurious_retransmits": 1,
+        "dsacks_received": 1,
+    }
+    return {
+        "traffic": [gen],
+        "impairments": [{"seen": ge[0], "dropped": ge[1]}],
+        "links": [{"link": "R1->R2", "queue_drops": qd}],
+    }
+
+
+def test_fig4_pools_seeds_sample_by_sample() -> None:
+    # Two seeds of one point: counters add up, samples are concatenated
+    # (selections made within each run), not averaged run by run.
+    one = tl._Pool({}, [], {})
+    one.add(_run_raw([_obj(0, 0, 0.5, 1), _obj(0, 1, 0.1, 0)], 100, (90, 1), 2))
+    two = tl._Pool({}, [], {})
+    two.add(
+        _run_raw([_obj(0, 0, 2.0, 1), _obj(1, 0, 1.5, 1), _obj(0, 1, 0.2, 0)], 300, (280, 5), 0)
+    )
+    pooled = tl._pooled({1: {("TLP", "search", 0.01): one}, 2: {("TLP", "search", 0.01): two}})
+    row = tl._fig4_row(("TLP", "search", 0.01), pooled[("TLP", "search", 0.01)])
+    assert row["seeds"] == 2 and row["objects"] == 5
+    assert (row["data_packets"], row["ge_seen"], row["ge_dropped"], row["queue_drops"]) == (
+        400,
+        370,
+        6,
+        2,
+    )
+    assert row["objects.n"] == 3
+    assert row["objects.mean"] == pytest.approx((0.5 + 2.0 + 1.5) / 3)
+    assert row["objects.below_1s"] == pytest.approx(1 / 3)
+    assert row["spurious_frac"] == pytest.approx(2 / 400)
+
+
+def test_fig1_sensitivity_shows_the_delayed_ack_race() -> None:
+    # RTT 80 ms, delayed ACKs, last segment lost. With the paper's 200 ms
+    # timer RTOR's deadline (send + SRTT + 200 ms) comes 96 us before the
+    # delayed ACK of the ninth segment: RTOR retransmits twice spuriously
+    # and saves RTT + 200 ms + the baseline's RTO growth (63 ms). With the
+    # timer 0.1 ms shorter the ACK comes first: exactly RTT + 200 ms saved.
+    timers = (tl.DELACK_TIMEOUT, tl.DELACK_TIMEOUT - 1e-4)
+    rows = [
+        {
+            "variant": v,
+            "rtt": 0.08,
+            "delack_timeout": d,
+            **run(tl.controlled(v, 0.08, "delack", 1, delack_timeout=d)).flow(0),
+        }
+        for d in timers
+        for v in (tl.BASELINE, "RTOR")
+    ]
+    sens = tl.fig1_sensitivity(pd.DataFrame(rows)).set_index("delack_timeout")
+    race, early = sens.loc[timers[0]], sens.loc[timers[1]]
+    assert race["rtor_spurious"] == 2 and race["excess"] == pytest.approx(0.063, abs=0.002)
+    assert early["rtor_spurious"] == 0 and abs(early["excess"]) < 0.001
+    assert early["saved"] == pytest.approx(0.08 + timers[1], abs=0.001)
+
+
+def test_no_spurious_claim_names_the_runs_that_retransmitted_spuriously() -> None:
+    df = pd.DataFrame(
+        [
+            {"variant": "RTOR", "receiver": "delack", "rtt": 0.02, "spurious": 2},
+            {"variant": "TLP", "receiver": "delack", "rtt": 0.02, "spurious": 0},
+            {"variant": "Linux", "receiver": "delack", "rtt": 0.02, "spurious": 5},
+        ]
+    )
+    claim = tl._no_spurious_claim("fig1", df)
+    assert not claim.holds and claim.measured == "spurious retransmissions: RTOR delack 20 ms (2)"
+    assert tl._no_spurious_claim("fig1", df[df["variant"] != "RTOR"]).holds
+
+
+def test_fig3_calibration_sweep_holds_the_chosen_session_count() -> None:
+    plan = tl._fig3_points(quick=True)
+    cal = plan[tl.CALIBRATION]
+    assert [p["sessions"] for p, _ in cal.points] == list(tl.CALIBRATION_SESSIONS)
+    assert tl.BACKGROUND_SESSIONS in tl.CALIBRATION_SESSIONS
+    for params, sc in cal.points:
+        assert sc.traffic[1].sessions == params["sessions"]
+    # the 290-packet queue holds the paper's 35 ms at 100 Mb/s
+    raw = {"links": [{"link": "R1->R2", "queue_drops": 3, "arrivals": 200, "max_queue": 290}]}
+    loss, queueing = tl._bottleneck(raw)
+    assert loss == pytest.approx(0.015) and queueing == pytest.approx(0.0348)
+    assert tl._queueing_claim([0.01, queueing]).holds
+    assert not tl._queueing_claim([0.01, 0.02]).holds
