@@ -252,3 +252,19 @@ def test_fig3_calibration_sweep_holds_the_chosen_session_count() -> None:
     assert loss == pytest.approx(0.015) and queueing == pytest.approx(0.0348)
     assert tl._queueing_claim([0.01, queueing]).holds
     assert not tl._queueing_claim([0.01, 0.02]).holds
+
+
+def test_claims_stability_counts_the_seeds_a_claim_holds_on() -> None:
+    from reorderlab.claims import Claim
+
+    def claims(x: float) -> list[Claim]:
+        return [
+            Claim(tl.PAPER, "fig3", "x is small", "x < 1", f"{x}", x < 1, {}),
+            Claim(tl.PAPER, "fig3", "x is positive", "x > 0", f"{x}", x > 0, {}),
+        ]
+
+    table = tl.claims_stability(claims, 0.9, [0.5, 1.5, 0.7, 2.0])
+    assert list(table["claim"]) == ["x is small", "x is positive"]
+    assert list(table["pooled"]) == ["holds", "holds"]
+    assert list(table["seeds_holding"]) == [2, 4]
+    assert list(table["share_holding"]) == [0.5, 1.0]

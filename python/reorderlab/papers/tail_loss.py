@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -104,6 +104,8 @@ from reorderlab.scenario import (
 )
 
 PAPER = "tail-loss"
+
+D = TypeVar("D")
 
 BASELINE = "Linux-ER"
 PAPER_VARIANTS = (BASELINE, "RTOR", "TLP", "TLPR")
@@ -161,6 +163,28 @@ def controlled(
             )
         ],
     )
+
+
+def claims_stability(
+    claims: Callable[[D], list[Claim]], pooled: D, singles: Sequence[D]
+) -> pd.DataFrame:
+    """Per claim: its verdict on the pooled sample and on how many single
+    seeds' samples it holds (``singles``: one figure data per seed). A claim
+    that holds on about half of them is decided by sampling noise."""
+    single = [claims(d) for d in singles]
+    rows = []
+    for i, claim in enumerate(claims(pooled)):
+        held = sum(cl[i].holds for cl in single)
+        rows.append(
+            {
+                "claim": claim.claim,
+                "pooled": "holds" if claim.holds else "does not hold",
+                "seeds": len(single),
+                "seeds_holding": held,
+                "share_holding": held / max(1, len(single)),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def fct_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -503,12 +527,20 @@ FIG3_SIZES = (4, 10, 100)
 FIG3_OWDS = (0.005, 0.04, 0.16)
 FIG3_RATE = 100e6
 FIG3_QUEUE = 290
+#: The background's access-link delay (s): its RTT is 4 ms plus queueing.
+BG_ACCESS_DELAY = 0.001
 #: Background web sessions, calibrated to the paper's ~1.5 % bottleneck
 #: loss (see the module docstring and ``fig3_calibration``).
 BACKGROUND_SESSIONS = 30
 #: The calibration sweep: session counts, and seeds (quick, full).
 CALIBRATION_SESSIONS = (10, 20, 30, 50, 100, 250)
 CALIBRATION_SEEDS = (1, 3)
+#: Fig. 3's sensitivity: background access delays (s), seeds (quick, full).
+FIG3_SENS_BG_DELAYS = (0.001, 0.01, 0.05)
+FIG3_SENS_SEEDS = (2, 4)
+#: Seeds per case (quick, full), their flows pooled: a run gives only 15-60
+#: flows with a tail drop per case.
+FIG3_SEEDS = (3, 8)
 CALIBRATION = "calibration"
 
 
@@ -519,9 +551,11 @@ def congested(
     receiver: str,
     duration: float,
     sessions: int = BACKGROUND_SESSIONS,
+    bg_delay: float = BG_ACCESS_DELAY,
 ) -> Scenario:
     """Foreground objects of ``segments`` segments among ``sessions`` web
-    background sessions."""
+    background sessions (``bg_delay``: the delay of the background's
+    access links, s)."""
     fg_access = (owd - 0.001) / 2
     return Scenario(
         name="tail-loss-congested",
@@ -530,7 +564,7 @@ def congested(
         topology=DumbbellTopology(
             pairs=2,
             access_rate=1e9,
-            access_delays=[fg_access, 0.001],
+            access_delays=[fg_access, bg_delay],
             bottleneck_rate=FIG3_RATE,
             bottleneck_delay=0.001,
             queue=DroptailQueue(limit_packets=FIG3_QUEUE),
@@ -560,11 +594,10 @@ def congested(
     )
 
 
-def _tail_octs(raw: dict[str, Any]) -> list[float]:
+def _tail_objects(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """The foreground objects that completed with a drop among their last four segments."""
     fg = next(t for t in raw["traffic"] if t["name"] == "fg")
-    return [
-        float(o["oct"]) for o in fg["object_list"] if o["oct"] is not None and o["tail_drops"] > 0
-    ]
+    return [o for o in fg["object_list"] if o["oct"] is not None and o["tail_drops"] > 0]
 
 
 #: (segments, one-way delay, receiver) of a Fig. 3 panel.
@@ -594,7 +627,46 @@ def _fig3_points(quick: bool) -> Plan:
         ({"sessions": k}, congested(BASELINE, 10, 0.04, "quickack", duration, sessions=k))
         for k in CALIBRATION_SESSIONS
     ]
-    return {RUNS: Sweep(points, 1), CALIBRATION: Sweep(calibration, CALIBRATION_SEEDS[slot])}
+    sens: list[Point] = [
+        (
+            {"variant": v, "bg_delay": d},
+            congested(v, 4, 0.04, "quickack", duration, bg_delay=d),
+        )
+        for d in FIG3_SENS_BG_DELAYS
+        for v in (BASELINE, "RTOR")
+    ]
+    return {
+        RUNS: Sweep(points, FIG3_SEEDS[slot]),
+        CALIBRATION: Sweep(calibration, CALIBRATION_SEEDS[slot]),
+        SENSITIVITY: Sweep(sens, FIG3_SENS_SEEDS[slot]),
+    }
+
+
+def fig3_sensitivity(runs: Runs) -> pd.DataFrame:
+    """4-segment flows, owd 40 ms, quickack, by background access delay:
+    bottleneck loss, the share of tail-drop flows that lost all four
+    segments (no ACK comes back: RTOR has nothing to restart) and RTOR's
+    median-FCT saving over the baseline."""
+    objs: dict[tuple[float, str], list[dict[str, Any]]] = {}
+    loss: dict[float, list[float]] = {}
+    for rec, raw in runs.results(SENSITIVITY):
+        d = float(rec["bg_delay"])
+        objs.setdefault((d, str(rec["variant"])), []).extend(_tail_objects(raw))
+        loss.setdefault(d, []).append(_bottleneck(raw)[0])
+    rows = []
+    for d in sorted(loss):
+        med = {v: float(np.median([o["oct"] for o in objs[(d, v)]])) for v in (BASELINE, "RTOR")}
+        base = objs[(d, BASELINE)]
+        rows.append(
+            {
+                "bg_delay": d,
+                "loss": float(np.mean(loss[d])),
+                "flows": len(base),
+                "all_four_lost": float(np.mean([o["tail_drops"] >= 4 for o in base])),
+                "rtor_saving": med[BASELINE] - med["RTOR"],
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 @dataclass(frozen=True)
@@ -604,9 +676,33 @@ class Fig3:
     (s); the calibration table (bottleneck loss by background sessions)."""
 
     octs: dict[tuple[str, int, float, str], list[float]]
+    timeouts: dict[tuple[str, int, float, str], list[int]]
+    sensitivity: pd.DataFrame
+    drops: dict[tuple[str, int, float, str], list[int]]
     loss: list[float]
     queueing: list[float]
     calibration: pd.DataFrame
+
+    def add(self, rec: dict[str, Any], raw: dict[str, Any]) -> None:
+        """Add one run: its tail-drop objects (FCT, timeouts) and its bottleneck."""
+        case = (str(rec["variant"]), int(rec["size"]), float(rec["owd"]), str(rec["receiver"]))
+        objs = _tail_objects(raw)
+        self.octs.setdefault(case, []).extend(float(o["oct"]) for o in objs)
+        self.timeouts.setdefault(case, []).extend(int(o["timeouts"]) for o in objs)
+        self.drops.setdefault(case, []).extend(int(o["tail_drops"]) for o in objs)
+        loss, queueing = _bottleneck(raw)
+        self.loss.append(loss)
+        self.queueing.append(queueing)
+
+    def merge(self, other: Fig3) -> None:
+        for case, x in other.octs.items():
+            self.octs.setdefault(case, []).extend(x)
+        for case, t in other.timeouts.items():
+            self.timeouts.setdefault(case, []).extend(t)
+        for case, t in other.drops.items():
+            self.drops.setdefault(case, []).extend(t)
+        self.loss.extend(other.loss)
+        self.queueing.extend(other.queueing)
 
     def median(self, v: str, n: int, owd: float, r: str) -> float:
         x = self.octs.get((v, n, owd, r), [])
@@ -641,15 +737,43 @@ def fig3_calibration(runs: Runs) -> pd.DataFrame:
     )
 
 
+def fig3_loss_patterns(data: Fig3) -> pd.DataFrame:
+    """Per case: the flows by number of segments dropped among their last
+    four (1-4), their share with a timeout and their median FCT."""
+    rows = []
+    for case, octs in data.octs.items():
+        v, n, owd, r = case
+        x = np.asarray(octs, dtype=float)
+        drops = np.asarray(data.drops[case])
+        timeouts = np.asarray(data.timeouts[case])
+        for k in range(1, 5):
+            m = drops == k
+            rows.append(
+                {
+                    "variant": v,
+                    "size": n,
+                    "owd": owd,
+                    "receiver": r,
+                    "tail_drops": k,
+                    "flows": int(m.sum()),
+                    "share": float(m.mean()) if len(m) else float("nan"),
+                    "with_timeout": float(np.mean(timeouts[m] > 0)) if m.any() else float("nan"),
+                    "median": float(np.median(x[m])) if m.any() else float("nan"),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
 def _fig3_table(runs: Runs, quick: bool) -> Derived[Fig3]:
     cal = fig3_calibration(runs)
-    data = Fig3({}, [], [], cal)
+    sens = fig3_sensitivity(runs)
+    per_seed: dict[int, Fig3] = {}
     for rec, raw in runs.results():
-        case = (str(rec["variant"]), int(rec["size"]), float(rec["owd"]), str(rec["receiver"]))
-        data.octs.setdefault(case, []).extend(_tail_octs(raw))
-        loss, queueing = _bottleneck(raw)
-        data.loss.append(loss)
-        data.queueing.append(queueing)
+        seed = int(rec["seed"])
+        per_seed.setdefault(seed, Fig3({}, {}, sens, {}, [], [], cal)).add(rec, raw)
+    data = Fig3({}, {}, sens, {}, [], [], cal)
+    for seed in sorted(per_seed):
+        data.merge(per_seed[seed])
     rows = [
         {
             "variant": v,
@@ -659,13 +783,50 @@ def _fig3_table(runs: Runs, quick: bool) -> Derived[Fig3]:
             "flows": len(x),
             "median": float(np.median(x)) if x else float("nan"),
             "p90": float(np.percentile(x, 90)) if x else float("nan"),
+            "with_timeout": float(np.mean(np.asarray(data.timeouts[(v, n, owd, r)]) > 0))
+            if x
+            else float("nan"),
         }
         for (v, n, owd, r), x in data.octs.items()
     ]
-    return Derived(data, {"fig3": pd.DataFrame(rows), "fig3_calibration_table": cal})
+    singles = [per_seed[s] for s in sorted(per_seed)]
+    stability = claims_stability(lambda d: _fig3_claims(d, quick), data, singles)
+    patterns = fig3_loss_patterns(data)
+    return Derived(
+        data,
+        {
+            "fig3": pd.DataFrame(rows),
+            "fig3_calibration_table": cal,
+            "fig3_stability": stability,
+            "fig3_loss_patterns": patterns,
+            "fig3_sensitivity_table": sens,
+        },
+    )
+
+
+def _fig3_sensitivity_plot(sens: pd.DataFrame, out: Path) -> None:
+    delays = list(1e3 * sens["bg_delay"])
+    line_plot(
+        out,
+        "fig3_sensitivity",
+        {
+            "tail-drop flows losing all 4 segments (%)": (
+                delays,
+                list(100 * sens["all_four_lost"]),
+                None,
+            ),
+            "RTOR median FCT saving (ms)": (delays, list(1e3 * sens["rtor_saving"]), None),
+            "bottleneck loss (0.01 %)": (delays, list(1e4 * sens["loss"]), None),
+        },
+        xlabel="background access delay (ms)",
+        ylabel="value (see legend)",
+        title="Fig. 3 sensitivity: 4 segments, owd 40 ms, quickack",
+        logx=True,
+    )
 
 
 def _fig3_plot(data: Fig3, out: Path, quick: bool) -> None:
+    _fig3_sensitivity_plot(data.sensitivity, out)
     cal = data.calibration
     sessions = list(cal["sessions"].astype(float))
     line_plot(
@@ -1105,23 +1266,9 @@ def _fig4_of(pools: dict[Fig4Key, _Pool]) -> Fig4:
 def fig4_stability(
     per_seed: dict[int, dict[Fig4Key, _Pool]], pooled: Fig4, quick: bool
 ) -> pd.DataFrame:
-    """Per claim: its verdict on the pooled sample and on how many single
-    seeds it holds (a claim holding on about half of them is decided by
-    sampling noise, not by the model)."""
-    single = [_fig4_claims(_fig4_of(per_seed[s]), quick) for s in sorted(per_seed)]
-    rows = []
-    for i, claim in enumerate(_fig4_claims(pooled, quick)):
-        held = sum(cl[i].holds for cl in single)
-        rows.append(
-            {
-                "claim": claim.claim,
-                "pooled": "holds" if claim.holds else "does not hold",
-                "seeds": len(single),
-                "seeds_holding": held,
-                "share_holding": held / max(1, len(single)),
-            }
-        )
-    return pd.DataFrame(rows)
+    """:func:`claims_stability` of Fig. 4's claims over its seeds."""
+    singles = [_fig4_of(per_seed[s]) for s in sorted(per_seed)]
+    return claims_stability(lambda d: _fig4_claims(d, quick), pooled, singles)
 
 
 def fig4_sensitivity(pools: dict[tuple[int, str, str], _Pool]) -> pd.DataFrame:
