@@ -15,7 +15,12 @@ Fig. 1 / 2 (controlled tail loss)
     negligible, as in the paper's emulation) with the given RTT; the last n
     data segments are dropped once (``positioned`` loss). One run per point:
     the setting is deterministic, as the paper found. Normalized FCT = FCT
-    / FCT of the baseline in the same setting.
+    / FCT of the baseline in the same setting. The paper's "no spurious
+    retransmissions" (Sec. 3.1) is a claim of its own in both figures.
+    ``fig1_sensitivity``: with delayed ACKs at RTT <= 80 ms, RTOR's deadline
+    (send + SRTT + 200 ms) and the 200 ms delayed ACK of the ninth segment
+    arrive within 0.1 ms of each other; the sweep moves the delayed-ACK
+    timer by -1 .. +1 ms and shows which comes first decides RTOR's saving.
 
 Fig. 3 (congestion loss)
     The paper's Tmix trace is not available (EXPERIMENTS.md: use the HTTP
@@ -28,7 +33,12 @@ Fig. 3 (congestion loss)
     over new connections (think time Exp(0.2 s)), with the foreground's
     one-way delay set on its access links (5, 40, 160 ms). Only objects
     with a dropped segment among their last four count, as in the paper.
-    300 s runs (quick: 120 s), one seed.
+    300 s runs (quick: 120 s); a run gives only 15-60 flows with a tail
+    drop per case, so each case pools ``FIG3_SEEDS`` runs (3 quick, 8 full;
+    ``fig3_stability.csv``: on how many single seeds each claim holds).
+    ``fig3_loss_patterns.csv`` sorts the tail-drop flows by how many of
+    their last four segments were dropped; ``fig3_sensitivity`` varies the
+    background's access delay (1, 10, 50 ms).
 
     Calibration: the number of background sessions is chosen from the
     paper's stated condition only ("a bottleneck loss rate of about 1.5 %",
