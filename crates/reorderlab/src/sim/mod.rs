@@ -42,8 +42,9 @@ pub use results::RunResult;
 /// TD-FR, AVG-DEV from its sources, HyStart, the ns-2 estimator mode, and
 /// `rto_expired_mean` in the flow results. 9: the Linux family (Linux-ER,
 /// RTOR, TLP, TLPR, Linux) undoes by timestamps (`tcp_packet_delayed`)
-/// and measures the reordering it reveals.
-pub const MODEL_REVISION: u32 = 9;
+/// and measures the reordering it reveals. 10: TLPR's timer is min(PTO,
+/// RTO) - T_last (seed 002 Sec. 2.2-2.3), not min(PTO - T_last, RTO).
+pub const MODEL_REVISION: u32 = 10;
 /// One flow: its endpoints and timer slots.
 #[derive(Debug)]
 struct Flow {

@@ -14,7 +14,9 @@
 //!   is one segment.
 //! * Both: never later than the pending RTO (`min(PTO, RTO)`).
 //! * TLPR: the timer is PTO - T_last, T_last = time since the last
-//!   outstanding segment was sent (seed 002 Sec. 2.3).
+//!   outstanding segment was sent (seed 002 Sec. 2.3), PTO being the
+//!   minimum already taken with the RTO (Sec. 2.2: "the PTO is set to the
+//!   minimum of the calculated PTO and the RTO"): min(PTO, RTO) - T_last.
 //!
 //! Episodes (RFC 8985 Sec. 7.4, same rules as Linux `tcp_process_tlp_ack`):
 //! a probe opens an episode with TLP.end_seq = SND.NXT and TLP.is_retrans;
@@ -100,8 +102,8 @@ impl Tlp {
             TailLossProbe::Draft01 { restart: true } => now.saturating_sub(last_sent),
             _ => 0,
         };
-        let at = now + pto.saturating_sub(t_last);
-        self.deadline = Some(rto_deadline.map_or(at, |r| at.min(r)));
+        let capped = rto_deadline.map_or(now + pto, |r| r.min(now + pto));
+        self.deadline = Some(capped.saturating_sub(t_last).max(now));
     }
 
     /// A probe was sent: open the episode.
@@ -163,10 +165,19 @@ mod tests {
     }
 
     #[test]
-    fn tlpr_subtracts_t_last_and_rto_caps() {
+    fn tlpr_subtracts_t_last_from_the_pto_capped_by_the_rto() {
+        // PTO 320 ms, the RTO due at 440 ms: min(480, 440) - T_last 80 ms.
         let mut t = Tlp::new(TailLossProbe::Draft01 { restart: true });
         t.arm(ms(160), ms(80), 1, ms(80), Some(ms(440)));
-        assert_eq!(t.deadline, Some(ms(400)));
+        assert_eq!(t.deadline, Some(ms(360)));
+        // Seed 002 Fig. 1 at RTT 20 ms (quickack, one segment lost): PTO
+        // 230 ms, the RTO (220 ms) due first, the segment sent 20 ms ago:
+        // the probe at 200 ms from now, i.e. as RTOR's timer.
+        t.arm(ms(40), ms(20), 1, ms(20), Some(ms(260)));
+        assert_eq!(t.deadline, Some(ms(240)));
+        // T_last longer than the PTO: at once.
+        t.arm(ms(900), ms(20), 1, ms(20), Some(ms(1120)));
+        assert_eq!(t.deadline, Some(ms(900)));
         let mut p = Tlp::new(TailLossProbe::Draft01 { restart: false });
         p.arm(ms(160), ms(80), 1, ms(80), Some(ms(440)));
         assert_eq!(p.deadline, Some(ms(440)));

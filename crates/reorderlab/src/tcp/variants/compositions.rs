@@ -506,8 +506,8 @@ pub const VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "TLPR",
-        description: "TLP with the probe timer set to PTO - T_last (time since the last outstanding segment was sent)",
-        source: "seed 002 Sec. 2.3",
+        description: "TLP with the probe timer set to min(PTO, RTO) - T_last (time since the last outstanding segment was sent)",
+        source: "seed 002 Sec. 2.2-2.3",
         configure: tlpr,
     },
     VariantInfo {
