@@ -102,8 +102,9 @@ fn completed_in(variant: &str, lost: &[u32], want_ms: f64) -> reorderlab::metric
 ///   1.5 x 80 + 200) = 320, later than the RTO (440), so the probe takes the RTO's
 ///   place: probe (retransmission of 9) at 440, arrives 480 ms (no gain at
 ///   80 ms with quickack: Eq. 2 of the paper applies, seed 002 Sec. 3.1).
-/// * TLPR: T_last = 160 - 80 = 80: timer 320 - 80 = 240: probe at 400,
-///   arrives 440 ms.
+/// * TLPR: the PTO capped by the RTO (Sec. 2.2), min(160 + 320, 440) =
+///   440, less T_last = 160 - 80 = 80 (Sec. 2.3): probe at 360, arrives
+///   400 ms, as RTOR.
 #[test]
 fn last_segment_lost_quickack_fct_matches_hand_derivation() {
     let q = DelayedAck::Quickack;
@@ -115,7 +116,7 @@ fn last_segment_lost_quickack_fct_matches_hand_derivation() {
     assert!(close(base, 480.0), "Linux-ER {base}");
     assert!(close(rtor, 400.0), "RTOR {rtor}");
     assert!(close(tlp, 480.0), "TLP {tlp}");
-    assert!(close(tlpr, 440.0), "TLPR {tlpr}");
+    assert!(close(tlpr, 400.0), "TLPR {tlpr}");
     // RTOR saves exactly one RTT.
     assert!(close(base - rtor, 80.0));
 }
