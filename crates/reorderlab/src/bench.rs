@@ -17,6 +17,8 @@ pub fn bench_names() -> Vec<&'static str> {
         "ref-rrtcp",
         "ref-rrtcp-nodelay",
         "ref-gigabit",
+        "ref-gigabit-rack",
+        "ref-gigabit-linux",
         "ref-tcppr-http",
         "ref-highspeed",
         "ref-highspeed-rack",
@@ -142,6 +144,28 @@ pub fn ref_gigabit() -> Scenario {
             .collect(),
         record: Default::default(),
     }
+}
+
+/// [`ref_gigabit`] with every flow over `variant`: the same path and
+/// traffic, so its cost per event compares with SACK's.
+fn gigabit_with(name: &str, variant: &str) -> Scenario {
+    let mut sc = ref_gigabit();
+    sc.name = name.into();
+    for f in &mut sc.flows {
+        f.variant = variant.into();
+    }
+    sc
+}
+
+/// [`ref_gigabit`] over RACK-TLP (RFC 8985).
+pub fn ref_gigabit_rack() -> Scenario {
+    gigabit_with("ref-gigabit-rack", "RACK-TLP")
+}
+
+/// [`ref_gigabit`] over `Linux` (RACK-TLP, PRR, Linux's RTO rules and
+/// adaptive reordering).
+pub fn ref_gigabit_linux() -> Scenario {
+    gigabit_with("ref-gigabit-linux", "Linux")
 }
 
 /// Seed 001's heaviest fairness setting: 64 flows (32 TCP-PR, 32 SACK) on
@@ -276,6 +300,8 @@ pub fn scenario(name: &str) -> Option<Scenario> {
         "ref-rrtcp" => Some(ref_rrtcp()),
         "ref-rrtcp-nodelay" => Some(ref_rrtcp_nodelay()),
         "ref-gigabit" => Some(ref_gigabit()),
+        "ref-gigabit-rack" => Some(ref_gigabit_rack()),
+        "ref-gigabit-linux" => Some(ref_gigabit_linux()),
         "ref-tcppr-http" => Some(ref_tcppr_http()),
         "ref-highspeed" => Some(ref_highspeed()),
         "ref-highspeed-rack" => Some(ref_highspeed_rack()),
@@ -303,6 +329,9 @@ pub fn run_bench_for(name: &str, seconds: Option<f64>) -> Result<BenchReport, St
             return Err(format!("--seconds: must be > 0, got {s}"));
         }
         sc.duration = s;
+        // A cut run keeps a valid warm-up (it only moves the measurement
+        // window, not the events).
+        sc.warmup = sc.warmup.min(s / 2.0);
     }
     let t0 = Instant::now();
     let mut sim = crate::Simulation::new(&sc, sc.seed).map_err(|e| e.to_string())?;

@@ -3,7 +3,10 @@
 //! bit-for-bit repeatable.
 
 use super::time::Time;
-use super::tournament::{Tournament, EMPTY};
+use super::tournament::Tournament;
+
+/// Key of an empty queue (above every real key).
+const EMPTY: u128 = u128::MAX;
 
 /// Timers a flow can arm. Each has one [`super::TimerSlot`] per flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,46 +77,58 @@ impl EventQueue {
         }
     }
 
+    /// The next insertion number.
+    #[inline]
+    fn next_seq(&mut self) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        seq
+    }
+
     #[inline]
     fn key(&mut self, time: Time) -> u128 {
-        let key = ((time as u128) << 64) | self.next_seq as u128;
-        self.next_seq += 1;
-        key
+        ((time as u128) << 64) | self.next_seq() as u128
     }
 
     /// Whether the earliest event is a link head (`None`: queue empty).
     #[inline]
     fn earliest_is_link(&self) -> Option<bool> {
-        let (l, o) = (self.links.top().0, self.others.top_key());
-        if l == EMPTY && o == EMPTY {
-            return None;
+        let (l, o) = (self.links.top_key(), self.others.top_key());
+        // Keys are unique, so equal keys can only be two empty queues.
+        if l < o {
+            Some(true)
+        } else if o != EMPTY {
+            Some(false)
+        } else {
+            None
         }
-        Some(l < o)
     }
 
     /// Schedule `event` at `time`. A link may have only one pending
     /// [`Event::LinkDeliver`] (its FIFO's head).
     pub fn schedule(&mut self, time: Time, event: Event) {
-        let key = self.key(time);
         match event {
             Event::LinkDeliver { link } => {
-                debug_assert_eq!(
-                    self.links.key(link),
-                    EMPTY,
+                debug_assert!(
+                    self.links.key(link).is_none(),
                     "link {link} already has a head event"
                 );
-                self.links.set(link, key);
+                let seq = self.next_seq();
+                self.links.set(link, time, seq);
             }
-            _ => self.others.push(key, event),
+            _ => {
+                let key = self.key(time);
+                self.others.push(key, event)
+            }
         }
     }
 
     /// Remove and return the earliest event.
     pub fn pop(&mut self) -> Option<(Time, Event)> {
         if self.earliest_is_link()? {
-            let (key, link) = self.links.top();
-            self.links.set(link, EMPTY);
-            Some(((key >> 64) as Time, Event::LinkDeliver { link }))
+            let (time, _, link) = self.links.top()?;
+            self.links.clear(link);
+            Some((time, Event::LinkDeliver { link }))
         } else {
             let (key, event) = self.others.pop();
             Some(((key >> 64) as Time, event))
@@ -123,12 +138,32 @@ impl EventQueue {
     /// The earliest event, left in the queue.
     #[inline]
     pub fn peek(&self) -> Option<(Time, Event)> {
-        if self.earliest_is_link()? {
-            let (key, link) = self.links.top();
-            Some(((key >> 64) as Time, Event::LinkDeliver { link }))
-        } else {
-            let h = &self.others;
-            Some(((h.keys[0] >> 64) as Time, h.events[0]))
+        let l = self.links.top();
+        let o = self.others.top_key();
+        match l {
+            Some((time, seq, link)) if (((time as u128) << 64) | seq as u128) < o => {
+                Some((time, Event::LinkDeliver { link }))
+            }
+            _ if o != EMPTY => Some(((o >> 64) as Time, self.others.events[0])),
+            _ => None,
+        }
+    }
+
+    /// The earliest event is `link`'s head, delivered now: its next head
+    /// (at `next`, which takes the next insertion number as if scheduled
+    /// now) takes its place, or the link leaves the tree.
+    #[inline]
+    pub fn replace_link_head(&mut self, link: u32, next: Option<Time>) {
+        debug_assert_eq!(
+            self.peek().map(|(_, e)| e),
+            Some(Event::LinkDeliver { link })
+        );
+        match next {
+            Some(time) => {
+                let seq = self.next_seq();
+                self.links.set(link, time, seq);
+            }
+            None => self.links.clear(link),
         }
     }
 
@@ -142,9 +177,11 @@ impl EventQueue {
             .earliest_is_link()
             .expect("replace_top on an empty queue");
         match (top_is_link, event) {
-            (true, Event::LinkDeliver { link }) if link == self.links.top().1 => {
-                let key = self.key(time);
-                self.links.set(link, key);
+            (true, Event::LinkDeliver { link })
+                if self.links.top().is_some_and(|(_, _, l)| l == link) =>
+            {
+                let seq = self.next_seq();
+                self.links.set(link, time, seq);
             }
             (false, e) if !matches!(e, Event::LinkDeliver { .. }) => {
                 let key = self.key(time);

@@ -1,167 +1,286 @@
-//! A winner tree (tournament tree, Knuth TAOCP Vol. 3, Sec. 5.4.1) over a
-//! fixed set of slots, one per link: each slot holds at most one key, and
-//! the tree gives the smallest key and its slot.
+//! A winner tree (tournament tree, Knuth TAOCP Vol. 3, Sec. 5.4.1) of the
+//! links' head events: each link has at most one pending event, the arrival
+//! of its FIFO's head, keyed by (time, insertion number); the tree gives the
+//! smallest key and its link.
 //!
 //! Links are the simulator's busiest event source (one event per packet per
-//! hop) and each has at most one pending event, the arrival of its FIFO's
-//! head, so the slot of a link never moves. Changing a slot's key replays
-//! the matches on its path to the root: one compare per level, no data
-//! dependent branch and no event payload to move, where a heap's sift-down
-//! chose among children at every level and moved entries around.
+//! hop). Changing a leaf's key replays the matches on its path to the root:
+//! one compare per level, no data-dependent branch and no event payload to
+//! move, where a heap's sift-down chose among children at every level and
+//! moved entries around.
+//!
+//! Two things keep the path short and each match cheap:
+//!
+//! * **Only links with a pending event hold a leaf.** A link takes a free
+//!   leaf when its FIFO fills and gives it back when it empties, and the
+//!   tree has as many leaves as the busiest moment needed (a power of two,
+//!   shrunk again when three quarters stand empty). A 64-pair dumbbell has
+//!   258 links, but a handful of them carry packets at any moment: 3-5
+//!   levels instead of 9.
+//! * **A match compares times only.** Times are 64-bit; the insertion
+//!   number decides only between equal times, which are rare. Each match
+//!   notes whether the two times were equal, and a replay that met a tie is
+//!   played again with the full (time, insertion number) keys. Every node
+//!   therefore always holds the exact winner of its subtree, and the order
+//!   is exactly that of the full keys. A free leaf holds a time above every
+//!   real one (real times are below 2^63) and distinct per leaf, so free
+//!   leaves never tie.
 
-/// Key of a slot without a pending event (above every real key).
-pub const EMPTY: u128 = u128::MAX;
+use super::time::Time;
+
+/// No leaf / no link.
+const NONE: u32 = u32::MAX;
+/// Times at or above this mark a free leaf (`FREE - leaf`).
+const FREE: u64 = u64::MAX;
+const FREE_FLOOR: u64 = 1 << 63;
+const MIN_LEAVES: usize = 4;
 
 #[derive(Debug)]
 pub struct Tournament {
     /// Number of leaves, a power of two. Node `j` (1-based, children `2j`
-    /// and `2j + 1`) holds the smallest key of its subtree and that key's
-    /// slot; leaf of slot `s` is node `leaves + s`.
+    /// and `2j + 1`) holds the smallest time of its subtree and the leaf
+    /// holding it; leaf `i` is node `leaves + i`.
     leaves: usize,
-    keys: Vec<u128>,
-    slots: Vec<u32>,
-    /// Slots holding a key.
-    active: usize,
+    times: Vec<u64>,
+    winners: Vec<u32>,
+    /// Per leaf: the insertion number of its key, and its link.
+    seqs: Vec<u64>,
+    leaf_link: Vec<u32>,
+    /// Per link: its leaf, or [`NONE`].
+    link_leaf: Vec<u32>,
+    /// Free leaves (a stack).
+    free: Vec<u32>,
 }
 
 impl Default for Tournament {
     fn default() -> Tournament {
-        Tournament::with_slots(1)
+        Tournament::with_slots(0)
     }
 }
 
 impl Tournament {
-    /// A tree for slots `0..n` (it grows if a larger slot is set).
+    /// A tree for links `0..n` (it grows if a larger link is set).
     pub fn with_slots(n: usize) -> Tournament {
-        let leaves = n.max(1).next_power_of_two();
         let mut t = Tournament {
-            leaves,
-            keys: vec![EMPTY; 2 * leaves],
-            slots: vec![0; 2 * leaves],
-            active: 0,
+            leaves: 0,
+            times: Vec::new(),
+            winners: Vec::new(),
+            seqs: Vec::new(),
+            leaf_link: Vec::new(),
+            link_leaf: vec![NONE; n],
+            free: Vec::new(),
         };
-        for s in 0..leaves {
-            t.slots[leaves + s] = s as u32;
-        }
+        t.rebuild(MIN_LEAVES);
         t
     }
 
-    /// The smallest key and its slot; the key is [`EMPTY`] if no slot has one.
-    #[inline]
-    pub fn top(&self) -> (u128, u32) {
-        (self.keys[1], self.slots[1])
+    /// The smallest key: (time, insertion number, link), if any link has one.
+    #[inline(always)]
+    pub fn top(&self) -> Option<(Time, u64, u32)> {
+        let time = self.times[1];
+        if time >= FREE_FLOOR {
+            return None;
+        }
+        let leaf = self.winners[1] as usize;
+        Some((time, self.seqs[leaf], self.leaf_link[leaf]))
     }
 
-    /// Number of slots holding a key.
+    /// The smallest key as one 128-bit number `(time << 64) | insertion`
+    /// (`u128::MAX` if none), to compare with other queues' keys.
+    #[inline(always)]
+    pub fn top_key(&self) -> u128 {
+        match self.top() {
+            Some((t, seq, _)) => ((t as u128) << 64) | seq as u128,
+            None => u128::MAX,
+        }
+    }
+
+    /// Number of links holding a key.
     pub fn len(&self) -> usize {
-        self.active
+        self.leaves - self.free.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.active == 0
+        self.len() == 0
     }
 
-    /// The key of `slot` ([`EMPTY`] if none).
-    pub fn key(&self, slot: u32) -> u128 {
-        let s = slot as usize;
-        if s < self.leaves {
-            self.keys[self.leaves + s]
-        } else {
-            EMPTY
-        }
+    /// The key of `link`, if it has one.
+    pub fn key(&self, link: u32) -> Option<(Time, u64)> {
+        let leaf = *self.link_leaf.get(link as usize)?;
+        (leaf != NONE).then(|| {
+            (
+                self.times[self.leaves + leaf as usize],
+                self.seqs[leaf as usize],
+            )
+        })
     }
 
-    /// Give `slot` the key `key` ([`EMPTY`] clears it) and replay its path.
+    /// Give `link` the key (`time`, `seq`) and replay its path.
     #[inline(always)]
-    pub fn set(&mut self, slot: u32, key: u128) {
-        let s = slot as usize;
-        if s >= self.leaves {
-            self.grow(s + 1);
+    pub fn set(&mut self, link: u32, time: Time, seq: u64) {
+        debug_assert!(time < FREE_FLOOR, "time {time} out of range");
+        let leaf = match self.link_leaf.get(link as usize) {
+            Some(&l) if l != NONE => l,
+            _ => self.take_leaf(link),
+        };
+        self.seqs[leaf as usize] = seq;
+        self.replay(leaf, time);
+    }
+
+    /// Remove `link`'s key (it has one) and free its leaf.
+    #[inline]
+    pub fn clear(&mut self, link: u32) {
+        let leaf = self.link_leaf[link as usize];
+        debug_assert_ne!(leaf, NONE, "link {link} has no key");
+        self.link_leaf[link as usize] = NONE;
+        self.leaf_link[leaf as usize] = NONE;
+        self.free.push(leaf);
+        self.replay(leaf, FREE - leaf as u64);
+        if self.leaves > MIN_LEAVES && self.len() * 4 < self.leaves {
+            self.rebuild(self.leaves / 2);
         }
-        let mut j = self.leaves + s;
-        if self.keys[j] == EMPTY {
-            self.active += 1;
+    }
+
+    /// A free leaf for `link` (the tree doubles when none is left).
+    #[cold]
+    fn take_leaf(&mut self, link: u32) -> u32 {
+        if link as usize >= self.link_leaf.len() {
+            self.link_leaf.resize(link as usize + 1, NONE);
         }
-        if key == EMPTY {
-            self.active -= 1;
+        if self.free.is_empty() {
+            self.rebuild(self.leaves * 2);
         }
-        let (mut k, mut w) = (key, slot);
-        let (keys, slots) = (&mut self.keys[..], &mut self.slots[..]);
+        let leaf = self.free.pop().expect("a free leaf after growing");
+        self.link_leaf[link as usize] = leaf;
+        self.leaf_link[leaf as usize] = link;
+        leaf
+    }
+
+    /// Set leaf `leaf`'s time and replay the matches up to the root.
+    #[inline(always)]
+    fn replay(&mut self, leaf: u32, time: u64) {
+        let mut j = self.leaves + leaf as usize;
+        let (times, winners) = (&mut self.times[..], &mut self.winners[..]);
         // Both lengths are 2 * leaves, a power of two, so every node on the
         // path (j, its sibling j ^ 1 and the ancestors j >> n) is in range:
         // one check here instead of four per level.
-        assert!(j < keys.len() && slots.len() == keys.len());
-        keys[j] = key;
+        assert!(j < times.len() && winners.len() == times.len());
+        times[j] = time;
+        let (mut k, mut w) = (time, leaf);
+        let mut tie = false;
         while j > 1 {
-            // SAFETY: j < keys.len() = slots.len() (asserted above, j only
-            // shrinks), and j ^ 1 < keys.len() as that is a power of two.
-            let (ks, ws) = unsafe { (*keys.get_unchecked(j ^ 1), *slots.get_unchecked(j ^ 1)) };
-            (k, w) = play(k, w, ks, ws);
+            // SAFETY: j < times.len() = winners.len() (asserted above, j
+            // only shrinks), and j ^ 1 < times.len() as that is a power of
+            // two.
+            let (ks, ws) = unsafe { (*times.get_unchecked(j ^ 1), *winners.get_unchecked(j ^ 1)) };
+            let equal;
+            (k, w, equal) = play(k, w, ks, ws);
+            tie |= equal;
             j >>= 1;
             // SAFETY: as above.
             unsafe {
-                *keys.get_unchecked_mut(j) = k;
-                *slots.get_unchecked_mut(j) = w;
+                *times.get_unchecked_mut(j) = k;
+                *winners.get_unchecked_mut(j) = w;
             }
+        }
+        if tie {
+            self.replay_exact(leaf);
         }
     }
 
-    /// Rebuild with room for `n` slots, keeping every key.
+    /// The replay of `leaf`'s path with full keys: equal times go to the
+    /// lower insertion number.
     #[cold]
-    fn grow(&mut self, n: usize) {
-        let mut bigger = Tournament::with_slots(n);
-        for s in 0..self.leaves {
-            bigger.keys[bigger.leaves + s] = self.keys[self.leaves + s];
+    #[inline(never)]
+    fn replay_exact(&mut self, leaf: u32) {
+        let mut j = self.leaves + leaf as usize;
+        let (mut k, mut w) = (self.times[j], leaf);
+        while j > 1 {
+            let (ks, ws) = (self.times[j ^ 1], self.winners[j ^ 1]);
+            if (ks, self.seqs[ws as usize]) < (k, self.seqs[w as usize]) {
+                (k, w) = (ks, ws);
+            }
+            j >>= 1;
+            self.times[j] = k;
+            self.winners[j] = w;
         }
-        for j in (1..bigger.leaves).rev() {
+    }
+
+    /// Rebuild with `leaves` leaves (a power of two, at least the links
+    /// holding keys), the links with keys in the first leaves.
+    #[cold]
+    fn rebuild(&mut self, leaves: usize) {
+        let leaves = leaves.max(MIN_LEAVES).next_power_of_two();
+        let mut held: Vec<(u32, u64, u64)> = (0..self.leaves)
+            .filter(|&l| self.leaf_link[l] != NONE)
+            .map(|l| (self.leaf_link[l], self.times[self.leaves + l], self.seqs[l]))
+            .collect();
+        // Leaves in link order: the layout does not depend on history.
+        held.sort_unstable();
+        assert!(held.len() <= leaves);
+        self.leaves = leaves;
+        self.times = vec![0; 2 * leaves];
+        self.winners = vec![0; 2 * leaves];
+        self.seqs = vec![0; leaves];
+        self.leaf_link = vec![NONE; leaves];
+        for (leaf, &(link, time, seq)) in held.iter().enumerate() {
+            self.link_leaf[link as usize] = leaf as u32;
+            self.leaf_link[leaf] = link;
+            self.seqs[leaf] = seq;
+            self.times[leaves + leaf] = time;
+        }
+        for leaf in held.len()..leaves {
+            self.times[leaves + leaf] = FREE - leaf as u64;
+        }
+        // Lowest free leaf on top of the stack.
+        self.free = (held.len() as u32..leaves as u32).rev().collect();
+        for j in 0..leaves {
+            self.winners[leaves + j] = j as u32;
+        }
+        for j in (1..leaves).rev() {
             let (l, r) = (2 * j, 2 * j + 1);
-            (bigger.keys[j], bigger.slots[j]) = play(
-                bigger.keys[l],
-                bigger.slots[l],
-                bigger.keys[r],
-                bigger.slots[r],
-            );
+            let left = (self.times[l], self.seqs[self.winners[l] as usize]);
+            let right = (self.times[r], self.seqs[self.winners[r] as usize]);
+            let from = if right < left { r } else { l };
+            self.times[j] = self.times[from];
+            self.winners[j] = self.winners[from];
         }
-        bigger.active = self.active;
-        *self = bigger;
     }
 }
 
-/// One match: the smaller of keys `k` and `ks` with its slot (`k` on a
-/// tie; keys are unique anyway). Who wins is a coin toss the branch
-/// predictor gets wrong half the time, and LLVM turns selects inside loops
-/// back into branches (even `select_unpredictable`), so on x86-64 the
+/// One match: the earlier of times `k` and `ks` with its leaf (`k` on a
+/// tie), and whether the times were equal (then the insertion numbers
+/// decide: see [`Tournament::replay_exact`]). Who wins is a coin toss the
+/// branch predictor gets wrong half the time, and LLVM turns selects inside
+/// loops back into branches (even `select_unpredictable`), so on x86-64 the
 /// compare and the conditional moves are written out.
 #[inline(always)]
-fn play(k: u128, w: u32, ks: u128, ws: u32) -> (u128, u32) {
+fn play(k: u64, w: u32, ks: u64, ws: u32) -> (u64, u32, bool) {
     #[cfg(target_arch = "x86_64")]
     {
-        let (mut lo, mut hi, mut w) = (k as u64, (k >> 64) as u64, w);
+        let (mut k, mut w) = (k, w);
+        let equal: u8;
         // SAFETY: register-only instructions, no memory or stack access.
         unsafe {
             std::arch::asm!(
-                // carry = ks < k, as 128-bit integers
-                "cmp {slo}, {lo}",
-                "mov {t}, {shi}",
-                "sbb {t}, {hi}",
-                "cmovb {lo}, {slo}",
-                "cmovb {hi}, {shi}",
-                "cmovb {w:e}, {sw:e}",
-                slo = in(reg) ks as u64,
-                shi = in(reg) (ks >> 64) as u64,
-                sw = in(reg) ws,
-                t = out(reg) _,
-                lo = inout(reg) lo,
-                hi = inout(reg) hi,
+                "cmp {k}, {ks}",
+                "sete {eq}",
+                "cmova {k}, {ks}",
+                "cmova {w:e}, {ws:e}",
+                ks = in(reg) ks,
+                ws = in(reg) ws,
+                eq = out(reg_byte) equal,
+                k = inout(reg) k,
                 w = inout(reg) w,
                 options(pure, nomem, nostack),
             );
         }
-        (((hi as u128) << 64) | lo as u128, w)
+        (k, w, equal != 0)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        std::hint::select_unpredictable(ks < k, (ks, ws), (k, w))
+        let (k2, w2) = std::hint::select_unpredictable(ks < k, (ks, ws), (k, w));
+        (k2, w2, ks == k)
     }
 }
 
@@ -169,58 +288,93 @@ fn play(k: u128, w: u32, ks: u128, ws: u32) -> (u128, u32) {
 mod tests {
     use super::*;
 
-    /// Random sets and clears against a brute-force minimum, across growth.
+    /// Random sets and clears against a brute-force minimum of the full
+    /// keys, across growth and shrinking, with many equal times.
     #[test]
-    fn top_is_the_smallest_key_of_all_slots() {
+    fn top_is_the_smallest_key_of_all_links() {
         let mut t = Tournament::with_slots(3);
-        let mut model: Vec<u128> = Vec::new();
+        let mut model: Vec<Option<(u64, u64)>> = Vec::new();
         let mut rng = crate::engine::Rng::from_seed(9);
-        for _ in 0..5000 {
+        let mut seq = 0u64;
+        for step in 0..20_000 {
             let r = rng.next_u64();
-            let slot = (r % 70) as u32;
-            let key = if r.is_multiple_of(4) {
-                EMPTY
+            // Phases of many and of few links, so the tree grows and shrinks.
+            let span = if (step / 2000) % 2 == 0 { 70 } else { 6 };
+            let link = (r % span) as u32;
+            if model.len() <= link as usize {
+                model.resize(link as usize + 1, None);
+            }
+            let clear = r.is_multiple_of(3) || (span == 6 && r % 5 == 1);
+            if clear {
+                if model[link as usize].is_some() {
+                    t.clear(link);
+                    model[link as usize] = None;
+                }
             } else {
-                ((r >> 8) % 1000) as u128
-            };
-            if model.len() <= slot as usize {
-                model.resize(slot as usize + 1, EMPTY);
+                // Few distinct times: ties are common.
+                let time = (r >> 8) % 40;
+                t.set(link, time, seq);
+                model[link as usize] = Some((time, seq));
+                seq += 1;
             }
-            model[slot as usize] = key;
-            t.set(slot, key);
-            let best = model.iter().copied().min().unwrap_or(EMPTY);
-            let (k, s) = t.top();
-            assert_eq!(k, best);
-            if k != EMPTY {
-                assert_eq!(model[s as usize], k);
-            }
-            assert_eq!(t.len(), model.iter().filter(|&&k| k != EMPTY).count());
-            assert_eq!(t.key(slot), key);
+            let best = model
+                .iter()
+                .enumerate()
+                .filter_map(|(l, k)| k.map(|(tm, s)| (tm, s, l as u32)))
+                .min();
+            assert_eq!(t.top(), best, "step {step}");
+            assert_eq!(t.len(), model.iter().filter(|k| k.is_some()).count());
+            assert_eq!(t.key(link), model[link as usize]);
         }
     }
 
     #[test]
-    fn a_match_keeps_the_smaller_128_bit_key() {
-        let big = (1u128 << 64) | 5; // high word decides
-        assert_eq!(play(big, 1, 7, 2), (7, 2));
-        assert_eq!(play(7, 2, big, 1), (7, 2));
-        // equal high words: the low word decides
-        assert_eq!(play((3 << 64) | 9, 1, (3 << 64) | 8, 2), ((3 << 64) | 8, 2));
-        assert_eq!(play((3 << 64) | 8, 1, (3 << 64) | 9, 2), ((3 << 64) | 8, 1));
-        // a tie keeps the current winner
-        assert_eq!(play(4, 1, 4, 2), (4, 1));
-        assert_eq!(play(EMPTY, 1, EMPTY, 2), (EMPTY, 1));
-        assert_eq!(play(EMPTY, 1, 0, 2), (0, 2));
+    fn equal_times_go_to_the_lower_insertion_number() {
+        let mut t = Tournament::with_slots(8);
+        t.set(5, 100, 7);
+        t.set(2, 100, 9);
+        t.set(6, 100, 3);
+        assert_eq!(t.top(), Some((100, 3, 6)));
+        t.set(6, 100, 11);
+        assert_eq!(t.top(), Some((100, 7, 5)));
+        t.clear(5);
+        assert_eq!(t.top(), Some((100, 9, 2)));
+    }
+
+    #[test]
+    fn a_match_keeps_the_earlier_time_and_notes_ties() {
+        assert_eq!(play(9, 1, 7, 2), (7, 2, false));
+        assert_eq!(play(7, 2, 9, 1), (7, 2, false));
+        assert_eq!(play(4, 1, 4, 2), (4, 1, true));
+        assert_eq!(play(FREE, 1, 0, 2), (0, 2, false));
+        assert_eq!(play(FREE - 1, 1, FREE - 2, 2), (FREE - 2, 2, false));
     }
 
     #[test]
     fn empty_tree_has_no_top() {
         let mut t = Tournament::default();
-        assert_eq!(t.top().0, EMPTY);
-        t.set(5, 42);
-        assert_eq!(t.top(), (42, 5));
-        t.set(5, EMPTY);
+        assert_eq!(t.top(), None);
+        assert_eq!(t.top_key(), u128::MAX);
+        t.set(5, 42, 0);
+        assert_eq!(t.top(), Some((42, 0, 5)));
+        t.clear(5);
         assert!(t.is_empty());
-        assert_eq!(t.top().0, EMPTY);
+        assert_eq!(t.top(), None);
+    }
+
+    /// A link that held many leaves' worth of neighbours and is alone again
+    /// sits in a small tree: the tree shrinks.
+    #[test]
+    fn the_tree_shrinks_when_links_go_quiet() {
+        let mut t = Tournament::with_slots(300);
+        for l in 0..300 {
+            t.set(l, 1000 + l as u64, l as u64);
+        }
+        assert!(t.leaves >= 300);
+        for l in 1..300 {
+            t.clear(l);
+        }
+        assert!(t.leaves <= 8, "{} leaves", t.leaves);
+        assert_eq!(t.top(), Some((1000, 0, 0)));
     }
 }

@@ -15,12 +15,7 @@ impl Simulation {
     /// the link-head tree replayed), then the packet moves on.
     pub(super) fn deliver_link_head(&mut self, link: u32) {
         let (mut pkt, next) = self.links[link as usize].pop_arrival();
-        match next {
-            Some(t) => self.events.replace_top(t, Event::LinkDeliver { link }),
-            None => {
-                self.events.pop();
-            }
-        }
+        self.events.replace_link_head(link, next);
         self.counters.packet_hops += 1;
         self.leave_link(&mut pkt, link, 0);
     }
