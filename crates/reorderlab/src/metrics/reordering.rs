@@ -29,9 +29,15 @@ pub struct ReorderingMetrics {
     extent_sum: u64,
     extent_max: u64,
     next_exp: u32,
-    /// (arrival index, sequence) of arrivals that raised NextExp: strictly
-    /// increasing in both, so a binary search finds j.
-    records: VecDeque<(u64, u32)>,
+    /// (arrival index, sequence, push number) of arrivals that raised
+    /// NextExp: strictly increasing in all three, so a binary search finds
+    /// j. Only the last [`MAX_RECORDS`] pushes are remembered, and of those
+    /// only the ones that can still be some arrival's j (see
+    /// [`Self::forget_below`]): a long flow keeps about a window of them,
+    /// not 64 k.
+    records: VecDeque<(u64, u32, u64)>,
+    /// Records pushed so far.
+    pushes: u64,
     /// density[D + DT] for |D| <= DT.
     density: [u64; (2 * DENSITY_THRESHOLD + 1) as usize],
 }
@@ -43,15 +49,21 @@ impl ReorderingMetrics {
         self.received += 1;
         if seq >= self.next_exp {
             self.next_exp = seq + 1;
-            if self.records.len() == MAX_RECORDS {
+            // Remember the last MAX_RECORDS pushes (the oldest is dropped).
+            self.pushes += 1;
+            if self
+                .records
+                .front()
+                .is_some_and(|&(_, _, p)| p + MAX_RECORDS as u64 <= self.pushes)
+            {
                 self.records.pop_front();
             }
-            self.records.push_back((i, seq));
+            self.records.push_back((i, seq, self.pushes));
         } else {
             self.reordered += 1;
-            let k = self.records.partition_point(|&(_, s)| s <= seq);
+            let k = self.records.partition_point(|&(_, s, _)| s <= seq);
             let extent = match self.records.get(k) {
-                Some(&(j, _)) => i - j,
+                Some(&(j, _, _)) => i - j,
                 None => MAX_RECORDS as u64,
             };
             self.extent_sum += extent;
@@ -61,6 +73,21 @@ impl ReorderingMetrics {
         if d.abs() <= DENSITY_THRESHOLD {
             self.density[(d + DENSITY_THRESHOLD) as usize] += 1;
         }
+    }
+
+    /// No later arrival will be below `seq` (the receiver's RCV.NXT): the
+    /// records below it can never be the first larger arrival of one, so
+    /// they are dropped. The extents stay exactly those computed against
+    /// every one of the last [`MAX_RECORDS`] pushes.
+    pub fn forget_below(&mut self, seq: u32) {
+        while self.records.front().is_some_and(|&(_, s, _)| s < seq) {
+            self.records.pop_front();
+        }
+    }
+
+    /// Records held (for tests of the memory bound).
+    pub fn records_held(&self) -> usize {
+        self.records.len()
     }
 
     pub fn reordered_ratio(&self) -> f64 {
@@ -113,6 +140,86 @@ mod tests {
         assert_eq!(m.max_extent(), 4);
         let in_order = feed(&[0, 1, 2, 3]);
         assert_eq!(in_order.reordered_ratio(), 0.0);
+    }
+
+    /// The metrics as computed before records were forgotten: every one of
+    /// the last MAX_RECORDS pushes kept.
+    #[derive(Default)]
+    struct Unforgetting {
+        received: u64,
+        next_exp: u32,
+        records: VecDeque<(u64, u32)>,
+        extents: Vec<u64>,
+    }
+
+    impl Unforgetting {
+        fn on_unique_arrival(&mut self, seq: u32) {
+            let i = self.received;
+            self.received += 1;
+            if seq >= self.next_exp {
+                self.next_exp = seq + 1;
+                if self.records.len() == MAX_RECORDS {
+                    self.records.pop_front();
+                }
+                self.records.push_back((i, seq));
+            } else {
+                let k = self.records.partition_point(|&(_, s)| s <= seq);
+                let extent = match self.records.get(k) {
+                    Some(&(j, _)) => i - j,
+                    None => MAX_RECORDS as u64,
+                };
+                self.extents.push(extent);
+            }
+        }
+    }
+
+    /// Forgetting the records below RCV.NXT changes no extent, also past
+    /// the 64 k cap: segments held back for up to 100 k arrivals.
+    #[test]
+    fn forgetting_below_rcv_nxt_keeps_every_extent() {
+        let mut rng = crate::engine::Rng::from_seed(12);
+        let n = 300_000u32;
+        // Arrival order: most in order, some held back far.
+        let mut order: Vec<(u64, u32)> = (0..n)
+            .map(|s| {
+                let r = rng.next_u64();
+                let late = match r % 1000 {
+                    0 => 70_000 + r % 30_000,
+                    1..=20 => r % 50,
+                    _ => 0,
+                };
+                (s as u64 + late, s)
+            })
+            .collect();
+        order.sort_unstable();
+        let (mut m, mut reference) = (ReorderingMetrics::default(), Unforgetting::default());
+        let mut received = vec![false; n as usize];
+        let (mut rcv_nxt, mut extent_sum, mut held_max) = (0u32, 0u64, 0usize);
+        for &(_, s) in &order {
+            m.on_unique_arrival(s);
+            reference.on_unique_arrival(s);
+            received[s as usize] = true;
+            while rcv_nxt < n && received[rcv_nxt as usize] {
+                rcv_nxt += 1;
+            }
+            m.forget_below(rcv_nxt);
+            held_max = held_max.max(m.records_held());
+        }
+        for e in &reference.extents {
+            extent_sum += e;
+        }
+        assert!(reference
+            .extents
+            .iter()
+            .any(|&e| e >= MAX_RECORDS as u64 / 2));
+        assert_eq!(m.reordered, reference.extents.len() as u64);
+        assert_eq!(m.extent_sum, extent_sum);
+        assert_eq!(
+            m.extent_max,
+            reference.extents.iter().copied().max().unwrap()
+        );
+        assert_eq!(m.records_held(), 0);
+        assert!(held_max <= MAX_RECORDS);
     }
 
     #[test]

@@ -72,6 +72,26 @@ impl IntervalSet {
         if start >= end {
             return 0;
         }
+        // Most insertions are at the top: a new segment above every range
+        // (the receiver), or a SACK block that extends the highest range
+        // (the sender). Same result as the general case, without its
+        // search.
+        if let Some(last) = self.ranges.get_mut(self.head..).and_then(|r| r.last_mut()) {
+            if start > last.1 {
+                self.ranges.push((start, end));
+                on_new(start, end);
+                return end - start;
+            }
+            if start >= last.0 {
+                if end <= last.1 {
+                    return 0;
+                }
+                let from = last.1;
+                last.1 = end;
+                on_new(from, end);
+                return end - from;
+            }
+        }
         let i = self.first_touching(start);
         let mut j = i;
         let mut cursor = start;
@@ -213,6 +233,43 @@ mod tests {
         assert_eq!(s.ranges(), &[(7, 9)]);
         assert_eq!(s.pop_front_if_starts_at(7), Some(9));
         assert!(s.is_empty());
+    }
+
+    /// Inserts around the highest range (the fast path: above it, touching
+    /// it, inside it, reaching below it) report exactly the new elements,
+    /// as maximal runs in increasing order, and keep the set right.
+    #[test]
+    fn inserts_at_the_top_report_the_new_runs() {
+        use std::collections::BTreeSet;
+        let mut rng = crate::engine::Rng::from_seed(8);
+        let mut s = IntervalSet::new();
+        let mut reference: BTreeSet<u32> = BTreeSet::new();
+        for step in 0..20_000u32 {
+            let r = rng.next_u64();
+            let top = reference.last().copied().unwrap_or(0);
+            let start = (top + 6).saturating_sub((r % 14) as u32);
+            let end = start + 1 + (r >> 8) as u32 % 6;
+            let mut got = Vec::new();
+            let added = s.insert_with(start, end, |a, b| got.push((a, b)));
+            let mut want: Vec<(u32, u32)> = Vec::new();
+            for x in (start..end).filter(|x| !reference.contains(x)) {
+                match want.last_mut() {
+                    Some(run) if run.1 == x => run.1 += 1,
+                    _ => want.push((x, x + 1)),
+                }
+            }
+            assert_eq!(got, want, "step {step}");
+            assert_eq!(added, want.iter().map(|&(a, b)| b - a).sum::<u32>());
+            reference.extend(start..end);
+            let flat: Vec<u32> = s.ranges().iter().flat_map(|&(a, b)| a..b).collect();
+            assert!(flat.iter().copied().eq(reference.iter().copied()));
+            assert!(s.ranges().windows(2).all(|w| w[0].1 < w[1].0));
+            if r.is_multiple_of(50) {
+                let low = top.saturating_sub(20);
+                s.trim_below(low);
+                reference.retain(|&x| x >= low);
+            }
+        }
     }
 
     /// Random inserts and front removals (enough ranges for the dead prefix

@@ -2,8 +2,6 @@
 //! delayed ACK (RFC 1122 / RFC 5681 Sec. 4.2, or Linux-style quickack) and
 //! timestamp echo (RFC 7323 Sec. 4.3).
 
-use std::collections::VecDeque;
-
 use crate::engine::Time;
 use crate::metrics::ReorderingMetrics;
 use crate::net::packet::{Packet, PacketKind, SackBlocks};
@@ -58,7 +56,7 @@ pub struct Receiver {
     /// Most recently received out-of-order segments, newest first (RFC 2018
     /// Sec. 4: the first block holds the newest segment, later blocks repeat
     /// the most recently reported ones).
-    recent: VecDeque<u32>,
+    recent: Recent,
     /// Full segments received and not yet acknowledged.
     unacked: u32,
     delack_deadline: Option<Time>,
@@ -80,7 +78,7 @@ impl Receiver {
             peer,
             rcv_nxt: 0,
             ooo: IntervalSet::new(),
-            recent: VecDeque::with_capacity(8),
+            recent: Recent::default(),
             unacked: 0,
             delack_deadline: None,
             quick_left: MAX_QUICKACKS,
@@ -144,9 +142,7 @@ impl Receiver {
             self.stats.out_of_order += 1;
             self.stats.reordering.on_unique_arrival(s);
             self.ooo.insert(s, s + 1);
-            self.recent.retain(|&r| r != s);
-            self.recent.push_front(s);
-            self.recent.truncate(8);
+            self.recent.remember(s);
             self.send_ack(now, None, out);
         }
     }
@@ -191,7 +187,8 @@ impl Receiver {
             self.rcv_nxt = end;
         }
         let nxt = self.rcv_nxt;
-        self.recent.retain(|&r| r >= nxt);
+        self.recent.forget_below(nxt);
+        self.stats.reordering.forget_below(nxt);
         for seq in old..self.rcv_nxt {
             self.deliver(seq, now);
         }
@@ -233,9 +230,14 @@ impl Receiver {
                 }
             }
         }
-        for &seq in &self.recent {
+        for &seq in self.recent.newest_first() {
             if blocks.len() >= max {
                 break;
+            }
+            // Recent segments mostly share a block: one already reported
+            // needs no search (it would be skipped as used anyway).
+            if used[..n_used].iter().any(|&(a, b)| a <= seq && seq < b) {
+                continue;
             }
             if let Some(r) = self.ooo.range_containing(seq) {
                 if !used[..n_used].contains(&r) {
@@ -271,9 +273,78 @@ impl Receiver {
     }
 }
 
+/// The last [`Recent::CAP`] out-of-order segments received, newest first,
+/// without repeats: a small array (a deque's bookkeeping cost more than
+/// the eight moves).
+#[derive(Debug, Clone, Default)]
+struct Recent {
+    seqs: [u32; Recent::CAP],
+    len: usize,
+}
+
+impl Recent {
+    const CAP: usize = 8;
+
+    /// `seq` arrived: it moves (or enters) at the front; the oldest of a
+    /// full list leaves.
+    fn remember(&mut self, seq: u32) {
+        let live = &self.seqs[..self.len];
+        let end = match live.iter().position(|&r| r == seq) {
+            Some(i) => i,
+            None if self.len < Self::CAP => {
+                self.len += 1;
+                self.len - 1
+            }
+            None => Self::CAP - 1,
+        };
+        self.seqs.copy_within(0..end, 1);
+        self.seqs[0] = seq;
+    }
+
+    /// Drop the segments below `seq` (now delivered), keeping the order.
+    fn forget_below(&mut self, seq: u32) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let r = self.seqs[i];
+            if r >= seq {
+                self.seqs[kept] = r;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
+    fn newest_first(&self) -> &[u32] {
+        &self.seqs[..self.len]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The list behaves as the deque it replaced: retain(!= s),
+    /// push_front(s), truncate(8); retain(>= nxt).
+    #[test]
+    fn recent_matches_a_deque_model() {
+        let mut r = Recent::default();
+        let mut model: std::collections::VecDeque<u32> = Default::default();
+        let mut rng = crate::engine::Rng::from_seed(4);
+        for _ in 0..20_000 {
+            let x = rng.next_u64();
+            let seq = (x % 40) as u32;
+            if x.is_multiple_of(7) {
+                r.forget_below(seq);
+                model.retain(|&m| m >= seq);
+            } else {
+                r.remember(seq);
+                model.retain(|&m| m != seq);
+                model.push_front(seq);
+                model.truncate(8);
+            }
+            assert_eq!(r.newest_first(), model.iter().copied().collect::<Vec<_>>());
+        }
+    }
 
     fn cfg(mode: DelayedAck) -> ReceiverConfig {
         ReceiverConfig {
