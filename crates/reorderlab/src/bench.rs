@@ -280,6 +280,65 @@ pub fn ref_highspeed_rack() -> Scenario {
     sc
 }
 
+/// The scaling benchmark's run: `flows` SACK/Reno flows on a dumbbell
+/// whose bottleneck has `rate` bit/s and a round trip of `rtt` s (access
+/// links 10x faster with 0.1 ms, the bottleneck queue one bandwidth-delay
+/// product, 1500-byte packets, no receiver-window limit), flows starting
+/// 1 ms apart, for `duration` simulated seconds.
+pub fn scaling_scenario(rate: f64, flows: u32, rtt: f64, duration: f64) -> Scenario {
+    let access_delay = 0.0001;
+    let bottleneck_delay = (rtt / 2.0 - 2.0 * access_delay).max(access_delay);
+    let mss = 1500.0;
+    let bdp_packets = ((rate * rtt / (mss * 8.0)) as u32).max(10);
+    Scenario {
+        name: format!("scale-{rate}-{flows}"),
+        duration,
+        seed: 1,
+        warmup: 0.0,
+        topology: Topology::Dumbbell {
+            pairs: flows,
+            access_rate: 10.0 * rate,
+            access_delays: vec![],
+            access_delay,
+            bottleneck_rate: rate,
+            bottleneck_delay,
+            queue: QueueSpec::Droptail {
+                limit_packets: Some(bdp_packets),
+                limit_bytes: None,
+            },
+            access_queue: Some(QueueSpec::Droptail {
+                limit_packets: Some(bdp_packets.max(1000)),
+                limit_bytes: None,
+            }),
+        },
+        impairments: vec![],
+        multipath: vec![],
+        traffic: vec![],
+        flows: (0..flows)
+            .map(|i| {
+                let mut f = flow(
+                    &format!("S{i}"),
+                    &format!("D{i}"),
+                    TcpSpec {
+                        mss: Some(mss as u32),
+                        max_window: Some(10_000_000),
+                        ..TcpSpec::default()
+                    },
+                );
+                f.start = 0.001 * i as f64;
+                f
+            })
+            .collect(),
+        record: Default::default(),
+    }
+}
+
+/// Run and time one [`scaling_scenario`].
+pub fn run_scaling(rate: f64, flows: u32, rtt: f64, duration: f64) -> Result<BenchReport, String> {
+    let sc = scaling_scenario(rate, flows, rtt, duration);
+    time_run(&sc.name.clone(), &sc)
+}
+
 /// One benchmark measurement.
 #[derive(Debug, Clone, Serialize)]
 pub struct BenchReport {
@@ -333,8 +392,13 @@ pub fn run_bench_for(name: &str, seconds: Option<f64>) -> Result<BenchReport, St
         // window, not the events).
         sc.warmup = sc.warmup.min(s / 2.0);
     }
+    time_run(name, &sc)
+}
+
+/// Build, run and time `sc`.
+fn time_run(name: &str, sc: &Scenario) -> Result<BenchReport, String> {
     let t0 = Instant::now();
-    let mut sim = crate::Simulation::new(&sc, sc.seed).map_err(|e| e.to_string())?;
+    let mut sim = crate::Simulation::new(sc, sc.seed).map_err(|e| e.to_string())?;
     sim.run();
     let wall = t0.elapsed().as_secs_f64();
     let c = sim.counters();

@@ -1,6 +1,7 @@
 //! `reorderlab-bench [NAME...] [--json] [--seconds=S]`: run the reference
 //! benchmarks and print wall time, events/s, packet-hops/s and peak memory
 //! (max RSS). `--seconds` cuts each run short, for profiling.
+//! `--scale=RATE,FLOWS,RTT,SECONDS` runs one point of the scaling table.
 
 use std::io::Write;
 
@@ -11,6 +12,54 @@ fn peak_rss_mb() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
+}
+
+/// `--scale=RATE,FLOWS,RTT,SECONDS`: one run of the scaling benchmark
+/// (BENCHMARKS.md's table; `scripts/scaling.py` runs the grid, one process
+/// per run so that each peak RSS is its own).
+fn scale(spec: &str, json: bool) {
+    let parts: Vec<f64> = spec.split(',').filter_map(|p| p.parse().ok()).collect();
+    let &[rate, flows, rtt, seconds] = parts.as_slice() else {
+        eprintln!("error: --scale: expected RATE,FLOWS,RTT,SECONDS (numbers), got '{spec}'");
+        std::process::exit(2);
+    };
+    let bad = if rate <= 0.0 || rate.is_nan() {
+        Some(("RATE", rate, "> 0"))
+    } else if !(1.0..=100_000.0).contains(&flows) {
+        Some(("FLOWS", flows, "1-100000"))
+    } else if rtt <= 0.0 || rtt.is_nan() {
+        Some(("RTT", rtt, "> 0"))
+    } else if seconds.is_nan() || seconds <= rtt {
+        Some(("SECONDS", seconds, "> RTT"))
+    } else {
+        None
+    };
+    if let Some((field, value, range)) = bad {
+        eprintln!("error: --scale: {field} must be {range}, got {value}");
+        std::process::exit(2);
+    }
+    match reorderlab::bench::run_scaling(rate, flows as u32, rtt, seconds) {
+        Ok(r) => {
+            let mut v = serde_json::to_value(&r).expect("serialisable");
+            v["peak_rss_mb"] = serde_json::json!(peak_rss_mb());
+            if json {
+                println!("{v}");
+            } else {
+                println!(
+                    "{}: {} events in {:.3} s, {:.2} M ev/s, peak RSS {:.1} MB",
+                    r.name,
+                    r.events,
+                    r.wall_s,
+                    r.events_per_s / 1e6,
+                    peak_rss_mb().unwrap_or(0.0)
+                );
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    }
 }
 
 fn main() {
@@ -26,6 +75,10 @@ fn main() {
             }
         },
     };
+    if let Some(spec) = args.iter().find_map(|a| a.strip_prefix("--scale=")) {
+        scale(spec, json);
+        return;
+    }
     let mut names: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();
     if names.is_empty() {
         names = bench_names().into_iter().map(String::from).collect();
