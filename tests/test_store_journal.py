@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import zlib
 from pathlib import Path
 
 import duckdb
@@ -477,7 +478,7 @@ def test_layout_1_store_is_rewritten_and_keeps_every_run(tmp_path: Path) -> None
         assert got is not None and got.result_json == fake_run(2)["result_json"]
     con = duckdb.connect(str(path), read_only=True)
     try:
-        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(3,)]
+        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(4,)]
         compression = con.execute(
             "SELECT DISTINCT compression FROM pragma_storage_info('runs') "
             "WHERE column_name = 'result_json' AND segment_type = 'VARCHAR'"
@@ -577,12 +578,73 @@ def test_a_layout_2_store_gains_result_z_and_is_read_as_it_is_read_only(tmp_path
         assert ro.get("k2").result_json == "x" * (store_mod.COMPRESS_FROM + 1)  # type: ignore[union-attr]
     con = duckdb.connect(str(path), read_only=True)
     try:
-        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(3,)]
+        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(4,)]
         assert con.execute("SELECT result_json FROM runs WHERE key = 'k2'").fetchone() == (
             '{"compressed":"result_z"}',  # not JSON: nothing to summarise
         )
     finally:
         con.close()
+
+
+def result_z_compressions(path: Path) -> set[str]:
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT DISTINCT compression FROM pragma_storage_info('runs') "
+            "WHERE column_name = 'result_z' AND segment_type = 'BLOB'"
+        ).fetchall()
+    finally:
+        con.close()
+    return {str(r[0]) for r in rows}
+
+
+def test_a_layout_3_store_is_rewritten_with_result_z_uncompressed(tmp_path: Path) -> None:
+    """Layout 3 let DuckDB compress ``result_z`` (already zlib data): one
+    ZSTD segment for the column, decompressed whole to fetch any row. Its
+    first writable open rewrites the table with the column uncompressed and
+    every run kept; so is a new store's."""
+    path = tmp_path / "v3.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE runs (key VARCHAR NOT NULL, scenario_name VARCHAR NOT NULL, "
+        "seed UBIGINT NOT NULL, engine_version VARCHAR NOT NULL, "
+        "scenario_json VARCHAR USING COMPRESSION uncompressed NOT NULL, "
+        "result_json VARCHAR USING COMPRESSION uncompressed NOT NULL, wall_s DOUBLE, "
+        "created_at DOUBLE NOT NULL, result_z BLOB USING COMPRESSION zstd)"
+    )
+    con.execute("CREATE TABLE reorderlab_meta (layout INTEGER NOT NULL)")
+    con.execute("INSERT INTO reorderlab_meta VALUES (3)")
+    texts = {f"k{i}": big_result(i) * 40 for i in range(30)}
+    for i, (key, text) in enumerate(texts.items()):
+        run = fake_run(i)
+        con.execute(
+            "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                key,
+                run["scenario_name"],
+                run["seed"],
+                run["engine_version"],
+                run["scenario_json"],
+                '{"compressed":"result_z"}',
+                run["wall_s"],
+                1.0 + i,
+                zlib.compress(text.encode(), 1),
+            ],
+        )
+    con.close()
+    assert result_z_compressions(path) == {"ZSTD"}
+    with Store(path) as st:
+        assert {k: v for k, (v, _) in st.get_results(texts).items()} == texts
+    assert result_z_compressions(path) == {"Uncompressed"}
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(4,)]
+    finally:
+        con.close()
+    fresh = tmp_path / "new.duckdb"
+    with Store(fresh) as st:
+        st.put_many(StoreRow(key=k, **{**fake_run(0), "result_json": v}) for k, v in texts.items())  # type: ignore[arg-type]
+    assert result_z_compressions(fresh) <= {"Uncompressed"}
 
 
 def test_a_store_of_a_newer_layout_is_refused(tmp_path: Path) -> None:
