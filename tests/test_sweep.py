@@ -1054,3 +1054,58 @@ def test_a_sweep_keeps_no_json_of_the_runs_it_has_stored() -> None:
         reorderlab.sweep(loss_grid(1.0), seeds=1, backend="serial", store=None, progress=False)
     assert len(seen) == len(P_VALUES)
     assert not any(job.canonical_json or job.scenario_json for job in seen)
+
+
+def test_simulate_jobs_stores_each_missing_run_once(store_path: Path) -> None:
+    """Jobs of two grids with different seeds, one run in both and one
+    already stored: each missing key is simulated once and stored; a sweep
+    of the same grids then simulates nothing and gives the table it would
+    have given had it simulated them itself."""
+    first = jobs_for(loss_grid(duration=2.0), seeds=[1, 2])
+    second = jobs_for([small_scenario(p=0.02, duration=2.0)], seeds=[3, 1])
+    reorderlab.sweep([small_scenario(p=0.0, duration=2.0)], seeds=[1], store=store_path)
+    keys = {job.key for job in first + second}
+    done: list[str] = []
+    before = reorderlab.simulations_executed()
+    stats = sweeper_mod.simulate_jobs(
+        first + second, store_path, workers=2, on_run=lambda job, _: done.append(job.key)
+    )
+    # 8 + 2 jobs, one key shared (p = 0.02, seed 1), one stored (p = 0, seed 1)
+    assert len(keys) == 9
+    assert stats.executed == len(done) == len(set(done)) == 8
+    assert set(done) == keys - {first[0].key}
+    assert reorderlab.simulations_executed() - before == 8
+    with Store(store_path, read_only=True) as st:
+        assert st.existing(keys) == keys
+    fresh = reorderlab.sweep(loss_grid(duration=2.0), seeds=[1, 2], store=None)
+    cached = reorderlab.sweep(loss_grid(duration=2.0), seeds=[1, 2], store=store_path)
+    assert cached.attrs["executed"] == 0
+    pd.testing.assert_frame_equal(comparable(cached), comparable(fresh))
+
+
+def test_runs_ahead_wait_for_their_plan_and_stop_at_once(store_path: Path) -> None:
+    """The look-ahead of reproduce: a figure waits until its runs are
+    stored; stopping it ends the sweep (runs stored so far kept)."""
+    from reorderlab.papers.ahead import ahead
+    from reorderlab.papers.common import Sweep
+
+    plans = [
+        {"runs": Sweep([({}, small_scenario(p=0.01, duration=2.0))], seeds=2)},
+        {"runs": Sweep([({"p": 0.02}, small_scenario(p=0.02, duration=2.0))], seeds=[1])},
+    ]
+    runs = ahead(plans, store_path)
+    runs.wait(1)
+    runs.wait(0)
+    with Store(store_path, read_only=True) as st:
+        keys = {job.key for plan in plans for job in plan["runs"].jobs()}
+        assert st.existing(keys) == keys
+    runs.stop()
+    assert runs.error is None
+    # a long look-ahead, stopped: its thread ends without an error, and the
+    # next sweep gets a working pool (the stopped one was terminated)
+    long_plan = [{"runs": Sweep([({}, small_scenario(duration=3000.0))], seeds=6)}]
+    runs = ahead(long_plan, store_path.with_name("other.duckdb"))
+    runs.stop()
+    assert runs.error is None and not runs._thread.is_alive()
+    df = reorderlab.sweep(loss_grid(duration=1.0), seeds=1, workers=2, store=None)
+    assert len(df) == len(P_VALUES) and df.attrs["executed"] == len(P_VALUES)
