@@ -610,8 +610,7 @@ class Store:
         self._journal: _Journal | None = None
         # the file's real path: the key of this process's journal for it
         self._real = os.path.realpath(self.path)
-        with _JOURNALS_LOCK:  # (a registered thread has been started)
-            closing = _CLOSING.get(self._real)
+        closing = _CLOSING.get(self._real)
         if _wait and closing is not None:
             closing.join()  # (a sweep's new store may be being created by it)
         if read_only and not self.path.exists():

@@ -36,7 +36,7 @@ import queue
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -84,7 +84,6 @@ __all__ = [
     "flatten_result",
     "jobs_for",
     "seeds_list",
-    "simulate_jobs",
     "sweep",
 ]
 
@@ -951,47 +950,6 @@ def sweep(
     df.attrs["executed"] = stats.executed
     df.attrs["cached"] = stats.cached
     return df
-
-
-def simulate_jobs(
-    jobs: Iterable[Job],
-    store: str | Path,
-    *,
-    workers: int | None = None,
-    on_run: Callable[[Job, str], None] | None = None,
-) -> SweepStats:
-    """Simulate every job (in the given order, each key once) that the
-    store at ``store`` does not hold yet, and store it; build no table.
-
-    For a driver that knows every run it will need before it needs them
-    (``reproduce`` of several figures): the runs of all of them are one
-    sweep on the local backend, so the workers never wait for a figure's
-    table, plots and claims, nor idle at the end of each figure's sweep.
-    The jobs may come from several grids and seeds. The store is opened on
-    its own connection (the caller may read it meanwhile, from another
-    thread) and closed when done. ``on_run(job, result_json)``: as for
-    :func:`sweep`; an exception it raises stops the sweep (the workers are
-    stopped, every run completed so far is kept).
-    """
-    n_workers = _pool.worker_count(workers)
-    st = Store(store)
-    try:
-        unique = list(_first_of_each_key(jobs))
-        have = st.existing(job.key for job in unique)
-        missing = (job for job in unique if job.key not in have)
-        todo = [replace(job, index=i) for i, job in enumerate(missing)]
-    except BaseException:
-        st.close()
-        raise
-    stats = SweepStats(total=len(todo), workers=n_workers, backend="local")
-    state = _Sweep([], [], stats, store=st, new=None, own_store=True, on_run=on_run)
-    state.jobs = list(todo)
-    state._count = len(todo)
-    try:
-        _runner("local", len(todo), n_workers, None, stats)(todo, len(todo), state.done)
-    finally:
-        state.close()
-    return stats
 
 
 def _check_arguments(backend: str, store: Any, on_run: Any, cached_only: bool) -> None:

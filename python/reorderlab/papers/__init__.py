@@ -92,16 +92,12 @@ class FigureRecipe:
     #: PAPER``, e.g. a figure that needs root and runs in real time)
     in_all: bool = True
 
-    def run(
-        self, quick: bool, out: Path, store: Store | None, plan: Plan | None = None
-    ) -> list[Claim]:
+    def run(self, quick: bool, out: Path, store: Store | None) -> list[Claim]:
         """Every step: simulate the runs the store lacks, write the tables
-        and plots under ``out``, check the claims. ``plan``: the points
-        step's result, if the caller has it already."""
+        and plots under ``out``, check the claims."""
         from reorderlab.papers.common import Runs
 
-        plan = self.points(quick) if plan is None else plan
-        derived = self.derive(Runs(plan, store), quick, out)
+        derived = self.derive(Runs(self.points(quick), store), quick, out)
         self.plot(derived.data, out, quick)
         return self.check(derived.data, quick)
 
@@ -199,28 +195,16 @@ def reproduce(
     With a single figure selected, the claims file holds that figure's claims
     merged into any claims of the paper's other figures already on disk.
     """
-    from reorderlab.papers.ahead import ahead
-
     out_dir = Path(out)
     chosen = select(paper, figure)
     by_paper: dict[str, list[Claim]] = {}
-    plans = [rec.points(quick) for rec in chosen]
-    # Every figure's runs are simulated ahead, into the store, while the
-    # figures are made in order (see papers.ahead); without a store each
-    # figure simulates its own. Figures are drawn by other processes.
-    runs_ahead = ahead(plans, store.path) if store is not None and len(chosen) > 1 else None
-    try:
-        with in_background():
-            for i, rec in enumerate(chosen):
-                if on_figure is not None:
-                    on_figure(rec)
-                if runs_ahead is not None:
-                    runs_ahead.wait(i)
-                claims = rec.run(quick, out_dir / rec.paper, store, plans[i])
-                by_paper.setdefault(rec.paper, []).extend(claims)
-    finally:
-        if runs_ahead is not None:
-            runs_ahead.stop()
+    # figures are drawn by another process while the next recipes simulate
+    with in_background():
+        for rec in chosen:
+            if on_figure is not None:
+                on_figure(rec)
+            claims = rec.run(quick, out_dir / rec.paper, store)
+            by_paper.setdefault(rec.paper, []).extend(claims)
     for name, claims in by_paper.items():
         path = out_dir / name / "claims.json"
         merged = claims
