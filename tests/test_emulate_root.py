@@ -27,6 +27,8 @@ from reorderlab.emulate import EmulationError, emulate, unavailable_reason
 from reorderlab.runner import run as simulate
 from reorderlab.scenario import Scenario
 
+from .test_emulate import BASE
+
 REASON = unavailable_reason()
 pytestmark = pytest.mark.skipif(REASON is not None, reason=f"emulation unavailable: {REASON}")
 
@@ -154,18 +156,9 @@ def test_drop_rate_matches_and_agrees_with_the_element(tmp_path: Path) -> None:
     assert abs(frac - 0.2) < 5 * se, frac
 
 
-CHAIN = """\
-name = "bulk"
-duration = 5.0
-[topology]
-kind = "chain"
-bottleneck_rate = 8e6
-bottleneck_delay = 0.02
-[[flows]]
-src = "S1"
-dst = "D"
-variant = "Linux"
-cc = "reno"
+CHAIN = (
+    BASE
+    + """\
 [flows.tcp]
 max_window = 20
 [flows.receiver]
@@ -173,6 +166,7 @@ delayed_ack = "quickack"
 [record]
 series = ["cwnd", "srtt", "dupthresh"]
 """
+)
 
 
 def test_a_bulk_tcp_flow_has_the_simulators_schema_and_its_window(tmp_path: Path) -> None:

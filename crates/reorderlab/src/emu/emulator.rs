@@ -334,22 +334,7 @@ impl Emulator {
         let links = net
             .links
             .iter()
-            .map(|l| LinkResult {
-                link: l.name.clone(),
-                from: net.node_names[l.from as usize].clone(),
-                to: net.node_names[l.to as usize].clone(),
-                rate: l.rate,
-                delay: to_secs(l.delay),
-                arrivals: l.stats.arrivals,
-                enqueued: l.stats.enqueued,
-                queue_drops: l.stats.queue_drops,
-                impairment_drops: l.stats.ingress_drops + l.stats.egress_drops,
-                egress_drops: l.stats.egress_drops,
-                delivered: l.stats.delivered,
-                bytes_delivered: l.stats.bytes_delivered,
-                in_system_at_end: l.in_system() as u64,
-                max_queue: l.stats.max_queue,
-            })
+            .map(|l| l.result(&net.node_names))
             .collect();
         let rates = self
             .meters

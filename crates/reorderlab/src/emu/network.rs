@@ -20,10 +20,11 @@ use crate::engine::timer::Fire;
 use crate::engine::{Event, EventQueue, Time, TimerSlot};
 use crate::impair::{Element, Verdict};
 use crate::net::link::Admit;
-use crate::net::multipath::{epsilon_probabilities, normalise, Multipath};
+use crate::net::multipath::Multipath;
 use crate::net::packet::Packet;
 use crate::net::topology::build_topology;
 use crate::net::{Link, RoutingTable};
+use crate::sim::build::{attach_impairments, build_multipath};
 use crate::spec::{Position, Scenario};
 
 /// Where packets leave the network: delivered to their destination node
@@ -62,43 +63,8 @@ impl Network {
         let pairs: Vec<(u32, u32)> = topo.links.iter().map(|l| (l.from, l.to)).collect();
         let routing = RoutingTable::shortest_paths(topo.node_names.len(), &pairs);
         let mut links = topo.links;
-        let mut elements = Vec::new();
-        for (i, imp) in scenario.impairments.iter().enumerate() {
-            let li = topo.link_index[&imp.link];
-            let link = &mut links[li as usize];
-            let position = imp.position();
-            let chain = match position {
-                Position::Ingress => &mut link.ingress,
-                Position::Egress => &mut link.egress,
-            };
-            let element = Element::new(li, position, chain.len(), &imp.model, seed, i as u64);
-            chain.push(elements.len() as u32);
-            elements.push(element);
-        }
-        let mut multipath = Multipath::default();
-        for mp in &scenario.multipath {
-            let paths: Vec<Vec<(u32, u32)>> = mp
-                .paths
-                .iter()
-                .map(|p| {
-                    p.iter()
-                        .map(|name| {
-                            let l = topo.link_index[name];
-                            (links[l as usize].from, l)
-                        })
-                        .collect()
-                })
-                .collect();
-            let probs = match (&mp.weights, mp.epsilon) {
-                (Some(w), _) => normalise(w),
-                (None, e) => {
-                    let hops: Vec<usize> = mp.paths.iter().map(Vec::len).collect();
-                    epsilon_probabilities(&hops, e.unwrap_or(0.0), mp.scale)
-                }
-            };
-            let (at, dst) = (topo.node_index[&mp.at], topo.node_index[&mp.dst]);
-            multipath.add(at, dst, paths, &probs, mp.data_only, seed);
-        }
+        let elements = attach_impairments(scenario, &topo.link_index, &mut links, seed);
+        let multipath = build_multipath(scenario, &topo.link_index, &topo.node_index, &links, seed);
         let mut net = Network {
             node_names: topo.node_names,
             node_index: topo.node_index,

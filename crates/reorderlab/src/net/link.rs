@@ -13,8 +13,9 @@ use serde::Serialize;
 use super::fifo::Fifo;
 use super::packet::Packet;
 use super::queue::{Occupancy, QueueDisc};
-use crate::engine::time::{after, tx_time};
+use crate::engine::time::{after, to_secs, tx_time};
 use crate::engine::{Rng, Time};
+use crate::metrics::LinkResult;
 
 /// Counters of one link. Conservation: `arrivals = enqueued + queue_drops +
 /// ingress_drops + held at ingress`, `enqueued = delivered + in_system`.
@@ -77,6 +78,28 @@ pub struct Link {
 }
 
 impl Link {
+    /// The link's counters as reported (simulation and emulation alike);
+    /// `node_names` names its ends.
+    pub fn result(&self, node_names: &[String]) -> LinkResult {
+        let st = &self.stats;
+        LinkResult {
+            link: self.name.clone(),
+            from: node_names[self.from as usize].clone(),
+            to: node_names[self.to as usize].clone(),
+            rate: self.rate,
+            delay: to_secs(self.delay),
+            arrivals: st.arrivals,
+            enqueued: st.enqueued,
+            queue_drops: st.queue_drops,
+            impairment_drops: st.ingress_drops + st.egress_drops,
+            egress_drops: st.egress_drops,
+            delivered: st.delivered,
+            bytes_delivered: st.bytes_delivered,
+            in_system_at_end: self.in_system() as u64,
+            max_queue: st.max_queue,
+        }
+    }
+
     pub fn new(
         name: String,
         from: u32,

@@ -218,7 +218,8 @@ impl Simulation {
 
 /// The scenario's impairment elements, each appended to its link's ingress
 /// or egress chain, in scenario order (element `i` draws from stream `i`).
-fn attach_impairments(
+/// Shared with the link emulator ([`crate::emu`]).
+pub(crate) fn attach_impairments(
     scenario: &Scenario,
     link_index: &HashMap<String, u32>,
     links: &mut [Link],
@@ -242,7 +243,8 @@ fn attach_impairments(
 
 /// The multipath splitters: each path as (node, link) hops, with
 /// probabilities from explicit weights or from epsilon (seed 001 Sec. VII).
-fn build_multipath(
+/// Shared with the link emulator ([`crate::emu`]).
+pub(crate) fn build_multipath(
     scenario: &Scenario,
     link_index: &HashMap<String, u32>,
     node_index: &HashMap<String, u32>,

@@ -9,7 +9,7 @@
 //! * [`results`]: the run's results and its conservation invariants;
 //! * [`capture`]: packet captures (`record.pcap`).
 
-mod build;
+pub(crate) mod build;
 mod capture;
 pub mod event_loop;
 mod path;

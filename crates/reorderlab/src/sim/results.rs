@@ -11,7 +11,6 @@ use crate::metrics::{
     fairness, FlowResult, FlowTrace, LinkResult, ObjectRecord, SeriesRecorder, TraceRecorder,
     TrafficResult,
 };
-use crate::net::Link;
 use crate::tcp::truth::RetxCause;
 
 /// The full result of a run.
@@ -130,7 +129,11 @@ impl Simulation {
                 f.normalized_throughput = Some(t);
             }
         }
-        let links = self.links.iter().map(|l| self.link_result(l)).collect();
+        let links = self
+            .links
+            .iter()
+            .map(|l| l.result(&self.node_names))
+            .collect();
         RunResult {
             scenario: self.name.clone(),
             seed: self.seed,
@@ -161,25 +164,6 @@ impl Simulation {
                 .collect(),
             impairments: self.elements.iter().map(|e| e.stats.clone()).collect(),
             multipath_routes: self.multipath.route_counts.clone(),
-        }
-    }
-
-    fn link_result(&self, l: &Link) -> LinkResult {
-        LinkResult {
-            link: l.name.clone(),
-            from: self.node_names[l.from as usize].clone(),
-            to: self.node_names[l.to as usize].clone(),
-            rate: l.rate,
-            delay: to_secs(l.delay),
-            arrivals: l.stats.arrivals,
-            enqueued: l.stats.enqueued,
-            queue_drops: l.stats.queue_drops,
-            impairment_drops: l.stats.ingress_drops + l.stats.egress_drops,
-            egress_drops: l.stats.egress_drops,
-            delivered: l.stats.delivered,
-            bytes_delivered: l.stats.bytes_delivered,
-            in_system_at_end: l.in_system() as u64,
-            max_queue: l.stats.max_queue,
         }
     }
 

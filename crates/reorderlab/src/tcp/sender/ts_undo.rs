@@ -33,11 +33,9 @@ impl Sender {
         }
         let full = t.recover.is_some_and(|r| ack >= r);
         if !full {
-            let highest =
-                t.sb.sacked_ranges()
-                    .last()
-                    .map_or(ack, |&(_, r)| r.max(ack));
-            self.detection.on_delayed_original(highest - una_before);
+            // 3.17: tcp_fackets_out(tp) + acked.
+            let distance = t.fackets_out() + (ack - una_before);
+            self.detection.on_delayed_original(distance);
             if self.tcb.sb.retrans_out() > 0 {
                 return;
             }
