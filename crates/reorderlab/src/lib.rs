@@ -17,6 +17,7 @@ pub mod engine;
 pub mod impair;
 pub mod metrics;
 pub mod net;
+pub mod num;
 pub mod sim;
 pub mod spec;
 pub mod tcp;

@@ -2,6 +2,7 @@
 //! enum so the hot path dispatches with a `match`; a new variant adds a case
 //! here (or a file beside this one) and a line in [`super::variants`].
 
+use crate::num::floor;
 use crate::tcp::ncr::NcrMode;
 use crate::tcp::timers::ns2::Ns2Profile;
 
@@ -222,7 +223,7 @@ impl LimitedTransmit {
         match *self {
             LimitedTransmit::Off => 0,
             LimitedTransmit::Rfc3042 => dupacks.min(2),
-            LimitedTransmit::CwndMultiple(k) => dupacks.min((k * cwnd).floor() as u32),
+            LimitedTransmit::CwndMultiple(k) => dupacks.min(floor(k * cwnd) as u32),
             LimitedTransmit::Extended(_) => 0,
         }
     }

@@ -32,6 +32,7 @@
 
 use super::{CongestionOps, Reno, Window};
 use crate::engine::Time;
+use crate::num::floor;
 
 /// RFC 3649 Sec. 5: below this window HighSpeed TCP is Standard TCP.
 pub const LOW_WINDOW: f64 = 38.0;
@@ -95,7 +96,7 @@ impl CongestionOps for HighSpeed {
                 // RFC 3742 Sec. 3: above max_ssthresh, grow by 1/K per ACK
                 // with K = int(cwnd / (0.5 max_ssthresh)).
                 Some(max_ssthresh) if w.cwnd > max_ssthresh => {
-                    let k = (w.cwnd / (0.5 * max_ssthresh)).floor().max(1.0);
+                    let k = floor(w.cwnd / (0.5 * max_ssthresh)).max(1.0);
                     w.cwnd += 1.0 / k;
                 }
                 _ => Reno.on_ack(w, acked, now, srtt),

@@ -5,6 +5,7 @@
 
 use crate::engine::time::{ms, secs, to_secs};
 use crate::engine::Time;
+use crate::num::floor;
 use crate::tcp::detection::reordering::{ReorderHistogram, MAX_LENGTH};
 use crate::tcp::policy::MIN_DUPTHRESH;
 use crate::tcp::response::aix::Winthresh;
@@ -26,7 +27,7 @@ pub fn cost_false_fast_retransmit(w: f64, d_over_r: f64) -> f64 {
     let cap = (w / 2.0).max(1.0);
     let d = d_over_r.clamp(1.0, cap);
     let c = |k: f64| k * (w - k + 1.0) / 2.0;
-    let (lo, hi) = (d.floor(), d.ceil());
+    let (lo, hi) = (floor(d), d.ceil());
     if hi == lo {
         c(lo)
     } else {
@@ -181,7 +182,7 @@ impl BlantonAllman {
 
     /// dupthresh, capped at 0.9 cwnd (never below 3).
     pub fn dupthresh(&self, cwnd: f64) -> u32 {
-        let cap = (0.9 * cwnd).floor().max(MIN_DUPTHRESH as f64);
+        let cap = floor(0.9 * cwnd).max(MIN_DUPTHRESH as f64);
         self.dupthresh.min(cap).round().max(MIN_DUPTHRESH as f64) as u32
     }
 
@@ -347,9 +348,9 @@ impl AvgDev {
         let (raw, cap) = match self.formula {
             AvgDevFormula::Sources => {
                 let bound = rto_over_srtt.map_or(f64::INFINITY, |r| cwnd * (0.7 * r - 2.0));
-                ((avg + self.dev).floor(), bound.floor())
+                (floor(avg + self.dev), floor(bound))
             }
-            AvgDevFormula::K4 => ((avg + 4.0 * self.dev).floor() + 1.0, (0.9 * cwnd).floor()),
+            AvgDevFormula::K4 => (floor(avg + 4.0 * self.dev) + 1.0, floor(0.9 * cwnd)),
         };
         raw.min(cap).max(MIN_DUPTHRESH as f64) as u32
     }

@@ -17,6 +17,7 @@
 //! still-outstanding transmission plus the (common) mxrtt, and one timer is
 //! enough.
 
+use crate::num::floor;
 use std::collections::VecDeque;
 
 use crate::engine::time::NS_PER_SEC;
@@ -149,7 +150,7 @@ impl TcpPr {
             return;
         }
         let sample = now.saturating_sub(sent_at) as f64;
-        let decay = self.alpha.powf(1.0 / w.cwnd.floor().max(1.0));
+        let decay = self.alpha.powf(1.0 / floor(w.cwnd).max(1.0));
         let srtt = match self.srtt {
             None => sample,
             Some(s) => (decay * s).max(sample),

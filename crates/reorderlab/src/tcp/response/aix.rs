@@ -56,6 +56,7 @@
 //! `ssthresh_after_loss` is applied.
 
 use crate::engine::Time;
+use crate::num::floor;
 use crate::tcp::policy::MIN_DUPTHRESH;
 use crate::tcp::response::{LossResponse, NewAck, NewlyAcked};
 use crate::tcp::sender::tcb::{CaState, Tcb};
@@ -100,7 +101,7 @@ impl Winthresh {
         let buffer = self.send_buffer.map_or(rwnd, |s| s.min(rwnd));
         let room = buffer.saturating_sub(flight);
         let send_window = cwnd.min(rwnd as f64).max(1.0);
-        let bound = (self.bound_windows * send_window).floor() as u32;
+        let bound = floor(self.bound_windows * send_window) as u32;
         room.min(bound).max(MIN_DUPTHRESH)
     }
 }
@@ -262,11 +263,7 @@ impl LossResponse for AixResponse {
     /// Rule 2: during a run, new data on pipe + 1 <= cwnd (SACKed
     /// segments have left the network).
     fn dupack_send_limit(&self, tcb: &Tcb, elt: Option<u32>) -> Option<u32> {
-        elt.or_else(|| {
-            self.aix
-                .active()
-                .then(|| tcb.w.cwnd.floor().max(1.0) as u32)
-        })
+        elt.or_else(|| self.aix.active().then(|| floor(tcb.w.cwnd).max(1.0) as u32))
     }
 
     fn on_timeout(&mut self) {

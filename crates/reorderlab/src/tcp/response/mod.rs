@@ -29,6 +29,7 @@ pub mod sack;
 pub mod tcp_pr;
 
 use crate::engine::Time;
+use crate::num::floor;
 use crate::tcp::policy::Recovery;
 use crate::tcp::sender::limited::LtState;
 use crate::tcp::sender::tcb::{CaState, Tcb};
@@ -193,7 +194,7 @@ pub trait LossResponse {
                 Some(limit) => tcb.sb.pipe() < limit,
                 None => {
                     let allowance = lt.allowance(tcb.dupacks, cwnd) as f64;
-                    tcb.sb.packets_out() as f64 + 1.0 <= cwnd.floor().max(1.0) + allowance
+                    tcb.sb.packets_out() as f64 + 1.0 <= floor(cwnd).max(1.0) + allowance
                 }
             },
             CaState::Recovery => self.recovery_window_allows(tcb, retransmission),

@@ -16,6 +16,7 @@
 //! and prr_out counts every segment (re)transmitted during recovery. At the
 //! end of recovery cwnd = ssthresh.
 
+use crate::num::floor;
 use crate::tcp::response::{exit_if, LossResponse, NewAck, NewlyAcked};
 use crate::tcp::sender::tcb::{CaState, Tcb};
 
@@ -52,7 +53,7 @@ impl Prr {
             target as i64 - self.prr_out as i64
         } else {
             let limit = (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64) + 1;
-            ((self.ssthresh - pipe as f64).floor() as i64).min(limit)
+            (floor(self.ssthresh - pipe as f64) as i64).min(limit)
         };
         Some(sndcnt.max(0) as u32)
     }

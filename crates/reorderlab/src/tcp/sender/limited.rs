@@ -3,6 +3,7 @@
 //! Extended Limited Transmit, RFC 4653, [`crate::tcp::ncr`]).
 
 use crate::engine::Time;
+use crate::num::floor;
 use crate::tcp::cc::Window;
 use crate::tcp::ncr::{EltEnd, Ncr};
 use crate::tcp::policy::LimitedTransmit;
@@ -165,7 +166,7 @@ impl LtState {
         let LimitedTransmit::CwndMultiple(k) = self.mode else {
             return;
         };
-        let bound = (k * cwnd).floor() as u32;
+        let bound = floor(k * cwnd) as u32;
         let exhausted = open && dupacks > 0 && dupacks >= bound && dupacks < dupthresh;
         if exhausted && self.idle.is_none() {
             self.idle = Some((now, 0));

@@ -4,6 +4,7 @@
 
 use crate::engine::Time;
 use crate::net::packet::Packet;
+use crate::num::floor;
 use crate::tcp::policy::TailLossProbe;
 use crate::tcp::sender::tcb::{CaState, Phase};
 use crate::tcp::timers::tlp::EpisodeEnd;
@@ -120,7 +121,7 @@ impl Sender {
                 // ssthresh).
                 let t = &mut self.tcb;
                 t.stats.tlp_recoveries += 1;
-                let flight = t.w.cwnd.floor().max(1.0) as u32;
+                let flight = floor(t.w.cwnd).max(1.0) as u32;
                 t.w.ssthresh = t.cc.ssthresh_after_loss(&t.w, flight, now);
                 t.w.cwnd = t.w.cwnd.min(t.w.ssthresh);
                 t.note_cwnd();

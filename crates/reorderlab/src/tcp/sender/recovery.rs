@@ -5,6 +5,7 @@
 
 use crate::engine::Time;
 use crate::net::packet::Packet;
+use crate::num::floor;
 use crate::tcp::detection::TimerVerdict;
 use crate::tcp::policy::SsthreshBase;
 use crate::tcp::sender::tcb::CaState;
@@ -67,7 +68,7 @@ impl Sender {
         match self.lt.on_loss() {
             Some(prev) => prev.max(1),
             None => match t.cfg.ssthresh_base {
-                SsthreshBase::Cwnd => t.w.cwnd.floor().max(1.0) as u32,
+                SsthreshBase::Cwnd => floor(t.w.cwnd).max(1.0) as u32,
                 SsthreshBase::FlightSize => (t.sb.packets_out())
                     .saturating_sub(self.lt.sent_beyond_cwnd)
                     .max(1),

@@ -5,6 +5,7 @@
 //! own state in their components and are handed the TCB.
 
 use crate::engine::Time;
+use crate::num::floor;
 use crate::tcp::cc::{CongestionControl, Window};
 use crate::tcp::policy::{RtoRules, RttTiming};
 use crate::tcp::scoreboard::Scoreboard;
@@ -124,7 +125,7 @@ impl Tcb {
     pub fn can_send_new(&self) -> bool {
         self.has_new_data()
             && self.sb.packets_out() < self.cfg.max_window
-            && self.sb.packets_out() as f64 + 1.0 <= self.w.cwnd.floor().max(1.0)
+            && self.sb.packets_out() as f64 + 1.0 <= floor(self.w.cwnd).max(1.0)
     }
 
     /// The receiver window has room for one more segment.

@@ -4,6 +4,7 @@
 
 use crate::engine::Time;
 use crate::net::packet::Packet;
+use crate::num::floor;
 use crate::tcp::dsack::RetxEntry;
 use crate::tcp::sender::tcb::{CaState, Phase};
 use crate::tcp::truth::RetxCause;
@@ -36,7 +37,7 @@ impl Sender {
             let extra = self.limited_transmit_extra();
             if self.may_send_new(extra) {
                 let t = &self.tcb;
-                if extra > 0 && t.sb.packets_out() as f64 + 1.0 > t.w.cwnd.floor() {
+                if extra > 0 && t.sb.packets_out() as f64 + 1.0 > floor(t.w.cwnd) {
                     self.lt.sent_beyond_cwnd += 1;
                 }
                 if t.ca == CaState::Open {

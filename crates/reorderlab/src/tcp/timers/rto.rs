@@ -5,6 +5,7 @@
 //! retransmitted segments) is enforced by the caller, which knows what was
 //! retransmitted; the backoff (Sec. 5.5) lives here.
 
+use crate::num::floor;
 use std::collections::VecDeque;
 
 use crate::engine::time::{ms, NS_PER_MS};
@@ -60,7 +61,7 @@ impl RttHistogram {
         }
         // Walk down from the top until more than (1 - p) of the samples lie
         // at or above the bin.
-        let allowed_above = ((1.0 - self.percentile) * n as f64).floor() as u64;
+        let allowed_above = floor((1.0 - self.percentile) * n as f64) as u64;
         let mut above = 0u64;
         for b in (0..=self.top).rev() {
             above += self.counts[b] as u64;
