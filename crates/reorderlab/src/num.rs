@@ -12,8 +12,8 @@ const INTEGRAL_FROM: f64 = 4_503_599_627_370_496.0;
 /// without a libm call.
 #[inline(always)]
 pub fn floor(x: f64) -> f64 {
-    if !(x.abs() < INTEGRAL_FROM) {
-        // already integral, infinite or NaN (which fails the test)
+    if x.is_nan() || x.abs() >= INTEGRAL_FROM {
+        // NaN, infinite or already integral
         return x;
     }
     // |x| < 2^52: the conversion truncates toward zero, exactly
