@@ -9,7 +9,9 @@
 //! two pairings (the same for either pairing), `-RTX` uses the echoed
 //! transmission index to pair exactly.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use crate::tcp::seq_map::SeqMap;
 
 use crate::engine::Time;
 use crate::tcp::truth::RetxCause;
@@ -57,7 +59,7 @@ pub enum Pairing {
 
 #[derive(Debug, Default)]
 pub struct RetxLog {
-    entries: HashMap<u32, RetxEntry>,
+    entries: SeqMap<RetxEntry>,
     /// (retransmission time, seq) in sending order, for expiry.
     order: VecDeque<(Time, u32)>,
 }

@@ -23,6 +23,7 @@ pub mod receiver;
 pub mod response;
 pub mod scoreboard;
 pub mod sender;
+pub mod seq_map;
 pub mod timers;
 pub mod truth;
 pub mod variants;

@@ -8,7 +8,7 @@
 //! cause of each retransmission, and counts a retransmission necessary as
 //! soon as the run of leading dropped copies covers it.
 
-use std::collections::HashMap;
+use crate::tcp::seq_map::SeqMap;
 
 /// Why a segment was retransmitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +48,7 @@ impl Entry {
 /// Per-flow ledger.
 #[derive(Debug, Default)]
 pub struct TruthLedger {
-    entries: HashMap<u32, Entry>,
+    entries: SeqMap<Entry>,
     retransmits: [u64; CAUSES],
     necessary: [u64; CAUSES],
     dropped_copies: u64,
