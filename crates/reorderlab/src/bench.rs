@@ -419,3 +419,43 @@ pub fn bench_json(name: &str) -> Result<String, String> {
     let r = run_bench(name)?;
     serde_json::to_string(&r).map_err(|e| e.to_string())
 }
+
+/// The phases of one run of a scenario given as JSON ([`time_scenario`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct PhaseReport {
+    pub name: String,
+    pub events: u64,
+    /// Parse, validate and build the simulation.
+    pub build_s: f64,
+    /// The event loop.
+    pub run_s: f64,
+    /// Collect the result (flows, links, per-object records, series).
+    pub result_s: f64,
+    /// Write the result as JSON (what the Python front receives).
+    pub json_s: f64,
+    pub json_bytes: usize,
+}
+
+/// Run `scenario_json` once (with `seed`, else its own) and time each phase.
+pub fn time_scenario(scenario_json: &str, seed: Option<u64>) -> Result<PhaseReport, String> {
+    let t0 = Instant::now();
+    let sc = Scenario::from_json(scenario_json).map_err(|e| e.to_string())?;
+    let mut sim =
+        crate::Simulation::new(&sc, seed.unwrap_or(sc.seed)).map_err(|e| e.to_string())?;
+    let t1 = Instant::now();
+    sim.run();
+    let t2 = Instant::now();
+    let result = sim.result();
+    let t3 = Instant::now();
+    let json = serde_json::to_string(&result).map_err(|e| e.to_string())?;
+    let t4 = Instant::now();
+    Ok(PhaseReport {
+        name: sc.name.clone(),
+        events: sim.counters().events,
+        build_s: (t1 - t0).as_secs_f64(),
+        run_s: (t2 - t1).as_secs_f64(),
+        result_s: (t3 - t2).as_secs_f64(),
+        json_s: (t4 - t3).as_secs_f64(),
+        json_bytes: json.len(),
+    })
+}

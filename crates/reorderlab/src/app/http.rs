@@ -19,6 +19,7 @@
 use crate::engine::rng::{Component, Rng};
 use crate::engine::time::secs;
 use crate::engine::Time;
+use crate::num::{ceil, round};
 use crate::spec::{RandomVar, TrafficSpec};
 
 /// One session's position in its page process.
@@ -102,7 +103,7 @@ impl HttpSource {
     /// then start its next object.
     pub fn on_event(&mut self, session: usize, now: Time) -> ObjectStart {
         if self.sessions[session].objects_left == 0 {
-            let n = self.objects_per_page.sample(&mut self.rng).round().max(1.0);
+            let n = round(self.objects_per_page.sample(&mut self.rng)).max(1.0);
             let gap = gap(&self.page_interarrival, &mut self.rng);
             let s = &mut self.sessions[session];
             s.objects_left = n.min(u32::MAX as f64) as u32;
@@ -112,7 +113,7 @@ impl HttpSource {
             self.pages += 1;
         }
         let bytes = self.object_size.sample(&mut self.rng).max(1.0);
-        let segments = (bytes / self.mss as f64).ceil().clamp(1.0, 1e12) as u64;
+        let segments = ceil(bytes / self.mss as f64).clamp(1.0, 1e12) as u64;
         self.objects += 1;
         let inter = gap(&self.inter_object, &mut self.rng);
         let s = &mut self.sessions[session];

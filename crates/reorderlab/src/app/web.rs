@@ -53,6 +53,7 @@
 //! bytes, the first draw being the HTML. Sizes become `ceil(size / mss)`
 //! segments (at least 1).
 
+use crate::num::{ceil, round};
 use std::collections::VecDeque;
 
 use crate::engine::rng::{Component, Rng};
@@ -187,7 +188,7 @@ impl PageSource {
     }
 
     fn segments(&self, bytes: f64) -> u64 {
-        (bytes.max(1.0) / self.mss as f64).ceil().clamp(1.0, 1e12) as u64
+        ceil(bytes.max(1.0) / self.mss as f64).clamp(1.0, 1e12) as u64
     }
 
     /// A page starts at `now`: its objects are laid out and the HTML goes
@@ -196,7 +197,7 @@ impl PageSource {
         let sizes: Vec<u64> = match &self.fixed {
             Some(list) => list.iter().map(|&b| self.segments(b)).collect(),
             None => {
-                let n = self.objects_per_page.sample(&mut self.rng).round().max(1.0);
+                let n = round(self.objects_per_page.sample(&mut self.rng)).max(1.0);
                 let n = n.min(1e6) as usize;
                 (0..n)
                     .map(|_| {

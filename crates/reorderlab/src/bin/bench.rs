@@ -2,6 +2,8 @@
 //! benchmarks and print wall time, events/s, packet-hops/s and peak memory
 //! (max RSS). `--seconds` cuts each run short, for profiling.
 //! `--scale=RATE,FLOWS,RTT,SECONDS` runs one point of the scaling table.
+//! `--scenario=FILE[:SEED]` times a scenario of your own (JSON, as the
+//! Python front writes it, e.g. a store's `scenario_json`), phase by phase.
 
 use std::io::Write;
 
@@ -62,6 +64,45 @@ fn scale(spec: &str, json: bool) {
     }
 }
 
+/// `--scenario=FILE[:SEED]`: the time of each phase of one run (build the
+/// simulation, run it, build the result, write the result JSON), so that
+/// a user can see where a run of their own goes.
+fn scenario(spec: &str, json: bool) {
+    let (path, seed) = match spec.rsplit_once(':') {
+        Some((p, s)) if s.parse::<u64>().is_ok() => (p, s.parse().ok()),
+        _ => (spec, None),
+    };
+    let fail = |what: String| -> ! {
+        eprintln!("error: --scenario: {what}");
+        std::process::exit(2);
+    };
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| fail(format!("{path}: {e}")));
+    match reorderlab::bench::time_scenario(&text, seed) {
+        Ok(r) => {
+            if json {
+                let mut v = serde_json::to_value(&r).expect("serialisable");
+                v["peak_rss_mb"] = serde_json::json!(peak_rss_mb());
+                println!("{v}");
+            } else {
+                println!(
+                    "{}: build {:.3} s, run {:.3} s ({} events, {:.2} M ev/s), result {:.3} s, \
+                     JSON {:.3} s ({:.1} MB), peak RSS {:.1} MB",
+                    r.name,
+                    r.build_s,
+                    r.run_s,
+                    r.events,
+                    r.events as f64 / r.run_s / 1e6,
+                    r.result_s,
+                    r.json_s,
+                    r.json_bytes as f64 / 1e6,
+                    peak_rss_mb().unwrap_or(0.0)
+                );
+            }
+        }
+        Err(e) => fail(format!("{path}: {e}")),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let json = args.iter().any(|a| a == "--json");
@@ -77,6 +118,10 @@ fn main() {
     };
     if let Some(spec) = args.iter().find_map(|a| a.strip_prefix("--scale=")) {
         scale(spec, json);
+        return;
+    }
+    if let Some(spec) = args.iter().find_map(|a| a.strip_prefix("--scenario=")) {
+        scenario(spec, json);
         return;
     }
     let mut names: Vec<String> = args.into_iter().filter(|a| !a.starts_with("--")).collect();

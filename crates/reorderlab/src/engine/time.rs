@@ -13,6 +13,8 @@
 //! terms add up (a link's backlog) the sum saturates at [`NEVER`], a time
 //! after the end of every run.
 
+use crate::num::round;
+
 /// Nanoseconds since the start of the run.
 pub type Time = u64;
 
@@ -42,7 +44,7 @@ pub const NEVER: Time = Time::MAX;
 pub fn secs(s: f64) -> Time {
     debug_assert!(s >= 0.0, "negative time {s}");
     // `as` saturates (and maps NaN to 0); the clamp keeps sums in range
-    ((s * NS_PER_SEC as f64).round() as Time).min(MAX_TIME)
+    (round(s * NS_PER_SEC as f64) as Time).min(MAX_TIME)
 }
 
 /// Nanoseconds to seconds, for reporting.
@@ -68,7 +70,7 @@ pub fn after(t: Time, d: Time) -> Time {
 /// ACKs would go round for ever at one instant) and at most [`MAX_TIME`]
 /// (a link slower than that never finishes a packet within a run).
 pub fn tx_time(bytes: u32, rate_bps: f64) -> Time {
-    ((bytes as f64 * 8.0 * NS_PER_SEC as f64 / rate_bps).round() as Time).clamp(1, MAX_TIME)
+    (round(bytes as f64 * 8.0 * NS_PER_SEC as f64 / rate_bps) as Time).clamp(1, MAX_TIME)
 }
 
 #[cfg(test)]

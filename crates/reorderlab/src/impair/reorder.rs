@@ -11,6 +11,7 @@
 //! sees a continuous stream; a window-limited sender does not, and would
 //! otherwise wait forever for the packets that complete the block).
 
+use crate::num::round;
 use std::collections::VecDeque;
 
 use crate::engine::time::secs;
@@ -145,10 +146,10 @@ impl ReorderGenerator {
 
     fn start_event(&mut self, pkt: &Packet, now: Time, rng: &mut Rng) -> ReorderVerdict {
         self.next_event = now + secs(self.interval.sample(rng).max(0.0));
-        let block = self.block.sample(rng).round().max(1.0) as u32;
+        let block = round(self.block.sample(rng)).max(1.0) as u32;
         let zero_delay = match (&self.delay_packets, &self.delay) {
             (Some(p), _) => {
-                self.current_packets = p.sample(rng).round().max(0.0) as u32;
+                self.current_packets = round(p.sample(rng)).max(0.0) as u32;
                 self.current_packets == 0
             }
             (None, Some(d)) => {

@@ -36,6 +36,7 @@
 
 use super::{CongestionOps, Reno, Window};
 use crate::engine::Time;
+use crate::num::ceil;
 
 /// BIC (Xu, Harfoush, Rhee, INFOCOM 2004).
 #[derive(Debug, Clone, Copy)]
@@ -118,7 +119,7 @@ impl CongestionOps for Bic {
         while left > 0 {
             if self.round_left == 0 {
                 // A round is one window of segments, ceil(cwnd) of them.
-                let len = w.cwnd.ceil().max(1.0);
+                let len = ceil(w.cwnd).max(1.0);
                 self.round_step = self.increase_per_rtt(w.cwnd) / len;
                 self.round_left = len as u64;
             }

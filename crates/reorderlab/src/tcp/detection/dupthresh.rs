@@ -5,7 +5,7 @@
 
 use crate::engine::time::{ms, secs, to_secs};
 use crate::engine::Time;
-use crate::num::floor;
+use crate::num::{ceil, floor, round};
 use crate::tcp::detection::reordering::{ReorderHistogram, MAX_LENGTH};
 use crate::tcp::policy::MIN_DUPTHRESH;
 use crate::tcp::response::aix::Winthresh;
@@ -27,7 +27,7 @@ pub fn cost_false_fast_retransmit(w: f64, d_over_r: f64) -> f64 {
     let cap = (w / 2.0).max(1.0);
     let d = d_over_r.clamp(1.0, cap);
     let c = |k: f64| k * (w - k + 1.0) / 2.0;
-    let (lo, hi) = (floor(d), d.ceil());
+    let (lo, hi) = (floor(d), ceil(d));
     if hi == lo {
         c(lo)
     } else {
@@ -183,7 +183,7 @@ impl BlantonAllman {
     /// dupthresh, capped at 0.9 cwnd (never below 3).
     pub fn dupthresh(&self, cwnd: f64) -> u32 {
         let cap = floor(0.9 * cwnd).max(MIN_DUPTHRESH as f64);
-        self.dupthresh.min(cap).round().max(MIN_DUPTHRESH as f64) as u32
+        round(self.dupthresh.min(cap)).max(MIN_DUPTHRESH as f64) as u32
     }
 
     /// Fast-retransmit delay, capped at srtt / 2 (timer schemes only).

@@ -9,6 +9,7 @@
 //! reordered ACKs), the sample is r = m - h. Samples are kept with their
 //! time in a histogram and expire after a lifetime.
 
+use crate::num::ceil;
 use std::collections::VecDeque;
 
 use crate::engine::Time;
@@ -90,7 +91,7 @@ impl ReorderHistogram {
         if total == 0.0 {
             return None;
         }
-        let need = (ratio.clamp(0.0, 1.0) * total).ceil().max(1.0);
+        let need = ceil(ratio.clamp(0.0, 1.0) * total).max(1.0);
         let mut acc = 0.0;
         for len in 1..=MAX_LENGTH {
             acc += self.counts[len as usize] as f64;

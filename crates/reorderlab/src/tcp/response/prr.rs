@@ -16,7 +16,7 @@
 //! and prr_out counts every segment (re)transmitted during recovery. At the
 //! end of recovery cwnd = ssthresh.
 
-use crate::num::floor;
+use crate::num::{ceil, floor};
 use crate::tcp::response::{exit_if, LossResponse, NewAck, NewlyAcked};
 use crate::tcp::sender::tcb::{CaState, Tcb};
 
@@ -48,8 +48,7 @@ impl Prr {
         }
         self.prr_delivered += delivered;
         let sndcnt = if pipe as f64 > self.ssthresh {
-            let target =
-                (self.prr_delivered as f64 * self.ssthresh / self.recover_fs as f64).ceil();
+            let target = ceil(self.prr_delivered as f64 * self.ssthresh / self.recover_fs as f64);
             target as i64 - self.prr_out as i64
         } else {
             let limit = (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64) + 1;

@@ -4,6 +4,7 @@
 
 use crate::engine::Time;
 use crate::net::packet::Packet;
+use crate::num::ceil;
 use crate::tcp::frto::{self, FrtoAck, FrtoStep, FrtoVerdict};
 use crate::tcp::policy::RtoRecovery;
 use crate::tcp::sender::tcb::{CaState, Phase};
@@ -79,7 +80,7 @@ impl Sender {
             (CaState::Recovery, Some(prior)) => prior.max(t.w.cwnd),
             _ => t.w.cwnd,
         };
-        let flight = t.sb.packets_out().min(window.ceil() as u32).max(1);
+        let flight = t.sb.packets_out().min(ceil(window) as u32).max(1);
         t.w.ssthresh = t.cc.ssthresh_after_loss(&t.w, flight, now);
     }
 
