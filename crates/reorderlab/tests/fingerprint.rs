@@ -11,7 +11,8 @@ use reorderlab::tcp::variants::VARIANTS;
 use reorderlab::Scenario;
 
 /// Scenarios exercising reordering, random and burst loss, tail loss with
-/// delayed ACKs, a SYN handshake, ACK-path reordering and finite flows.
+/// delayed ACKs, a SYN handshake, ACK-path reordering, finite flows, and
+/// the connections traffic generators open (with their per-object records).
 const SCENARIOS: &[(&str, &str)] = &[
     (
         "reorder-and-loss",
@@ -51,6 +52,25 @@ const SCENARIOS: &[(&str, &str)] = &[
                        "receiver": {"delayed_ack": "rfc1122"}},
                       {"src": "S1", "dst": "D", "variant": "VARIANT", "segments": 400,
                        "start": 0.5}]}"#,
+    ),
+    (
+        "generated-traffic",
+        r#"{"name": "fp-traffic", "duration": 15.0, "warmup": 3.0,
+            "topology": {"kind": "dumbbell", "pairs": 1, "bottleneck_rate": 1e7,
+                         "bottleneck_delay": 0.01,
+                         "queue": {"kind": "droptail", "limit_packets": 40}},
+            "impairments": [
+              {"link": "R1->R2", "kind": "loss", "p": 0.02},
+              {"link": "R2->R1", "kind": "delay", "fraction": 0.05,
+               "delay": {"dist": "uniform", "low": 0.0, "high": 0.02}}],
+            "flows": [{"src": "S0", "dst": "D0", "variant": "VARIANT"}],
+            "traffic": [
+              {"server": "R1", "client": "R2", "sessions": 20, "variant": "VARIANT",
+               "object_size": {"dist": "pareto", "scale": 6000.0, "shape": 1.2},
+               "receiver": {"delayed_ack": "rfc1122"}},
+              {"kind": "page", "server": "R1", "client": "R2", "sessions": 2,
+               "variant": "VARIANT"}],
+            "record": {"objects": true}}"#,
     ),
 ];
 

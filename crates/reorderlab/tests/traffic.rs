@@ -62,6 +62,37 @@ fn traffic_runs_are_repeatable_and_depend_on_the_seed() {
     assert_ne!(json(4), json(5));
 }
 
+/// A connection that is over gives up its sender and receiver (memory
+/// stays that of the open connections) without changing a byte of the
+/// results: the same run keeping every connection to the end gives the
+/// same JSON, under loss and delayed ACKs alike.
+#[test]
+fn finished_connections_are_freed_without_changing_results() {
+    let mut sc = web_dumbbell(30.0, 20);
+    sc.impairments.push(loss_on("R1->R2", 0.02));
+    for (seed, delayed) in [(1, false), (2, true)] {
+        sc.traffic[0].receiver.delayed_ack = if delayed {
+            reorderlab::spec::DelayedAck::Rfc1122
+        } else {
+            reorderlab::spec::DelayedAck::None
+        };
+        let freed = run_checked(&sc, seed);
+        let mut kept = reorderlab::Simulation::new(&sc, seed).unwrap();
+        kept.keep_finished_connections();
+        kept.run();
+        assert!(kept.check_invariants().is_empty());
+        let objects = freed.result().traffic[0].objects as usize;
+        assert!(
+            freed.connections_over() > objects * 8 / 10,
+            "{} of {objects} freed",
+            freed.connections_over()
+        );
+        assert_eq!(kept.connections_over(), 0);
+        let json = |sim: &reorderlab::Simulation| serde_json::to_string(&sim.result()).unwrap();
+        assert_eq!(json(&freed), json(&kept), "seed {seed}");
+    }
+}
+
 #[test]
 fn a_scenario_of_traffic_alone_is_valid() {
     let mut sc = web_dumbbell(5.0, 3);

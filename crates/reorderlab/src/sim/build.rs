@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::{Flow, Origin, Simulation, Source, Traffic};
+use super::{Endpoints, Ends, Flow, Origin, Simulation, Source, Traffic};
 use crate::app::{HttpSource, PageSource};
 use crate::engine::event::TIMER_KINDS;
 use crate::engine::time::{after, secs, tx_time};
@@ -117,8 +117,11 @@ impl Flow {
             dst,
             start,
             measure_from,
-            sender: Sender::new(cfg, cc, i, dst),
-            receiver: Receiver::new(rcfg, i, src),
+            ends: Ends::Live(Box::new(Endpoints {
+                sender: Sender::new(cfg, cc, i, dst),
+                receiver: Receiver::new(rcfg, i, src),
+            })),
+            in_network: 0,
             timers: [TimerSlot::default(); TIMER_KINDS],
             data_arrivals: 0,
             origin,
@@ -178,6 +181,7 @@ impl Simulation {
             pcap: None,
             memory_limit,
             failure: None,
+            keep_connections: false,
         };
         sim.schedule_initial_events();
         Ok(sim)

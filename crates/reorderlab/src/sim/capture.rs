@@ -68,7 +68,7 @@ impl Simulation {
             return;
         };
         let f = &self.flows[pkt.flow as usize];
-        let cfg = f.sender.cfg();
+        let cfg = f.sender().cfg();
         let wire = FlowWire {
             flow: pkt.flow,
             src: f.src,

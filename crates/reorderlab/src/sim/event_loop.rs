@@ -1,6 +1,6 @@
 //! The event loop: dispatch, flow start, and the endpoints' timers.
 
-use super::Simulation;
+use super::{Ends, Simulation};
 use crate::engine::time::to_secs;
 use crate::engine::timer::Fire;
 use crate::engine::{Event, Time, TimerKind};
@@ -106,18 +106,20 @@ impl Simulation {
 
     pub(super) fn start_flow(&mut self, flow: u32) {
         let mut out = std::mem::take(&mut self.out);
-        self.flows[flow as usize].sender.start(self.now, &mut out);
+        (self.flows[flow as usize].live_mut().sender).start(self.now, &mut out);
         let src = self.flows[flow as usize].src;
-        self.send_all(&mut out, src);
+        self.send_all(&mut out, flow, src);
         self.out = out;
         self.sync_timers(flow);
     }
 
     fn fire_timer(&mut self, flow: u32, kind: TimerKind, gen: u32) {
         let f = &mut self.flows[flow as usize];
-        let deadline = match kind {
-            TimerKind::DelAck => f.receiver.deadline(),
-            _ => f.sender.deadline(kind),
+        let deadline = match &f.ends {
+            // over: nothing armed, so every event left is stale
+            Ends::Over(_) => None,
+            Ends::Live(e) if kind == TimerKind::DelAck => e.receiver.deadline(),
+            Ends::Live(e) => e.sender.deadline(kind),
         };
         match f.timers[kind as usize].on_fire(gen, self.now, deadline) {
             Fire::Ignore => {}
@@ -127,20 +129,23 @@ impl Simulation {
             }
             Fire::Expire => {
                 let mut out = std::mem::take(&mut self.out);
+                let (src, dst) = (f.src, f.dst);
+                let e = f.live_mut();
                 let node = if kind == TimerKind::DelAck {
-                    f.receiver.on_timer(self.now, &mut out);
-                    f.dst
+                    e.receiver.on_timer(self.now, &mut out);
+                    dst
                 } else {
-                    f.sender.on_timer(kind, self.now, &mut out);
-                    f.src
+                    e.sender.on_timer(kind, self.now, &mut out);
+                    src
                 };
-                self.send_all(&mut out, node);
+                self.send_all(&mut out, flow, node);
                 self.out = out;
                 if kind == TimerKind::DelAck {
                     self.sync_receiver_timer(flow);
                 } else {
                     self.sync_sender_timers(flow);
                 }
+                self.retire_if_over(flow as usize);
             }
         }
     }
@@ -155,8 +160,11 @@ impl Simulation {
     /// receiver's state did not change, so its timer needs no look.
     pub(super) fn sync_sender_timers(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
+        let Ends::Live(e) = &f.ends else {
+            return;
+        };
         for kind in [TimerKind::Rto, TimerKind::Aux] {
-            if let Some((t, gen)) = f.timers[kind as usize].sync(f.sender.deadline(kind), self.now)
+            if let Some((t, gen)) = f.timers[kind as usize].sync(e.sender.deadline(kind), self.now)
             {
                 self.events.schedule(t, Event::Timer { flow, kind, gen });
             }
@@ -167,7 +175,10 @@ impl Simulation {
     pub(super) fn sync_receiver_timer(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
         let kind = TimerKind::DelAck;
-        if let Some((t, gen)) = f.timers[kind as usize].sync(f.receiver.deadline(), self.now) {
+        let Ends::Live(e) = &f.ends else {
+            return;
+        };
+        if let Some((t, gen)) = f.timers[kind as usize].sync(e.receiver.deadline(), self.now) {
             self.events.schedule(t, Event::Timer { flow, kind, gen });
         }
     }
@@ -180,9 +191,9 @@ impl Simulation {
         rec.sample(to_secs(self.now), |f, name| {
             let fl = &flows[f as usize];
             if name == "delivered" {
-                fl.receiver.stats.segments_delivered as f64
+                fl.receiver().stats.segments_delivered as f64
             } else {
-                fl.sender.sample(name)
+                fl.sender().sample(name)
             }
         });
         let next = self.now + rec.interval;

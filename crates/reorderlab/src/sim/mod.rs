@@ -54,8 +54,10 @@ struct Flow {
     dst: u32,
     start: Time,
     measure_from: Time,
-    sender: Sender,
-    receiver: Receiver,
+    ends: Ends,
+    /// Packets of this flow in the network: sent by either end and not yet
+    /// arrived at the other or dropped (held by an element counts).
+    in_network: u32,
     timers: [TimerSlot; TIMER_KINDS],
     /// Data packets that reached the receiver (any copy).
     data_arrivals: u64,
@@ -66,6 +68,116 @@ struct Flow {
     done: bool,
     /// A persistent connection of a page download (`kind = "page"`).
     web: Option<WebConn>,
+}
+
+/// A flow's sender and receiver, or what is left of them once it is over.
+#[derive(Debug)]
+enum Ends {
+    /// Boxed: a flow holds a pointer, so the flows of a run with tens of
+    /// thousands of generated connections stay small and a finished
+    /// connection's memory goes back for the next one.
+    Live(Box<Endpoints>),
+    /// A connection a traffic generator opened, over and inert
+    /// ([`Simulation::retire_if_over`]): only what its results need.
+    Over(ConnSummary),
+}
+
+#[derive(Debug)]
+struct Endpoints {
+    sender: Sender,
+    receiver: Receiver,
+}
+
+/// What the results and the invariants read of a connection's sender and
+/// receiver ([`ConnSummary::of`]).
+#[derive(Debug, Clone, PartialEq)]
+struct ConnSummary {
+    data_packets_sent: u64,
+    new_segments_sent: u64,
+    retransmits: u64,
+    fast_retransmits: u64,
+    timeouts: u64,
+    dsacks_received: u64,
+    min_cwnd: f64,
+    spurious_retransmits: u64,
+    data_drops: u64,
+    /// The transfer's size, and of its last four segments those with a
+    /// dropped copy and those sent more than once.
+    segments: u64,
+    tail_drops: u32,
+    tail_retransmits: u32,
+    segments_delivered: u64,
+    bytes_delivered: u64,
+    bytes_delivered_measured: u64,
+    order_violations: u64,
+    completed_at: Option<Time>,
+}
+
+impl ConnSummary {
+    fn of(e: &Endpoints) -> ConnSummary {
+        let (s, truth, rs) = (e.sender.stats(), e.sender.truth(), &e.receiver.stats);
+        let segments = e.sender.cfg().segments.unwrap_or(0);
+        let last = segments.min(u32::MAX as u64) as u32;
+        let tail = last.saturating_sub(4)..last;
+        ConnSummary {
+            data_packets_sent: s.data_packets_sent,
+            new_segments_sent: s.new_segments_sent,
+            retransmits: s.retransmits,
+            fast_retransmits: s.fast_retransmits,
+            timeouts: s.timeouts,
+            dsacks_received: s.dsacks_received,
+            min_cwnd: s.min_cwnd,
+            spurious_retransmits: truth.spurious_total(),
+            data_drops: truth.dropped_copies(),
+            segments,
+            tail_drops: truth.segments_dropped_in(tail.clone()),
+            tail_retransmits: truth.retransmitted_in(tail).0,
+            segments_delivered: rs.segments_delivered,
+            bytes_delivered: rs.bytes_delivered,
+            bytes_delivered_measured: rs.bytes_delivered_measured,
+            order_violations: rs.order_violations,
+            completed_at: rs.completed_at,
+        }
+    }
+}
+
+impl Flow {
+    /// The sender and receiver of a flow that is not over (only a flow
+    /// with nothing in the network and no timer armed is ever over, so
+    /// no packet or timer reaches one).
+    #[inline]
+    fn live(&self) -> &Endpoints {
+        match &self.ends {
+            Ends::Live(e) => e,
+            Ends::Over(_) => unreachable!("flow {} is over", self.name),
+        }
+    }
+
+    #[inline]
+    fn live_mut(&mut self) -> &mut Endpoints {
+        match &mut self.ends {
+            Ends::Live(e) => e,
+            Ends::Over(_) => unreachable!("flow {} is over", self.name),
+        }
+    }
+
+    #[inline]
+    fn sender(&self) -> &Sender {
+        &self.live().sender
+    }
+
+    #[inline]
+    fn receiver(&self) -> &Receiver {
+        &self.live().receiver
+    }
+
+    /// What the results read of its ends, whether live or over.
+    fn summary(&self) -> ConnSummary {
+        match &self.ends {
+            Ends::Live(e) => ConnSummary::of(e),
+            Ends::Over(s) => s.clone(),
+        }
+    }
 }
 
 /// Where a generated flow comes from.
@@ -162,6 +274,9 @@ pub struct Simulation {
     memory_limit: u64,
     /// Why the run must stop before its end (a limit reached), if it must.
     failure: Option<SpecError>,
+    /// Keep the sender and receiver of every connection to the end, over
+    /// or not ([`Simulation::keep_finished_connections`]).
+    keep_connections: bool,
 }
 
 impl Simulation {
@@ -173,12 +288,33 @@ impl Simulation {
         self.counters
     }
 
+    /// The sender of `flow`. Panics for a connection a traffic generator
+    /// opened that is over (its sender is freed; see
+    /// [`Simulation::retire_if_over`]): the scenario's own flows never are.
     pub fn sender(&self, flow: usize) -> &Sender {
-        &self.flows[flow].sender
+        self.flows[flow].sender()
     }
 
+    /// Keep the sender and receiver of every connection a traffic
+    /// generator opens until the end of the run, to inspect them with
+    /// [`Simulation::sender`] afterwards. (By default a connection that is
+    /// over gives them up, which changes no result: see
+    /// [`Simulation::retire_if_over`].)
+    pub fn keep_finished_connections(&mut self) {
+        self.keep_connections = true;
+    }
+
+    /// Connections of traffic generators that are over and gave up their
+    /// sender and receiver.
+    pub fn connections_over(&self) -> usize {
+        (self.flows.iter())
+            .filter(|f| matches!(f.ends, Ends::Over(_)))
+            .count()
+    }
+
+    /// The receiver of `flow` (panics as [`Simulation::sender`] does).
     pub fn receiver(&self, flow: usize) -> &Receiver {
-        &self.flows[flow].receiver
+        self.flows[flow].receiver()
     }
 
     pub fn link(&self, name: &str) -> Option<&Link> {

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Flow, Simulation, Source};
+use super::{ConnSummary, Endpoints, Flow, Simulation, Source};
 use crate::app::PageObject;
 use crate::engine::time::to_secs;
 use crate::metrics::{
@@ -82,25 +82,22 @@ impl Simulation {
             }
         }
         for (i, f) in self.flows.iter().enumerate() {
-            let rs = &f.receiver.stats;
-            if rs.order_violations > 0 {
+            let c = f.summary();
+            if c.order_violations > 0 {
                 bad.push(format!(
                     "flow {i}: {} out-of-order deliveries",
-                    rs.order_violations
+                    c.order_violations
                 ));
             }
-            if rs.segments_delivered > f.sender.stats().new_segments_sent {
+            if c.segments_delivered > c.new_segments_sent {
                 bad.push(format!("flow {i}: delivered more segments than sent"));
             }
-            if f.sender.stats().min_cwnd < 1.0 {
-                bad.push(format!(
-                    "flow {i}: cwnd fell to {}",
-                    f.sender.stats().min_cwnd
-                ));
+            if c.min_cwnd < 1.0 {
+                bad.push(format!("flow {i}: cwnd fell to {}", c.min_cwnd));
             }
             let in_links = in_flight[i];
-            let sent = f.sender.stats().data_packets_sent;
-            let drops = f.sender.truth().dropped_copies();
+            let sent = c.data_packets_sent;
+            let drops = c.data_drops;
             if sent != f.data_arrivals + drops + in_links {
                 bad.push(format!(
                     "flow {i}: sent {sent} != arrived {} + dropped {drops} + in flight {in_links}",
@@ -160,7 +157,7 @@ impl Simulation {
             reorder_density: self.flows[..self.scenario_flows]
                 .iter()
                 .enumerate()
-                .map(|(i, f)| (i.to_string(), f.receiver.stats.reordering.density()))
+                .map(|(i, f)| (i.to_string(), f.receiver().stats.reordering.density()))
                 .collect(),
             impairments: self.elements.iter().map(|e| e.stats.clone()).collect(),
             multipath_routes: self.multipath.route_counts.clone(),
@@ -210,9 +207,10 @@ impl Simulation {
             .iter()
             .filter(|f| f.origin.is_some_and(|o| o.source == k as u32));
         for f in mine {
-            add_connection(&mut r, f);
+            let c = f.summary();
+            add_connection(&mut r, &c);
             if let Source::Http(_) = t.source {
-                self.add_http_object(&mut r, &mut octs, f);
+                self.add_http_object(&mut r, &mut octs, f, &c);
             }
         }
         if let Source::Page(p) = &t.source {
@@ -229,9 +227,14 @@ impl Simulation {
     }
 
     /// An `http` flow is one object: its completion time from its start.
-    fn add_http_object(&self, r: &mut TrafficResult, octs: &mut Vec<f64>, f: &Flow) {
-        let (s, rs) = (f.sender.stats(), &f.receiver.stats);
-        let oct = rs.completed_at.map(|c| to_secs(c - f.start));
+    fn add_http_object(
+        &self,
+        r: &mut TrafficResult,
+        octs: &mut Vec<f64>,
+        f: &Flow,
+        c: &ConnSummary,
+    ) {
+        let oct = c.completed_at.map(|t| to_secs(t - f.start));
         match oct {
             Some(o) => {
                 r.objects_completed += 1;
@@ -242,18 +245,15 @@ impl Simulation {
         if !self.record_objects {
             return;
         }
-        let segments = f.sender.cfg().segments.unwrap_or(0);
-        let last = segments.min(u32::MAX as u64) as u32;
-        let tail = last.saturating_sub(4)..last;
         let origin = f.origin.expect("a generated flow");
         r.object_list.push(ObjectRecord {
             start: to_secs(f.start),
-            segments,
+            segments: c.segments,
             oct,
-            retransmits: s.retransmits,
-            timeouts: s.timeouts,
-            tail_drops: f.sender.truth().segments_dropped_in(tail.clone()),
-            tail_retransmits: f.sender.truth().retransmitted_in(tail).0,
+            retransmits: c.retransmits,
+            timeouts: c.timeouts,
+            tail_drops: c.tail_drops,
+            tail_retransmits: c.tail_retransmits,
             session: origin.session,
             page: origin.page,
             index: origin.index,
@@ -275,12 +275,13 @@ impl Simulation {
         if !self.record_objects {
             return;
         }
-        let f = &self.flows[o.flow as usize];
+        // page connections stay live to the end (never retired)
+        let sender = self.flows[o.flow as usize].sender();
         let seg = |x: u64| x.min(u32::MAX as u64) as u32;
         let (from, to) = (seg(o.first_segment), seg(o.first_segment + o.segments));
         let tail = to.saturating_sub(4).max(from)..to;
-        let truth = &f.sender.truth();
-        let now_timeouts = f.sender.stats().timeouts;
+        let truth = sender.truth();
+        let now_timeouts = sender.stats().timeouts;
         r.object_list.push(ObjectRecord {
             start: to_secs(o.requested.unwrap_or(o.assigned)),
             segments: o.segments,
@@ -297,11 +298,12 @@ impl Simulation {
     }
 
     fn flow_result(&self, i: u32, f: &Flow) -> FlowResult {
-        let s = f.sender.stats();
-        let r = &f.receiver.stats;
-        let t = &f.sender.truth();
-        let rtt = f.sender.rtt();
-        let w = f.sender.window();
+        let Endpoints { sender, receiver } = f.live();
+        let s = sender.stats();
+        let r = &receiver.stats;
+        let t = &sender.truth();
+        let rtt = sender.rtt();
+        let w = sender.window();
         let end = r.completed_at.unwrap_or(self.end).max(f.measure_from);
         let span = to_secs(end.saturating_sub(f.measure_from));
         let throughput = if span > 0.0 {
@@ -314,12 +316,12 @@ impl Simulation {
             name: f.name.clone(),
             src: self.node_names[f.src as usize].clone(),
             dst: self.node_names[f.dst as usize].clone(),
-            variant: f.sender.cfg().variant.clone(),
+            variant: sender.cfg().variant.clone(),
             cc: f.cc_name.clone(),
             start: to_secs(f.start),
             segments_sent: s.new_segments_sent,
             data_packets_sent: s.data_packets_sent,
-            bytes_sent: s.data_packets_sent * f.sender.cfg().mss as u64,
+            bytes_sent: s.data_packets_sent * sender.cfg().mss as u64,
             retransmits: s.retransmits,
             fast_retransmits: s.fast_retransmits,
             timeout_retransmits: s.timeout_retransmits,
@@ -339,8 +341,8 @@ impl Simulation {
             false_timeouts_detected: s.false_timeouts_detected,
             undos: s.undos,
             lt_idle_periods: s.lt_idle_periods,
-            dupthresh: f.sender.dupthresh(),
-            fa_ratio: f.sender.fa_ratio(),
+            dupthresh: sender.dupthresh(),
+            fa_ratio: sender.fa_ratio(),
             acks_received: s.acks_received,
             acks_sent: r.acks_sent,
             segments_delivered: r.segments_delivered,
@@ -353,7 +355,7 @@ impl Simulation {
             normalized_throughput: None,
             completed: r.completed_at.is_some(),
             fct: r.completed_at.map(|c| to_secs(c - f.start)),
-            srtt: f.sender.srtt().map(to_secs),
+            srtt: sender.srtt().map(to_secs),
             rttvar: to_secs(rtt.rttvar()),
             min_rtt: rtt.min_rtt().map(to_secs),
             rto: to_secs(rtt.rto()),
@@ -371,19 +373,18 @@ impl Simulation {
 }
 
 /// A generated connection's counters added to its generator's totals.
-fn add_connection(r: &mut TrafficResult, f: &Flow) {
-    let (s, rs) = (f.sender.stats(), &f.receiver.stats);
+fn add_connection(r: &mut TrafficResult, c: &ConnSummary) {
     r.connections += 1;
-    r.segments_delivered += rs.segments_delivered;
-    r.bytes_delivered += rs.bytes_delivered;
-    r.bytes_delivered_measured += rs.bytes_delivered_measured;
-    r.data_packets_sent += s.data_packets_sent;
-    r.retransmits += s.retransmits;
-    r.fast_retransmits += s.fast_retransmits;
-    r.timeouts += s.timeouts;
-    r.spurious_retransmits += f.sender.truth().spurious_total();
-    r.dsacks_received += s.dsacks_received;
-    r.data_drops += f.sender.truth().dropped_copies();
+    r.segments_delivered += c.segments_delivered;
+    r.bytes_delivered += c.bytes_delivered;
+    r.bytes_delivered_measured += c.bytes_delivered_measured;
+    r.data_packets_sent += c.data_packets_sent;
+    r.retransmits += c.retransmits;
+    r.fast_retransmits += c.fast_retransmits;
+    r.timeouts += c.timeouts;
+    r.spurious_retransmits += c.spurious_retransmits;
+    r.dsacks_received += c.dsacks_received;
+    r.data_drops += c.data_drops;
 }
 
 /// Mean, median and 95th percentile of the object completion times.

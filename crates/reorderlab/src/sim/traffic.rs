@@ -138,17 +138,17 @@ impl Simulation {
             return;
         };
         let after: AfterObject = p.on_object_done(w.object, self.now);
-        p.objects[w.object as usize].timeouts_after = Some(f.sender.stats().timeouts);
+        p.objects[w.object as usize].timeouts_after = Some(f.sender().stats().timeouts);
         if let Some(next) = after.next_on_connection {
             let o = &mut p.objects[next.object as usize];
             o.flow = fi as u32;
             o.first_segment = w.end;
-            o.timeouts_before = f.sender.stats().timeouts;
+            o.timeouts_before = f.sender().stats().timeouts;
             w.object = next.object;
             w.end += next.segments;
             w.busy = true;
             w.pending += next.segments;
-            f.receiver.flush_delayed_ack(self.now, out);
+            f.live_mut().receiver.flush_delayed_ack(self.now, out);
             let at = self.now + t.request_delay;
             self.events.schedule(at, Event::Request { flow: fi as u32 });
         }
@@ -171,9 +171,9 @@ impl Simulation {
         };
         let n = std::mem::take(&mut w.pending);
         let mut out = std::mem::take(&mut self.out);
-        f.sender.write(n, self.now, &mut out);
+        f.live_mut().sender.write(n, self.now, &mut out);
         let src = f.src;
-        self.send_all(&mut out, src);
+        self.send_all(&mut out, flow, src);
         self.out = out;
         self.sync_timers(flow);
     }
