@@ -14,7 +14,10 @@
 //! Linux's `tp->tsorted_sent_queue`: a segment leaves the list when it is
 //! acknowledged, SACKed or marked lost, and re-enters at the tail when it is
 //! retransmitted. The links live in the segments themselves (no allocation
-//! per packet); see [`Scoreboard::track_send_order`].
+//! per packet); see [`Scoreboard::track_send_order`]. A bookmark in the list
+//! finds the last segment sent at or before a time that only grows (RACK's
+//! RACK.xmit_ts) without walking the list from its head
+//! ([`Scoreboard::last_sent_at_or_before`]).
 
 use std::collections::VecDeque;
 
@@ -96,6 +99,11 @@ pub struct Scoreboard {
     /// Its first (earliest sent) and last segments, [`NIL`] when empty.
     sent_head: u32,
     sent_tail: u32,
+    /// A segment of the list, or [`NIL`] for "before the head"; when its
+    /// segment leaves the list it moves to the one sent before it, so the
+    /// segments up to it keep their order and it stays in the list
+    /// ([`Self::last_sent_at_or_before`]).
+    sent_mark: u32,
     /// Scratch for [`Self::rebuild_send_order`].
     sort_buf: Vec<(Time, u32)>,
 }
@@ -122,6 +130,7 @@ impl Scoreboard {
             send_order: false,
             sent_head: NIL,
             sent_tail: NIL,
+            sent_mark: NIL,
             sort_buf: Vec::new(),
         }
     }
@@ -147,6 +156,43 @@ impl Scoreboard {
         (n != NIL).then_some(n)
     }
 
+    /// The segment awaiting delivery sent just before `seq` (which must be
+    /// in the list).
+    pub fn prev_sent(&self, seq: u32) -> Option<u32> {
+        let p = self.segs[(seq - self.una) as usize].prev_sent;
+        (p != NIL).then_some(p)
+    }
+
+    /// The last segment of the send-order list sent at or before `t` (the
+    /// list is in nondecreasing send time, so these are a prefix of it).
+    /// The search starts from a bookmark left by the previous call: with
+    /// `t` nondecreasing from call to call, its cost is amortized over the
+    /// segments that join the prefix, plus one step back each time the
+    /// bookmarked segment leaves the list.
+    pub fn last_sent_at_or_before(&mut self, t: Time) -> Option<u32> {
+        let una = self.una;
+        let at = |seq: u32| &self.segs[(seq - una) as usize];
+        let mut m = self.sent_mark;
+        // Back, if `t` went down (not the case in RACK: RACK.xmit_ts only
+        // grows).
+        while m != NIL && at(m).sent_at > t {
+            m = at(m).prev_sent;
+        }
+        loop {
+            let n = if m == NIL {
+                self.sent_head
+            } else {
+                at(m).next_sent
+            };
+            if n == NIL || at(n).sent_at > t {
+                break;
+            }
+            m = n;
+        }
+        self.sent_mark = m;
+        (m != NIL).then_some(m)
+    }
+
     /// Append `seq` (just sent) at the tail of the send-time-ordered list.
     fn link_last(&mut self, seq: u32) {
         let tail = self.sent_tail;
@@ -169,13 +215,8 @@ impl Scoreboard {
 
     /// Remove `seq` from the send-time-ordered list.
     fn unlink(&mut self, seq: u32) {
-        unlink_in(
-            &mut self.segs,
-            self.una,
-            &mut self.sent_head,
-            &mut self.sent_tail,
-            seq,
-        );
+        let ends = (&mut self.sent_head, &mut self.sent_tail);
+        unlink_in(&mut self.segs, self.una, ends, &mut self.sent_mark, seq);
     }
 
     /// Relink every segment awaiting delivery by (send time, sequence)
@@ -193,6 +234,7 @@ impl Scoreboard {
         buf.sort_unstable();
         self.sent_head = NIL;
         self.sent_tail = NIL;
+        self.sent_mark = NIL;
         for &(_, seq) in &buf {
             self.link_last(seq);
         }
@@ -334,12 +376,13 @@ impl Scoreboard {
             send_order,
             sent_head,
             sent_tail,
+            sent_mark,
             ..
         } = self;
         sacked.insert_with(start, end, |a, b| {
             for seq in a..b {
                 if *send_order && segs[(seq - una) as usize].awaiting_delivery() {
-                    unlink_in(segs, una, sent_head, sent_tail, seq);
+                    unlink_in(segs, una, (sent_head, sent_tail), sent_mark, seq);
                 }
                 let s = &mut segs[(seq - una) as usize];
                 s.sacked = true;
@@ -456,6 +499,7 @@ impl Scoreboard {
         // Nothing awaits delivery any more.
         self.sent_head = NIL;
         self.sent_tail = NIL;
+        self.sent_mark = NIL;
         self.lost_hi = self.nxt;
         self.lost_max = self.nxt;
         self.retx_hint = self.una;
@@ -506,6 +550,11 @@ impl Scoreboard {
             cur = s.next_sent;
         }
         assert_eq!(self.sent_tail, prev);
+        assert!(
+            self.sent_mark == NIL || order.contains(&self.sent_mark),
+            "bookmark {} not in the list",
+            self.sent_mark
+        );
         let members = (self.una..self.nxt)
             .filter(|&q| self.seg(q).unwrap().awaiting_delivery())
             .count();
@@ -515,11 +564,21 @@ impl Scoreboard {
 }
 
 /// Remove `seq` from the send-time-ordered list whose head and tail are
-/// `head` and `tail` (a free function so that [`Scoreboard::sack`] can use
-/// it while it borrows the ranges).
-fn unlink_in(segs: &mut VecDeque<SegState>, una: u32, head: &mut u32, tail: &mut u32, seq: u32) {
+/// `ends`, moving its bookmark `mark` back one segment if it is on `seq` (a
+/// free function so that [`Scoreboard::sack`] can use it while it borrows
+/// the ranges).
+fn unlink_in(
+    segs: &mut VecDeque<SegState>,
+    una: u32,
+    (head, tail): (&mut u32, &mut u32),
+    mark: &mut u32,
+    seq: u32,
+) {
     let s = &segs[(seq - una) as usize];
     let (p, n) = (s.prev_sent, s.next_sent);
+    if *mark == seq {
+        *mark = p;
+    }
     if p == NIL {
         *head = n;
     } else {
