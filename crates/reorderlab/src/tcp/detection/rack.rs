@@ -194,7 +194,7 @@ impl Rack {
     /// were last sent, as Linux's `tcp_rack_detect_loss` walks
     /// `tsorted_sent_queue`, up to the last one sent at or before
     /// RACK.xmit_ts; of those, the ones sent before the RACK segment
-    /// ([`Self::examined`]) are lost once their time is up, and the reorder
+    /// (`examined`) are lost once their time is up, and the reorder
     /// timer is armed for the largest time left. Send times do not decrease
     /// along the list and every segment has the same time allowance
     /// (RACK.rtt + reo_wnd), so:
