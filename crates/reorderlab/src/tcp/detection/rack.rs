@@ -190,72 +190,115 @@ impl Rack {
     /// arms (or clears) the reorder timer.
     ///
     /// The segments examined are those awaiting delivery (not SACKed, and
-    /// not marked lost unless a retransmission is out), walked in the order
-    /// they were last sent, as Linux's `tcp_rack_detect_loss` walks
-    /// `tsorted_sent_queue`: the walk stops at the first one sent after
-    /// RACK.xmit_ts, so its cost is the number of segments sent before the
-    /// RACK segment and still undelivered (the holes), not the window.
+    /// not marked lost unless a retransmission is out), in the order they
+    /// were last sent, as Linux's `tcp_rack_detect_loss` walks
+    /// `tsorted_sent_queue`, up to the last one sent at or before
+    /// RACK.xmit_ts; of those, the ones sent before the RACK segment
+    /// (`examined`) are lost once their time is up, and the reorder
+    /// timer is armed for the largest time left. Send times do not decrease
+    /// along the list and every segment has the same time allowance
+    /// (RACK.rtt + reo_wnd), so:
+    /// * the segments whose time is up are a prefix of the list: the walk
+    ///   from the head stops at the first one whose time is not up (or sent
+    ///   after RACK.xmit_ts), and costs the segments it marks plus the few
+    ///   it passes over (sent at RACK.xmit_ts itself, after the RACK
+    ///   segment);
+    /// * the largest time left is that of the last segment examined, found
+    ///   back from the end of the range ([`Scoreboard::last_sent_at_or_before`],
+    ///   whose bookmark follows RACK.xmit_ts): the holes between are not
+    ///   visited.
+    ///
     /// Needs [`Scoreboard::track_send_order`].
     pub fn detect_loss(&mut self, sb: &mut Scoreboard, now: Time) -> u32 {
+        self.detect_loss_with(sb, now, |_| {})
+    }
+
+    /// [`Self::detect_loss`], calling `on_mark(seq)` for each segment marked
+    /// lost, in the order marked.
+    pub(crate) fn detect_loss_with(
+        &mut self,
+        sb: &mut Scoreboard,
+        now: Time,
+        mut on_mark: impl FnMut(u32),
+    ) -> u32 {
         self.deadline = None;
         let Some(xmit_ts) = self.xmit_ts else {
             return 0;
         };
-        // Segments above the RACK segment were sent after it unless they
-        // are retransmissions, which only a retransmitted RACK segment can
-        // follow.
+        let allowance = self.rtt + self.reo_wnd;
+        let mut marked = 0;
+        let mut waiting = false;
+        let mut cursor = sb.first_sent();
+        while let Some(seq) = cursor {
+            let s = *sb.seg(seq).expect("listed segment is outstanding");
+            if s.sent_at > xmit_ts {
+                // Every segment sent at or before RACK.xmit_ts was expired:
+                // nothing is left to wait for.
+                break;
+            }
+            if s.sent_at + allowance > now {
+                // Neither this one nor any later one can be lost yet.
+                waiting = true;
+                break;
+            }
+            // Read the successor first: marking unlinks `seq`.
+            cursor = sb.next_sent(seq);
+            if self.examined(sb, seq, &s) {
+                Self::mark(sb, seq, &s);
+                on_mark(seq);
+                marked += 1;
+            }
+        }
+        let mut back = if waiting {
+            sb.last_sent_at_or_before(xmit_ts)
+        } else {
+            None
+        };
+        while let Some(seq) = back {
+            let s = *sb.seg(seq).expect("listed segment is outstanding");
+            if self.examined(sb, seq, &s) {
+                debug_assert!(s.sent_at + allowance > now);
+                self.deadline = Some(s.sent_at + allowance);
+                break;
+            }
+            back = sb.prev_sent(seq);
+        }
+        marked
+    }
+
+    /// [`Self::detect_loss`]; in the crate's tests, checked on every call
+    /// against the walk it replaced (`rack_walk_tests.rs`).
+    #[inline]
+    fn detect_loss_checked(&mut self, sb: &mut Scoreboard, now: Time) -> u32 {
+        #[cfg(test)]
+        return walk_tests::checked_detect_loss(self, sb, now);
+        #[cfg(not(test))]
+        self.detect_loss(sb, now)
+    }
+
+    /// Step 5's segments: outstanding ones sent before the RACK segment
+    /// (RACK_sent_after, ties broken by sequence). Segments above the RACK
+    /// segment were sent after it unless they are retransmissions, which
+    /// only a retransmitted RACK segment can follow.
+    #[inline]
+    fn examined(&self, sb: &Scoreboard, seq: u32, s: &SegState) -> bool {
         let top = if self.xmit_retrans {
             sb.nxt()
         } else {
             self.end_seq.min(sb.nxt())
         };
-        let mut marked = 0;
-        let mut timeout: Time = 0;
-        let mut cursor = sb.first_sent();
-        while let Some(seq) = cursor {
-            let Some(&s) = sb.seg(seq) else {
-                break;
-            };
-            // Read the successor first: marking unlinks `seq`.
-            cursor = sb.next_sent(seq);
-            if s.sent_at > xmit_ts {
-                // This one and every later one were sent after RACK.xmit_ts.
-                break;
-            }
-            if seq >= top || !sent_after(xmit_ts, self.end_seq, s.sent_at, seq + 1) {
-                continue;
-            }
-            match self.mark_if_expired(sb, seq, &s, now) {
-                None => marked += 1,
-                Some(left) => timeout = timeout.max(left),
-            }
-        }
-        if timeout > 0 {
-            self.deadline = Some(now + timeout);
-        }
-        marked
+        let xmit_ts = self.xmit_ts.expect("a RACK segment");
+        seq < top && sent_after(xmit_ts, self.end_seq, s.sent_at, seq + 1)
     }
 
-    /// Step 5 for one segment sent before the RACK segment: lost once
-    /// xmit_ts + RACK.rtt + reo_wnd has passed (marked, `None`), else the
-    /// time left until then.
-    fn mark_if_expired(
-        &self,
-        sb: &mut Scoreboard,
-        seq: u32,
-        s: &SegState,
-        now: Time,
-    ) -> Option<Time> {
-        let expiry = s.sent_at + self.rtt + self.reo_wnd;
-        if expiry > now {
-            return Some(expiry - now);
-        }
+    /// Step 5: a segment whose xmit_ts + RACK.rtt + reo_wnd has passed is
+    /// lost (if its retransmission was out, that retransmission is).
+    fn mark(sb: &mut Scoreboard, seq: u32, s: &SegState) {
         if s.retrans {
             sb.mark_retransmission_lost(seq);
         } else {
             sb.mark_lost(seq);
         }
-        None
     }
 }
 
@@ -323,7 +366,7 @@ impl LossDetector for RackDetection {
         let in_recovery = tcb.ca != CaState::Open;
         let srtt = tcb.rtt.srtt();
         (self.rack).update_reo_wnd(una, nxt, dsack, in_recovery, sacked, srtt);
-        let marked = self.rack.detect_loss(&mut tcb.sb, now);
+        let marked = self.rack.detect_loss_checked(&mut tcb.sb, now);
         tcb.stats.rack_marked_lost += marked as u64;
         true
     }
@@ -334,7 +377,7 @@ impl LossDetector for RackDetection {
             return TimerVerdict::Nothing;
         }
         tcb.stats.rack_timer_expiries += 1;
-        let marked = self.rack.detect_loss(&mut tcb.sb, now);
+        let marked = self.rack.detect_loss_checked(&mut tcb.sb, now);
         tcb.stats.rack_marked_lost += marked as u64;
         if marked > 0 {
             tcb.stats.rack_reorder_timeouts += 1;
@@ -374,3 +417,7 @@ impl LossDetector for RackDetection {
 #[cfg(test)]
 #[path = "rack_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "rack_walk_tests.rs"]
+mod walk_tests;

@@ -122,9 +122,12 @@ fn reference_detect_loss(r: &mut Rack, sb: &mut Scoreboard, now: Time) -> u32 {
         if !sent_after(xmit_ts, r.end_seq, s.sent_at, seq + 1) {
             continue;
         }
-        match r.mark_if_expired(sb, seq, &s, now) {
-            None => marked += 1,
-            Some(left) => timeout = timeout.max(left),
+        let expiry = s.sent_at + r.rtt + r.reo_wnd;
+        if expiry > now {
+            timeout = timeout.max(expiry - now);
+        } else {
+            Rack::mark(sb, seq, &s);
+            marked += 1;
         }
     }
     if timeout > 0 {
