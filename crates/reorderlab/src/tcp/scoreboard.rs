@@ -126,7 +126,7 @@ pub struct Scoreboard {
 }
 
 /// Ranges remembered in [`Scoreboard::known`].
-const KNOWN_RANGES: usize = 4;
+const KNOWN_RANGES: usize = 8;
 
 impl Default for Scoreboard {
     fn default() -> Scoreboard {
