@@ -433,12 +433,22 @@ impl DupthreshPolicy {
 
     /// The threshold now, for congestion window `cwnd` and RTO / SRTT (the
     /// bound of AVG-DEV's [`AvgDevFormula::Sources`]).
-    pub fn value(&mut self, cwnd: f64, rto_over_srtt: Option<f64>, now: Time) -> u32 {
+    pub fn value(
+        &mut self,
+        cwnd: f64,
+        rto_over_srtt: impl FnOnce() -> Option<f64>,
+        now: Time,
+    ) -> u32 {
         match self {
             DupthreshPolicy::Fixed(d) => *d,
             DupthreshPolicy::RrTcp(rr) => rr.dupthresh(now),
             DupthreshPolicy::BlantonAllman(bl) => bl.dupthresh(cwnd),
-            DupthreshPolicy::AvgDev(ad) => ad.dupthresh(cwnd, rto_over_srtt),
+            DupthreshPolicy::AvgDev(ad) => {
+                // RTO / SRTT only where the formula reads it (a division
+                // and the RTO's clamps on every ACK otherwise)
+                let bounded = ad.avg.is_some() && ad.formula == AvgDevFormula::Sources;
+                ad.dupthresh(cwnd, if bounded { rto_over_srtt() } else { None })
+            }
             DupthreshPolicy::Linux(l) => l.reordering,
             DupthreshPolicy::Winthresh(_) => MIN_DUPTHRESH,
         }

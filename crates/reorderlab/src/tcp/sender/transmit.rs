@@ -208,10 +208,10 @@ impl Sender {
         if t.ca != CaState::Open || !t.has_new_data() {
             return;
         }
-        let (rto, rwnd) = (t.rtt.rto(), t.cfg.max_window);
         let Some(c) = self.cwv.as_mut() else {
             return;
         };
+        let (rto, rwnd) = (t.rtt.rto(), t.cfg.max_window);
         let halvings = c.before_send(&mut t.w, now, rto, rwnd);
         if halvings > 0 {
             t.stats.cwv_idle_halvings += halvings as u64;
