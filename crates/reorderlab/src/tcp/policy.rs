@@ -223,6 +223,8 @@ impl LimitedTransmit {
         match *self {
             LimitedTransmit::Off => 0,
             LimitedTransmit::Rfc3042 => dupacks.min(2),
+            // no duplicate ACK (most calls): no need to floor k x cwnd
+            LimitedTransmit::CwndMultiple(_) if dupacks == 0 => 0,
             LimitedTransmit::CwndMultiple(k) => dupacks.min(floor(k * cwnd) as u32),
             LimitedTransmit::Extended(_) => 0,
         }
@@ -240,5 +242,7 @@ mod tests {
         assert_eq!(LimitedTransmit::Rfc3042.allowance(5, 10.0), 2);
         assert_eq!(LimitedTransmit::CwndMultiple(1.0).allowance(7, 10.0), 7);
         assert_eq!(LimitedTransmit::CwndMultiple(1.0).allowance(17, 10.0), 10);
+        assert_eq!(LimitedTransmit::CwndMultiple(1.0).allowance(0, 10.0), 0);
+        assert_eq!(LimitedTransmit::CwndMultiple(2.0).allowance(0, f64::NAN), 0);
     }
 }
