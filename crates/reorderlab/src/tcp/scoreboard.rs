@@ -291,7 +291,9 @@ impl Scoreboard {
     pub fn sack(&mut self, start: u32, end: u32, mut on_new: impl FnMut(u32, &SegState)) -> u32 {
         let start = start.max(self.una);
         let end = end.min(self.nxt);
-        if start >= end || self.known.iter().any(|&(a, b)| a <= start && end <= b) {
+        // (every entry compared, without early exit: branch-free)
+        let known = (self.known.iter()).fold(false, |k, &(a, b)| k | ((a <= start) & (end <= b)));
+        if start >= end || known {
             return 0;
         }
         let una = self.una;
