@@ -219,12 +219,15 @@ pub enum LimitedTransmit {
 impl LimitedTransmit {
     /// Segments the sender may have outstanding beyond cwnd after `dupacks`
     /// duplicate ACKs outside recovery.
+    #[inline]
     pub fn allowance(&self, dupacks: u32, cwnd: f64) -> u32 {
+        if dupacks == 0 {
+            // every mode's allowance without a duplicate ACK (most calls)
+            return 0;
+        }
         match *self {
             LimitedTransmit::Off => 0,
             LimitedTransmit::Rfc3042 => dupacks.min(2),
-            // no duplicate ACK (most calls): no need to floor k x cwnd
-            LimitedTransmit::CwndMultiple(_) if dupacks == 0 => 0,
             LimitedTransmit::CwndMultiple(k) => dupacks.min(floor(k * cwnd) as u32),
             LimitedTransmit::Extended(_) => 0,
         }
