@@ -218,7 +218,7 @@ pub trait LossResponse {
 /// counts as 1, as `max` makes it).
 #[inline]
 pub fn open_window_allows(out: u32, cwnd: f64, allowance: u32) -> bool {
-    out <= allowance || (out as u64 + 1 - allowance as u64) as f64 <= cwnd
+    out <= allowance || (out as i64 + 1 - allowance as i64) as f64 <= cwnd
 }
 
 impl Response {
