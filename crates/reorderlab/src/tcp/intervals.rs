@@ -68,10 +68,23 @@ impl IntervalSet {
 
     /// Insert `[start, end)`, calling `on_new` for each sub-range that was not
     /// in the set before. Returns the number of new elements.
-    pub fn insert_with(&mut self, start: u32, end: u32, mut on_new: impl FnMut(u32, u32)) -> u32 {
+    #[inline]
+    pub fn insert_with(&mut self, start: u32, end: u32, on_new: impl FnMut(u32, u32)) -> u32 {
         if start >= end {
             return 0;
         }
+        self.insert_with_range(start, end, on_new).0
+    }
+
+    /// [`Self::insert_with`] of a non-empty `[start, end)`, also returning
+    /// the range of the set that holds it afterwards.
+    pub fn insert_with_range(
+        &mut self,
+        start: u32,
+        end: u32,
+        mut on_new: impl FnMut(u32, u32),
+    ) -> (u32, (u32, u32)) {
+        debug_assert!(start < end);
         // Most insertions are at the top: a new segment above every range
         // (the receiver), or a SACK block that extends the highest range
         // (the sender). Same result as the general case, without its
@@ -80,16 +93,17 @@ impl IntervalSet {
             if start > last.1 {
                 self.ranges.push((start, end));
                 on_new(start, end);
-                return end - start;
+                return (end - start, (start, end));
             }
             if start >= last.0 {
                 if end <= last.1 {
-                    return 0;
+                    return (0, *last);
                 }
                 let from = last.1;
                 last.1 = end;
+                let range = *last;
                 on_new(from, end);
-                return end - from;
+                return (end - from, range);
             }
         }
         let i = self.first_touching(start);
@@ -114,7 +128,7 @@ impl IntervalSet {
             added += end - cursor;
         }
         self.replace(i, j, (new_start, new_end));
-        added
+        (added, (new_start, new_end))
     }
 
     /// Replace the ranges `i..j` (absolute indices; `i == j` inserts) by

@@ -219,7 +219,12 @@ pub enum LimitedTransmit {
 impl LimitedTransmit {
     /// Segments the sender may have outstanding beyond cwnd after `dupacks`
     /// duplicate ACKs outside recovery.
+    #[inline]
     pub fn allowance(&self, dupacks: u32, cwnd: f64) -> u32 {
+        if dupacks == 0 {
+            // every mode's allowance without a duplicate ACK (most calls)
+            return 0;
+        }
         match *self {
             LimitedTransmit::Off => 0,
             LimitedTransmit::Rfc3042 => dupacks.min(2),
@@ -240,5 +245,7 @@ mod tests {
         assert_eq!(LimitedTransmit::Rfc3042.allowance(5, 10.0), 2);
         assert_eq!(LimitedTransmit::CwndMultiple(1.0).allowance(7, 10.0), 7);
         assert_eq!(LimitedTransmit::CwndMultiple(1.0).allowance(17, 10.0), 10);
+        assert_eq!(LimitedTransmit::CwndMultiple(1.0).allowance(0, 10.0), 0);
+        assert_eq!(LimitedTransmit::CwndMultiple(2.0).allowance(0, f64::NAN), 0);
     }
 }

@@ -113,7 +113,14 @@ impl Receiver {
     pub fn on_data(&mut self, pkt: &Packet, now: Time, out: &mut Vec<Packet>) {
         let s = pkt.seq;
         self.echo_copy = pkt.copy;
-        if s < self.rcv_nxt || self.ooo.contains(s) {
+        // Above RCV.NXT, one search both tells a duplicate and inserts a
+        // new segment (the out-of-order set never holds RCV.NXT itself).
+        let ooo_range = if s > self.rcv_nxt {
+            self.ooo.insert_with_range(s, s + 1, |_, _| {})
+        } else {
+            (0, (0, 0))
+        };
+        if s < self.rcv_nxt || (s > self.rcv_nxt && ooo_range.0 == 0) {
             // Duplicate: ACK at once, reporting it with DSACK (RFC 2883 Sec. 4).
             self.stats.duplicates += 1;
             // Linux re-enters quickack mode on a duplicate (a sign of loss
@@ -141,8 +148,7 @@ impl Receiver {
             // Out of order: above a hole. ACK at once (RFC 5681 Sec. 4.2).
             self.stats.out_of_order += 1;
             self.stats.reordering.on_unique_arrival(s);
-            self.ooo.insert(s, s + 1);
-            self.recent.remember(s);
+            self.recent.remember(s, ooo_range.1);
             self.send_ack(now, None, out);
         }
     }
@@ -230,23 +236,21 @@ impl Receiver {
                 }
             }
         }
-        for &seq in self.recent.newest_first() {
+        // Each recent segment's block is kept with it: the ranges of the
+        // set are disjoint, so a segment inside a reported block has that
+        // block as its own.
+        for &r in self.recent.ranges_newest_first() {
             if blocks.len() >= max {
                 break;
             }
-            // Recent segments mostly share a block: one already reported
-            // needs no search (it would be skipped as used anyway).
-            if used[..n_used].iter().any(|&(a, b)| a <= seq && seq < b) {
-                continue;
-            }
-            if let Some(r) = self.ooo.range_containing(seq) {
-                if !used[..n_used].contains(&r) {
-                    blocks.push(r.0, r.1);
-                    used[n_used] = r;
-                    n_used += 1;
-                }
+            if !used[..n_used].contains(&r) {
+                blocks.push(r.0, r.1);
+                used[n_used] = r;
+                n_used += 1;
             }
         }
+        #[cfg(test)]
+        self.recent.check(&self.ooo);
         blocks
     }
 
@@ -274,20 +278,24 @@ impl Receiver {
 }
 
 /// The last [`Recent::CAP`] out-of-order segments received, newest first,
-/// without repeats: a small array (a deque's bookkeeping cost more than
-/// the eight moves).
+/// without repeats, each with the range of the out-of-order set holding it
+/// (so that the SACK blocks need no search of the set): a small array (a
+/// deque's bookkeeping cost more than the eight moves).
 #[derive(Debug, Clone, Default)]
 struct Recent {
     seqs: [u32; Recent::CAP],
+    ranges: [(u32, u32); Recent::CAP],
     len: usize,
 }
 
 impl Recent {
     const CAP: usize = 8;
 
-    /// `seq` arrived: it moves (or enters) at the front; the oldest of a
-    /// full list leaves.
-    fn remember(&mut self, seq: u32) {
+    /// `seq` arrived and the set's range holding it is now `range`: it
+    /// moves (or enters) at the front; the oldest of a full list leaves.
+    /// Ranges only merge as segments arrive, so a remembered range inside
+    /// `range` was merged into it.
+    fn remember(&mut self, seq: u32, range: (u32, u32)) {
         let live = &self.seqs[..self.len];
         let end = match live.iter().position(|&r| r == seq) {
             Some(i) => i,
@@ -298,24 +306,46 @@ impl Recent {
             None => Self::CAP - 1,
         };
         self.seqs.copy_within(0..end, 1);
+        self.ranges.copy_within(0..end, 1);
         self.seqs[0] = seq;
+        self.ranges[0] = range;
+        for r in &mut self.ranges[1..self.len] {
+            if range.0 <= r.0 && r.1 <= range.1 {
+                *r = range;
+            }
+        }
     }
 
-    /// Drop the segments below `seq` (now delivered), keeping the order.
+    /// Drop the segments below `seq` (now delivered), keeping the order:
+    /// only the range delivered left the set, so the others' ranges stay.
     fn forget_below(&mut self, seq: u32) {
         let mut kept = 0;
         for i in 0..self.len {
             let r = self.seqs[i];
             if r >= seq {
                 self.seqs[kept] = r;
+                self.ranges[kept] = self.ranges[i];
                 kept += 1;
             }
         }
         self.len = kept;
     }
 
+    #[cfg(test)]
     fn newest_first(&self) -> &[u32] {
         &self.seqs[..self.len]
+    }
+
+    fn ranges_newest_first(&self) -> &[(u32, u32)] {
+        &self.ranges[..self.len]
+    }
+
+    /// The kept ranges are the set's ranges holding the segments.
+    #[cfg(test)]
+    fn check(&self, ooo: &IntervalSet) {
+        for (&seq, &r) in self.seqs[..self.len].iter().zip(&self.ranges) {
+            assert_eq!(ooo.range_containing(seq), Some(r), "segment {seq}");
+        }
     }
 }
 
@@ -337,12 +367,81 @@ mod tests {
                 r.forget_below(seq);
                 model.retain(|&m| m >= seq);
             } else {
-                r.remember(seq);
+                r.remember(seq, (seq, seq + 1));
                 model.retain(|&m| m != seq);
                 model.push_front(seq);
                 model.truncate(8);
             }
             assert_eq!(r.newest_first(), model.iter().copied().collect::<Vec<_>>());
+        }
+    }
+
+    /// The SACK option as it was built before the blocks were kept with
+    /// the recent segments: a search of the out-of-order set for each.
+    fn sack_blocks_by_search(r: &Receiver, dup: Option<u32>) -> Vec<(u32, u32)> {
+        let max = (r.cfg.max_sack_blocks as usize).min(SackBlocks::MAX);
+        let mut blocks: Vec<(u32, u32)> = Vec::new();
+        if let Some(d) = dup {
+            blocks.push((d, d + 1));
+        }
+        let mut used: Vec<(u32, u32)> = dup
+            .and_then(|d| r.ooo.range_containing(d))
+            .into_iter()
+            .collect();
+        if let Some(&u) = used.first() {
+            if blocks.len() < max {
+                blocks.push(u);
+            }
+        }
+        for &seq in r.recent.newest_first() {
+            if blocks.len() >= max {
+                break;
+            }
+            if used.iter().any(|&(a, b)| a <= seq && seq < b) {
+                continue;
+            }
+            if let Some(range) = r.ooo.range_containing(seq) {
+                if !used.contains(&range) {
+                    blocks.push(range);
+                    used.push(range);
+                }
+            }
+        }
+        blocks
+    }
+
+    /// Random arrivals (reordered by up to 60 segments, 3 % lost until a
+    /// retransmission, 2 % duplicated): every ACK's blocks are those the
+    /// searches give.
+    #[test]
+    fn kept_blocks_match_a_search_of_the_set() {
+        let mut rng = crate::engine::Rng::from_seed(24);
+        for round in 0..40u64 {
+            let mut c = cfg(DelayedAck::None);
+            c.max_sack_blocks = 1 + (round % 4) as u8;
+            let mut r = Receiver::new(c, 0, 0);
+            let mut order: Vec<(u64, u32)> = Vec::new();
+            for s in 0..3_000u32 {
+                let x = rng.next_u64();
+                let at = s as u64 + x % (1 + round % 60);
+                order.push((at, s));
+                if x % 100 < 3 {
+                    order.last_mut().unwrap().0 += 200; // lost, resent later
+                }
+                if x % 100 >= 98 {
+                    order.push((at + (x >> 20) % 50, s)); // a duplicate
+                }
+            }
+            order.sort_unstable();
+            let mut out = Vec::new();
+            for &(_, s) in &order {
+                let dup = s < r.rcv_nxt || r.ooo.contains(s);
+                out.clear();
+                r.on_data(&data(s, 0), 0, &mut out);
+                let want = sack_blocks_by_search(&r, dup.then_some(s));
+                assert_eq!(out[0].sack.as_slice(), want, "round {round} segment {s}");
+            }
+            assert_eq!(r.rcv_nxt(), 3_000);
         }
     }
 

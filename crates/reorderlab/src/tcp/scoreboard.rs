@@ -116,7 +116,17 @@ pub struct Scoreboard {
     sent_mark: u32,
     /// Scratch for [`Self::rebuild_send_order`].
     sort_buf: Vec<(Time, u32)>,
+    /// Ranges of `sacked` that the last SACK blocks fell in, in a ring
+    /// (`known_next` is the next to replace). SACKed segments leave the set
+    /// only below SND.UNA, so whatever lies in one of them at or above
+    /// SND.UNA is SACKed: a block repeated by the next ACKs (RFC 2018 Sec.
+    /// 4 reports each range up to three times) needs no search.
+    known: [(u32, u32); KNOWN_RANGES],
+    known_next: usize,
 }
+
+/// Ranges remembered in [`Scoreboard::known`].
+const KNOWN_RANGES: usize = 8;
 
 impl Default for Scoreboard {
     fn default() -> Scoreboard {
@@ -143,6 +153,8 @@ impl Scoreboard {
             sent_tail: NIL,
             sent_mark: NIL,
             sort_buf: Vec::new(),
+            known: [(0, 0); KNOWN_RANGES],
+            known_next: 0,
         }
     }
 
@@ -279,7 +291,9 @@ impl Scoreboard {
     pub fn sack(&mut self, start: u32, end: u32, mut on_new: impl FnMut(u32, &SegState)) -> u32 {
         let start = start.max(self.una);
         let end = end.min(self.nxt);
-        if start >= end {
+        // (every entry compared, without early exit: branch-free)
+        let known = (self.known.iter()).fold(false, |k, &(a, b)| k | ((a <= start) & (end <= b)));
+        if start >= end || known {
             return 0;
         }
         let una = self.una;
@@ -295,7 +309,7 @@ impl Scoreboard {
             sent_mark,
             ..
         } = self;
-        sacked.insert_with(start, end, |a, b| {
+        let (newly, range) = sacked.insert_with_range(start, end, |a, b| {
             for seq in a..b {
                 if *send_order && segs[(seq - una) as usize].awaiting_delivery() {
                     unlink_in(segs, una, (sent_head, sent_tail), sent_mark, seq);
@@ -312,12 +326,20 @@ impl Scoreboard {
                 *sacked_out += 1;
                 on_new(seq, s);
             }
-        })
+        });
+        self.known[self.known_next] = range;
+        self.known_next = (self.known_next + 1) % KNOWN_RANGES;
+        newly
     }
 
     /// RFC 6675 `IsLost(seq)`: at least `dupthresh` SACKed segments above it
     /// (segment granularity makes the byte and block criteria coincide).
     pub fn is_lost(&self, seq: u32, dupthresh: u32) -> bool {
+        if seq == self.una {
+            // Every SACKed segment is at or above SND.UNA: no walk.
+            let at_una = self.segs.front().is_some_and(|s| s.sacked) as u32;
+            return self.sacked_out - at_una >= dupthresh;
+        }
         self.sacked.count_at_or_above(seq + 1) >= dupthresh
     }
 

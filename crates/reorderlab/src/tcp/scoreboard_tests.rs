@@ -183,3 +183,62 @@ fn next_lost_finds_segments_marked_below_its_scan() {
     sb.mark_all_lost();
     assert_eq!(sb.next_lost(), Some(3));
 }
+
+/// Random SACK blocks of a receiver reporting its recent ranges (repeated
+/// over several ACKs, some reordered, some above SND.NXT), cumulative ACKs
+/// and timeouts: every block reports exactly the segments a plain set of
+/// SACKed numbers says are new (so the remembered ranges skip only blocks
+/// that hold nothing new), and `IsLost(SND.UNA)` counts as a walk of the
+/// SACKed ranges does.
+#[test]
+fn sack_with_known_ranges_matches_a_plain_set() {
+    use std::collections::BTreeSet;
+    let mut rng = crate::engine::Rng::from_seed(31);
+    let mut sb = Scoreboard::new();
+    let mut sacked: BTreeSet<u32> = BTreeSet::new();
+    let mut blocks: Vec<(u32, u32)> = Vec::new();
+    for step in 0..40_000u32 {
+        let r = rng.next_u64();
+        while sb.nxt() < sb.una() + 300 {
+            sb.send_new(0, 10.0);
+        }
+        match r % 20 {
+            0 => {
+                let ack = sb.una() + (r >> 8) as u32 % 20;
+                let ack = ack.min(sb.nxt());
+                sb.cum_ack(ack);
+                sacked.retain(|&x| x >= ack);
+            }
+            1 if r % 1000 == 1 => sb.mark_all_lost(),
+            _ => {
+                // a new block, or one of the last ones again (possibly
+                // grown, or as an old ACK sent before SND.UNA moved)
+                let base = sb.una().saturating_sub(5);
+                if blocks.len() < 8 || r.is_multiple_of(3) {
+                    let start = base + (r >> 8) as u32 % 320;
+                    blocks.push((start, start + 1 + (r >> 24) as u32 % 4));
+                } else {
+                    let i = blocks.len() - 1 - (r >> 8) as usize % 8;
+                    if r.is_multiple_of(5) {
+                        blocks[i].1 += 1;
+                    }
+                    blocks.push(blocks[i]);
+                }
+                let (l, e) = *blocks.last().unwrap();
+                let mut got = Vec::new();
+                let n = sb.sack(l, e, |seq, _| got.push(seq));
+                let want: Vec<u32> = (l.max(sb.una())..e.min(sb.nxt()))
+                    .filter(|x| !sacked.contains(x))
+                    .collect();
+                assert_eq!(got, want, "step {step}: block {l}..{e}");
+                assert_eq!(n as usize, want.len());
+                sacked.extend(want);
+            }
+        }
+        assert_eq!(sb.sacked_out() as usize, sacked.len(), "step {step}");
+        let above_una = sacked.range(sb.una() + 1..).count() as u32;
+        for k in [1, 3, above_una, above_una + 1, (r >> 40) as u32 % 50] {
+            assert_eq!(sb.is_lost(sb.una(), k), above_una >= k, "step {step}");
+        }
+    }
+}

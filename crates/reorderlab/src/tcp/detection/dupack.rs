@@ -171,7 +171,7 @@ impl LossDetector for DupAck {
             DupthreshPolicy::Winthresh(wt) => {
                 wt.dupthresh(tcb.cfg.max_window, tcb.sb.packets_out(), tcb.w.cwnd)
             }
-            p => p.value(tcb.w.cwnd, rto_over_srtt(tcb), now),
+            p => p.value(tcb.w.cwnd, || rto_and_srtt(tcb), now),
         };
         if let Some(d) = elt {
             self.dupthresh = d;
@@ -341,7 +341,7 @@ impl LossDetector for DupAck {
     fn after_elt(&mut self, elt: Option<u32>, cwnd: f64, now: Time) {
         self.dupthresh = match elt {
             Some(t) => t,
-            None => self.policy.value(cwnd, None, now),
+            None => self.policy.value(cwnd, || None, now),
         };
     }
 
@@ -350,10 +350,10 @@ impl LossDetector for DupAck {
     }
 }
 
-/// RTO / SRTT, once there is an RTT sample.
-fn rto_over_srtt(tcb: &Tcb) -> Option<f64> {
+/// RTO and SRTT, once there is a (non-zero) RTT sample.
+fn rto_and_srtt(tcb: &Tcb) -> Option<(Time, Time)> {
     let srtt = tcb.rtt.srtt().filter(|&s| s > 0)?;
-    Some(tcb.rtt.rto() as f64 / srtt as f64)
+    Some((tcb.rtt.rto(), srtt))
 }
 
 /// The end of the highest SACKed segment (SND.UNA if none).

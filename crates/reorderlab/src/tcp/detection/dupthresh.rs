@@ -269,6 +269,10 @@ pub struct AvgDev {
     /// Mean deviation of the reordering length, segments.
     dev: f64,
     pub samples: u64,
+    /// The last RTO and SRTT the bound was asked for, and RTO / SRTT: they
+    /// change far less often than once per ACK (an ns-2 estimator's are
+    /// whole ticks), and the division was the costliest step.
+    ratio: (Time, Time, f64),
 }
 
 /// Which reading of AVG-DEV ([`AvgDev`]).
@@ -297,6 +301,7 @@ impl AvgDev {
             avg: None,
             dev: 0.0,
             samples: 0,
+            ratio: (0, 0, f64::NAN),
         }
     }
 
@@ -347,12 +352,31 @@ impl AvgDev {
         };
         let (raw, cap) = match self.formula {
             AvgDevFormula::Sources => {
+                let raw = floor(avg + self.dev);
                 let bound = rto_over_srtt.map_or(f64::INFINITY, |r| cwnd * (0.7 * r - 2.0));
-                (floor(avg + self.dev), floor(bound))
+                // An integer raw at or below the bound is at or below its
+                // floor too: the floor only matters below raw (or with a
+                // NaN raw, which min drops).
+                if !(bound < raw || raw.is_nan()) {
+                    return raw.max(MIN_DUPTHRESH as f64) as u32;
+                }
+                (raw, floor(bound))
             }
             AvgDevFormula::K4 => (floor(avg + 4.0 * self.dev) + 1.0, floor(0.9 * cwnd)),
         };
         raw.min(cap).max(MIN_DUPTHRESH as f64) as u32
+    }
+
+    /// [`Self::dupthresh`] with the bound's RTO and SRTT (`None` before an
+    /// RTT sample), their ratio remembered.
+    pub fn dupthresh_at(&mut self, cwnd: f64, rto_and_srtt: Option<(Time, Time)>) -> u32 {
+        let ratio = rto_and_srtt.map(|(rto, srtt)| {
+            if (rto, srtt) != (self.ratio.0, self.ratio.1) {
+                self.ratio = (rto, srtt, rto as f64 / srtt as f64);
+            }
+            self.ratio.2
+        });
+        self.dupthresh(cwnd, ratio)
     }
 }
 
@@ -433,12 +457,21 @@ impl DupthreshPolicy {
 
     /// The threshold now, for congestion window `cwnd` and RTO / SRTT (the
     /// bound of AVG-DEV's [`AvgDevFormula::Sources`]).
-    pub fn value(&mut self, cwnd: f64, rto_over_srtt: Option<f64>, now: Time) -> u32 {
+    pub fn value(
+        &mut self,
+        cwnd: f64,
+        rto_and_srtt: impl FnOnce() -> Option<(Time, Time)>,
+        now: Time,
+    ) -> u32 {
         match self {
             DupthreshPolicy::Fixed(d) => *d,
             DupthreshPolicy::RrTcp(rr) => rr.dupthresh(now),
             DupthreshPolicy::BlantonAllman(bl) => bl.dupthresh(cwnd),
-            DupthreshPolicy::AvgDev(ad) => ad.dupthresh(cwnd, rto_over_srtt),
+            DupthreshPolicy::AvgDev(ad) => {
+                // RTO and SRTT only where the formula reads them
+                let bounded = ad.avg.is_some() && ad.formula == AvgDevFormula::Sources;
+                ad.dupthresh_at(cwnd, if bounded { rto_and_srtt() } else { None })
+            }
             DupthreshPolicy::Linux(l) => l.reordering,
             DupthreshPolicy::Winthresh(_) => MIN_DUPTHRESH,
         }

@@ -157,3 +157,42 @@ fn td_fr_waits_max_of_half_srtt_and_dupack_spread() {
     assert_eq!(td_fr_deadline(ms(100), ms(110), ms(60)), ms(130));
     assert_eq!(td_fr_deadline(ms(100), ms(150), ms(60)), ms(150));
 }
+
+/// AVG-DEV's bound with its remembered RTO / SRTT and without the floor
+/// of a bound above avg + dev gives the plain formula's dupthresh, on
+/// random samples, timeouts, windows and estimators (repeated RTO and
+/// SRTT pairs, as an estimator in whole ticks gives).
+#[test]
+fn avg_dev_remembered_ratio_matches_the_plain_formula() {
+    let plain = |ad: &AvgDev, cwnd: f64, r: Option<(Time, Time)>| -> u32 {
+        let Some(avg) = ad.avg() else {
+            return 3;
+        };
+        let ratio = r.map(|(rto, srtt)| rto as f64 / srtt as f64);
+        let bound = ratio.map_or(f64::INFINITY, |r| cwnd * (0.7 * r - 2.0));
+        floor(avg + ad.dev())
+            .min(floor(bound))
+            .max(MIN_DUPTHRESH as f64) as u32
+    };
+    let mut rng = crate::engine::Rng::from_seed(17);
+    let mut ad = AvgDev::new(AvgDevFormula::Sources);
+    let (mut rto, mut srtt) = (ms(1000), ms(200));
+    let mut capped = 0;
+    for step in 0..200_000 {
+        let x = rng.next_u64();
+        match x % 50 {
+            0 => ad.on_sample((x >> 8) as u32 % 60),
+            1 => ad.on_timeout(),
+            2 => rto = ms(200 + (x >> 8) % 2000),
+            3 => srtt = ms(1 + (x >> 8) % 400),
+            _ => {}
+        }
+        let cwnd = ((x >> 20) % 4000) as f64 / 16.0;
+        let r = (!x.is_multiple_of(7)).then_some((rto, srtt));
+        let want = plain(&ad, cwnd, r);
+        let plain_bound = plain(&ad, cwnd, None);
+        capped += (want < plain_bound) as u32;
+        assert_eq!(ad.dupthresh_at(cwnd, r), want, "step {step}");
+    }
+    assert!(capped > 1000, "the bound must bind in some steps: {capped}");
+}

@@ -318,7 +318,7 @@ impl RackDetection {
         let mut policy = cfg.dupthresh.clone();
         RackDetection {
             rack: Rack::new(adaptive),
-            dupthresh: policy.value(tcb.w.cwnd, None, 0),
+            dupthresh: policy.value(tcb.w.cwnd, || None, 0),
         }
     }
 }

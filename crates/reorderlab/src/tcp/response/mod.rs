@@ -29,7 +29,6 @@ pub mod sack;
 pub mod tcp_pr;
 
 use crate::engine::Time;
-use crate::num::floor;
 use crate::tcp::policy::Recovery;
 use crate::tcp::sender::limited::LtState;
 use crate::tcp::sender::tcb::{CaState, Tcb};
@@ -193,8 +192,7 @@ pub trait LossResponse {
             CaState::Open => match self.dupack_send_limit(tcb, lt.elt_send_limit()) {
                 Some(limit) => tcb.sb.pipe() < limit,
                 None => {
-                    let allowance = lt.allowance(tcb.dupacks, cwnd) as f64;
-                    tcb.sb.packets_out() as f64 + 1.0 <= floor(cwnd).max(1.0) + allowance
+                    open_window_allows(tcb.sb.packets_out(), cwnd, lt.allowance(tcb.dupacks, cwnd))
                 }
             },
             CaState::Recovery => self.recovery_window_allows(tcb, retransmission),
@@ -210,6 +208,17 @@ pub trait LossResponse {
     fn on_exit(&mut self) {}
     /// A retransmission timeout ends any recovery.
     fn on_timeout(&mut self) {}
+}
+
+/// The Open state's rule: one more segment within max(floor(cwnd), 1) plus
+/// limited transmit's `allowance` beyond it, i.e. `out + 1.0 <=
+/// floor(cwnd).max(1.0) + allowance as f64`, without the floor: at or
+/// below the allowance always; above, `out + 1 - allowance` is a whole
+/// number, at most floor(cwnd) exactly when at most cwnd (a NaN window
+/// counts as 1, as `max` makes it).
+#[inline]
+pub fn open_window_allows(out: u32, cwnd: f64, allowance: u32) -> bool {
+    out <= allowance || (out as i64 + 1 - allowance as i64) as f64 <= cwnd
 }
 
 impl Response {
@@ -288,5 +297,53 @@ impl Response {
     }
     pub fn on_timeout(&mut self) {
         dispatch!(self, r => r.on_timeout())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::open_window_allows;
+    use crate::num::floor;
+
+    /// The rule without the floor answers as the rule with it, on windows
+    /// of every size (fractions, whole numbers, below 1, negative, huge,
+    /// infinite, NaN), flights around them and allowances.
+    #[test]
+    fn open_window_rule_without_the_floor_matches_the_rule_with_it() {
+        let plain = |out: u32, cwnd: f64, allowance: u32| {
+            out as f64 + 1.0 <= floor(cwnd).max(1.0) + allowance as f64
+        };
+        let mut rng = crate::engine::Rng::from_seed(6675);
+        let special = [
+            0.0,
+            -0.0,
+            0.5,
+            1.0,
+            -3.5,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            4_503_599_627_370_496.5,
+            1e300,
+        ];
+        for step in 0..1_000_000u64 {
+            let x = rng.next_u64();
+            let cwnd = match x % 4 {
+                0 => special[(x >> 8) as usize % special.len()],
+                1 => ((x >> 8) % 64) as f64,
+                _ => ((x >> 8) % 100_000) as f64 / 64.0,
+            };
+            let near = cwnd.clamp(0.0, 1e6) as u32;
+            let allowance = [0, 1, 2, (x >> 40) as u32 % 50, u32::MAX][(x >> 30) as usize % 5];
+            let out = match (x >> 33) % 4 {
+                0 => (x >> 36) as u32,
+                _ => (near + allowance % 4).saturating_sub(((x >> 36) % 4) as u32),
+            };
+            assert_eq!(
+                open_window_allows(out, cwnd, allowance),
+                plain(out, cwnd, allowance),
+                "step {step}: out {out}, cwnd {cwnd}, allowance {allowance}"
+            );
+        }
     }
 }

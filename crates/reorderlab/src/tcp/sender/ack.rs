@@ -68,8 +68,8 @@ impl Sender {
         let entered = self.detect_losses(d.dsack, now, out);
         self.probe_on_ack(pkt, ack > una_before, d.newly_sacked, now);
         self.response.after_ack(&mut self.tcb, d.delivered, entered);
-        self.transmit(now, out);
-        self.reschedule_probe(ack > una_before, now);
+        let sent_new = self.send_allowed(now, out);
+        self.reschedule_probe(ack > una_before, sent_new, now);
         self.check_done(now);
     }
 

@@ -166,8 +166,8 @@ impl LtState {
         let LimitedTransmit::CwndMultiple(k) = self.mode else {
             return;
         };
-        let bound = floor(k * cwnd) as u32;
-        let exhausted = open && dupacks > 0 && dupacks >= bound && dupacks < dupthresh;
+        let exhausted =
+            open && dupacks > 0 && dupacks >= floor(k * cwnd) as u32 && dupacks < dupthresh;
         if exhausted && self.idle.is_none() {
             self.idle = Some((now, 0));
         }

@@ -61,13 +61,16 @@ impl Sender {
     }
 
     /// After an ACK: the PTO is re-armed on an ACK of new data (and, with
-    /// draft-01, on every ACK), else dropped if no longer allowed.
-    pub(super) fn reschedule_probe(&mut self, advanced: bool, now: Time) {
+    /// draft-01, on every ACK) or after new data went out (`sent_new`),
+    /// else dropped if no longer allowed. (Arming sets the deadline from
+    /// the state alone: arming once after the ACK's transmissions is what
+    /// arming after them and again after the ACK gave.)
+    pub(super) fn reschedule_probe(&mut self, advanced: bool, sent_new: bool, now: Time) {
         let draft = matches!(
             self.timers.probe.as_ref().map(|p| p.mode),
             Some(TailLossProbe::Draft01 { .. })
         );
-        if advanced || draft {
+        if advanced || draft || sent_new {
             self.schedule_probe(now);
         } else if !self.probe_allowed() {
             self.timers.cancel_probe();

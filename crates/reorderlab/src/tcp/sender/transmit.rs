@@ -23,10 +23,19 @@ impl Sender {
     }
 
     /// Send what the window allows: lost segments first (RFC 6675 NextSeg
-    /// rule 1), then new data (rule 2), then rule 3.
+    /// rule 1), then new data (rule 2), then rule 3; the probe timeout
+    /// follows new data.
     pub(super) fn transmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if self.send_allowed(now, out) {
+            self.schedule_probe(now);
+        }
+    }
+
+    /// [`Self::transmit`] without the probe timeout: whether new data went
+    /// out (the ACK path re-arms the probe itself).
+    pub(super) fn send_allowed(&mut self, now: Time, out: &mut Vec<Packet>) -> bool {
         if self.tcb.phase != Phase::Established {
-            return;
+            return false;
         }
         self.cwv_before_send(now);
         let mut sent_new = false;
@@ -63,9 +72,7 @@ impl Sender {
                 .note_exhausted(now, open, t.dupacks, dupthresh, t.w.cwnd);
         }
         self.detection.after_transmit(&mut self.tcb);
-        if sent_new {
-            self.schedule_probe(now);
-        }
+        sent_new
     }
 
     /// NextSeg rule 1: the lowest segment marked lost, if the response is
@@ -208,10 +215,10 @@ impl Sender {
         if t.ca != CaState::Open || !t.has_new_data() {
             return;
         }
-        let (rto, rwnd) = (t.rtt.rto(), t.cfg.max_window);
         let Some(c) = self.cwv.as_mut() else {
             return;
         };
+        let (rto, rwnd) = (t.rtt.rto(), t.cfg.max_window);
         let halvings = c.before_send(&mut t.w, now, rto, rwnd);
         if halvings > 0 {
             t.stats.cwv_idle_halvings += halvings as u64;

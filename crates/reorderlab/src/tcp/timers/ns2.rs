@@ -91,6 +91,32 @@ pub struct Ns2Estimator {
     backoff: u32,
     /// `ts_option_`: samples from timestamps (every ACK).
     timestamps: bool,
+    /// The last quotients by the tick of the send time and of the round
+    /// trip (see [`TickQuotient`]).
+    sent_tick: TickQuotient,
+    rtt_ticks: TickQuotient,
+}
+
+/// `x / tick` for an `x` that mostly stays within one tick from one sample
+/// to the next (send times, round trips): the last quotient is reused
+/// while `x` stays in its tick, where a 64-bit division (tens of cycles,
+/// on every ACK with timestamps) would give the same.
+#[derive(Debug, Clone, Copy, Default)]
+struct TickQuotient {
+    /// `q x tick`, the start of the tick `q`.
+    start: Time,
+    q: Time,
+}
+
+impl TickQuotient {
+    #[inline]
+    fn of(&mut self, x: Time, tick: Time) -> Time {
+        if x < self.start || x - self.start >= tick {
+            self.q = x / tick;
+            self.start = self.q * tick;
+        }
+        self.q
+    }
 }
 
 impl Ns2Estimator {
@@ -106,6 +132,8 @@ impl Ns2Estimator {
             t_rtxcur: profile.initial_rto,
             backoff: 1,
             timestamps,
+            sent_tick: TickQuotient::default(),
+            rtt_ticks: TickQuotient::default(),
         }
     }
 
@@ -113,11 +141,19 @@ impl Ns2Estimator {
     pub fn on_sample(&mut self, tao: Time, now: Time) {
         let tick = self.profile.tick;
         let ticks = if self.timestamps {
-            (tao + tick / 2) / tick
+            self.rtt_ticks.of(tao + tick / 2, tick)
         } else {
             let sendtime = now.saturating_sub(tao) + self.phase;
-            (tao + sendtime % tick) / tick
+            // sendtime % tick
+            let into_tick = sendtime - self.sent_tick.of(sendtime, tick) * tick;
+            self.rtt_ticks.of(tao + into_tick, tick)
         };
+        self.fold_ticks(ticks);
+    }
+
+    /// The rest of `rtt_update`: a round trip of `ticks` whole ticks.
+    fn fold_ticks(&mut self, ticks: Time) {
+        let tick = self.profile.tick;
         let rtt = (ticks as i64).max(1);
         if self.t_srtt != 0 {
             let mut delta = rtt - (self.t_srtt >> SRTT_BITS);
@@ -249,6 +285,53 @@ mod tests {
             ..Ns2Profile::V2_26
         };
         assert_eq!(Ns2Estimator::new(none, 0, true).timeout(None), ms(20));
+    }
+
+    /// The remembered quotients are those of the divisions, on send times
+    /// and round trips that mostly stay within a tick and sometimes jump
+    /// (back, too), for both kinds of sample.
+    #[test]
+    fn remembered_tick_quotients_match_the_divisions() {
+        let mut rng = crate::engine::Rng::from_seed(40);
+        for timestamps in [false, true] {
+            let profile = Ns2Profile::V2_31;
+            let (mut e, mut plain) = (
+                Ns2Estimator::new(profile, ms(3), timestamps),
+                Ns2Estimator::new(profile, ms(3), timestamps),
+            );
+            let (mut now, mut tao) = (ms(500), ms(100));
+            for step in 0..100_000 {
+                let x = rng.next_u64();
+                now += x % 50_000;
+                match x % 100 {
+                    0 => tao = ms(1 + (x >> 8) % 900),
+                    1 => now = now.saturating_sub(ms((x >> 8) % 50)),
+                    // on a tick boundary, or just below one
+                    2..=4 => tao = ms(10 * (1 + (x >> 8) % 90)) - (x % 2) - profile.tick / 2,
+                    // a send time on a tick boundary (the phase is 3 ms)
+                    5 => now = ms(10 * (1 + now / ms(10))) + tao - ms(3),
+                    _ => tao = (tao + (x >> 8) % 2_000_000).saturating_sub(1_000_000),
+                }
+                e.on_sample(tao, now);
+                plain.on_sample_by_division(tao, now);
+                let state = |e: &Ns2Estimator| (e.t_srtt, e.t_rttvar, e.t_rtxcur);
+                assert_eq!(state(&e), state(&plain), "step {step}");
+            }
+        }
+    }
+
+    impl Ns2Estimator {
+        /// [`Ns2Estimator::on_sample`] with the plain divisions.
+        fn on_sample_by_division(&mut self, tao: Time, now: Time) {
+            let tick = self.profile.tick;
+            let ticks = if self.timestamps {
+                (tao + tick / 2) / tick
+            } else {
+                let sendtime = now.saturating_sub(tao) + self.phase;
+                (tao + sendtime % tick) / tick
+            };
+            self.fold_ticks(ticks);
+        }
     }
 
     #[test]
