@@ -98,6 +98,9 @@ DEFAULT: Any = _Default()
 
 Backend = Literal["local", "threads", "dask", "serial"]
 
+#: Each sweep's start and end are logged (INFO; ``scripts/profile_reproduce.py``).
+_log = logging.getLogger(__name__)
+
 
 @dataclass
 class Grid:
@@ -927,6 +930,7 @@ def sweep(
     )
     try:
         todo, count = state.plan(progress)
+        _log.info("sweep start: %d runs, %d to simulate", stats.total, count)
         if cached_only and count:
             raise MissingRunsError(_missing_text(todo, count, stats.total, st))
         runner = _runner(backend, count, n_workers, address, stats)
@@ -945,6 +949,7 @@ def sweep(
     finally:
         state.close()  # after the table: its background work would slow it down
     stats.wall_s = time.perf_counter() - t0
+    _log.info("sweep end: %d simulated, %.3f s of core CPU", stats.executed, stats.sim_cpu_s)
     df.attrs["stats"] = stats
     df.attrs["total"] = stats.total
     df.attrs["executed"] = stats.executed

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,10 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+#: Each figure's steps are logged (INFO) as they end: ``scripts/profile_reproduce.py``
+#: reads them to say where a reproduction's time goes.
+_log = logging.getLogger(__name__)
 
 #: Modules of this package that register recipes (imported on first use).
 _MODULES: tuple[str, ...] = (
@@ -97,9 +102,14 @@ class FigureRecipe:
         and plots under ``out``, check the claims."""
         from reorderlab.papers.common import Runs
 
+        _log.info("figure start: %s %s", self.paper, self.figure)
         derived = self.derive(Runs(self.points(quick), store), quick, out)
+        _log.info("figure tables done: %s %s", self.paper, self.figure)
         self.plot(derived.data, out, quick)
-        return self.check(derived.data, quick)
+        _log.info("figure plots done: %s %s", self.paper, self.figure)
+        claims = self.check(derived.data, quick)
+        _log.info("figure claims done: %s %s", self.paper, self.figure)
+        return claims
 
     def check(self, data: Any, quick: bool) -> list[Claim]:
         """The claims step, each claim that does not hold with the deviation
