@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import zlib
 from pathlib import Path
 
@@ -775,3 +776,74 @@ def test_new_store_refuses_a_leftover_journal(store_path: Path) -> None:
         store_mod.NewStore(store_path)
     with Store(store_path) as st:
         assert len(st) == 2
+
+
+class _WatchedLock:
+    """A lock that notes when a thread has to wait for it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.contended = threading.Event()
+
+    def __enter__(self) -> _WatchedLock:
+        if not self._lock.acquire(blocking=False):
+            self.contended.set()
+            self._lock.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
+def test_opening_a_store_waits_for_a_background_thread_registered_but_not_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store's background close or creation is registered, then started,
+    under the registry's lock. ``Store()`` read the registry without it, so
+    it could find the thread not started yet and ``join`` it: a
+    ``RuntimeError``. Here the thread's start is held between the two until
+    the opening store has either failed or waits for the lock."""
+    path = tmp_path / "race.duckdb"
+    with Store(path):
+        pass
+    real = os.path.realpath(path)
+    watched = _WatchedLock()
+    monkeypatch.setattr(store_mod, "_JOURNALS_LOCK", watched)
+    registered, go_on, opened = threading.Event(), threading.Event(), threading.Event()
+    real_thread = threading.Thread
+
+    class HeldStart(real_thread):  # type: ignore[valid-type,misc]
+        def start(self) -> None:
+            registered.set()  # in the registry, not started
+            go_on.wait(timeout=120)
+            super().start()
+
+    errors: list[BaseException] = []
+
+    def open_store() -> None:
+        try:
+            Store(path).close()
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            opened.set()
+
+    background = real_thread(
+        target=lambda: store_mod._in_background(real, lambda: None, path), daemon=True
+    )
+    opener = real_thread(target=open_store, daemon=True)
+    monkeypatch.setattr(threading, "Thread", HeldStart)
+    try:
+        background.start()
+        assert registered.wait(timeout=120)
+        opener.start()
+        while not (opened.wait(0.01) or watched.contended.is_set()):
+            pass
+    finally:
+        go_on.set()
+        monkeypatch.setattr(threading, "Thread", real_thread)
+    background.join(timeout=120)
+    opener.join(timeout=120)
+    assert errors == []
+    assert opened.is_set()
+    store_mod.wait_for_background_closes()

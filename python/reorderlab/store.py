@@ -511,6 +511,20 @@ def wait_for_background_closes() -> None:
             thread.join()
 
 
+def _wait_for_background(real: str) -> None:
+    """Wait until no thread is creating or closing the store file at real
+    path ``real`` in the background. The registry is read under its lock:
+    a thread is registered and started under it (``_in_background``), and
+    read without it, one could be found registered but not started yet,
+    which ``join`` refuses (``RuntimeError``)."""
+    while True:
+        with _JOURNALS_LOCK:
+            thread = _CLOSING.get(real)
+        if thread is None or thread is threading.current_thread():
+            return
+        thread.join()
+
+
 def _in_background(real: str, work: Callable[[], None], path: Path) -> threading.Thread:
     """Run ``work`` on the store file at real path ``real`` (creating or
     closing it) on a thread registered in ``_CLOSING``, after the one
@@ -610,9 +624,8 @@ class Store:
         self._journal: _Journal | None = None
         # the file's real path: the key of this process's journal for it
         self._real = os.path.realpath(self.path)
-        closing = _CLOSING.get(self._real)
-        if _wait and closing is not None:
-            closing.join()  # (a sweep's new store may be being created by it)
+        if _wait:
+            _wait_for_background(self._real)  # (a sweep's new store may be being created)
         if read_only and not self.path.exists():
             if journal_path(self._real).exists():
                 raise FileNotFoundError(
