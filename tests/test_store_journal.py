@@ -847,3 +847,17 @@ def test_opening_a_store_waits_for_a_background_thread_registered_but_not_starte
     assert errors == []
     assert opened.is_set()
     store_mod.wait_for_background_closes()
+
+
+def test_a_store_opened_again_takes_many_runs_at_once(tmp_path: Path) -> None:
+    """Opening an existing store read its layout with ``fetchone``, which
+    leaves DuckDB's result unfinished; DuckDB 2.0 then refused to register
+    the frame of a flush of more than a few runs ("connection has an
+    unfinished result")."""
+    path = tmp_path / "again.duckdb"
+    with Store(path):
+        pass
+    with Store(path) as st:
+        st.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(40))  # type: ignore[arg-type]
+    with Store(path, read_only=True) as ro:
+        assert len(ro) == 40

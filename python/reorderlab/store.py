@@ -200,6 +200,13 @@ def run_key(scenario_json: str, seed: int, engine_version: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _one(rows: list[Any]) -> Any:
+    """The first of a query's rows (None if none). Queries fetch all their
+    rows: DuckDB (2.0) refuses some later calls on a connection with a
+    result not read to its end (``register`` of a frame to insert)."""
+    return rows[0] if rows else None
+
+
 def smallest_whole_size(con: duckdb.DuckDBPyConnection) -> int | None:
     """The fewest bytes the open DuckDB file can have when whole: three
     4 KiB headers, then one block per block in use. Blocks that are free
@@ -208,7 +215,7 @@ def smallest_whole_size(con: duckdb.DuckDBPyConnection) -> int | None:
     by three runs one after another was shorter than `total_blocks`
     says). A cut that only removes used blocks behind a free one is not
     seen here; reading the missing block then fails (`_damage_guard`)."""
-    row = con.execute("SELECT block_size, used_blocks FROM pragma_database_size()").fetchone()
+    row = _one(con.execute("SELECT block_size, used_blocks FROM pragma_database_size()").fetchall())
     if row is None:
         return None
     return 3 * 4096 + int(row[0]) * int(row[1])
@@ -758,12 +765,14 @@ class Store:
         """The file's layout (1: no ``reorderlab_meta``); a newer one than
         this version knows is refused."""
         con = self._con
-        found = con.execute(
-            "SELECT 1 FROM duckdb_tables() WHERE table_name = 'reorderlab_meta'"
-        ).fetchone()
+        found = _one(
+            con.execute(
+                "SELECT 1 FROM duckdb_tables() WHERE table_name = 'reorderlab_meta'"
+            ).fetchall()
+        )
         if found is None:
             return 1
-        row = con.execute("SELECT max(layout) FROM reorderlab_meta").fetchone()
+        row = _one(con.execute("SELECT max(layout) FROM reorderlab_meta").fetchall())
         layout = int(row[0]) if row and row[0] is not None else 1
         if layout > _LAYOUT:
             raise StoreError(
@@ -961,7 +970,7 @@ class Store:
 
     @_guarded
     def __len__(self) -> int:
-        row = self._con.execute("SELECT count(*) FROM runs").fetchone()
+        row = _one(self._con.execute("SELECT count(*) FROM runs").fetchall())
         return (int(row[0]) if row else 0) + len(self._jr.pending)
 
     @_guarded
@@ -970,7 +979,7 @@ class Store:
             return False
         if key in self._jr.pending:
             return True
-        row = self._con.execute("SELECT 1 FROM runs WHERE key = ?", [key]).fetchone()
+        row = _one(self._con.execute("SELECT 1 FROM runs WHERE key = ?", [key]).fetchall())
         return row is not None
 
     @_guarded
@@ -1004,11 +1013,13 @@ class Store:
         hit = self._jr.pending.get(key)
         if hit is not None:
             return _row(hit)
-        row = self._con.execute(
-            "SELECT key, scenario_name, seed, engine_version, scenario_json, result_json, "
-            f"wall_s, created_at, {self._result_z} FROM runs WHERE key = ?",
-            [key],
-        ).fetchone()
+        row = _one(
+            self._con.execute(
+                "SELECT key, scenario_name, seed, engine_version, scenario_json, result_json, "
+                f"wall_s, created_at, {self._result_z} FROM runs WHERE key = ?",
+                [key],
+            ).fetchall()
+        )
         return _row(row) if row else None
 
     @_guarded
