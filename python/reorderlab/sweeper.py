@@ -71,7 +71,6 @@ from reorderlab.store import (
     default_store_path,
     is_big,
     journal_path,
-    summary_of,
 )
 
 __all__ = [
@@ -821,8 +820,8 @@ class _Sweep:
     def done(self, batch: list[tuple[Job, _worker.Output]], *, aborting: bool = False) -> None:
         """Store completed runs and keep their table rows (see :class:`Done`)."""
         # Each result is parsed once, for its table row and, if it is big
-        # (megabytes of per-object records), for the summary the store keeps
-        # beside it; not when the sweep is being stopped.
+        # (per-object records, series), for the store, which encodes it by
+        # column; not when the sweep is being stopped.
         parsed = None if aborting else [orjson.loads(text) for _, (text, _, _) in batch]
         target = self._sink()
         stats = self.stats
@@ -1061,10 +1060,11 @@ _RowRef = tuple[int, int, tuple[str, ...]]
 def _store_rows(
     batch: list[tuple[Job, _worker.Output]], parsed: list[Any] | None, version: str
 ) -> Iterator[StoreRow]:
-    """The store's rows of completed runs; a big result's with the summary
-    of its parsed result (``parsed``: the results parsed, or None)."""
+    """The store's rows of completed runs, a big result's with its parsed
+    value (``parsed``: the results parsed, or None), which the store
+    encodes rather than parse the text again."""
     for i, (job, (text, wall, _cpu)) in enumerate(batch):
-        summary = summary_of(parsed[i]) if parsed is not None and is_big(text) else None
+        value = parsed[i] if parsed is not None and is_big(text) else None
         yield StoreRow(
             key=job.key,
             scenario_name=job.scenario.name,
@@ -1073,7 +1073,7 @@ def _store_rows(
             scenario_json=job.stored_json(),
             result_json=text,
             wall_s=wall,
-            result_summary=summary,
+            result_value=value,
         )
 
 
