@@ -1,6 +1,7 @@
 """The store's layout 5: big results encoded by column; stores of layout 4
-(results as text, big ones zlib-compressed) read as they are and migrated
-without a rewrite; journals of version 1 replayed."""
+(results as text, big ones zlib-compressed) read as they are, migrated
+without a rewrite and re-encoded by ``compact``; journals of version 1
+replayed; compaction gives the free space back."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from typing import Any
 
 import duckdb
 import orjson
+import pytest
 
 from reorderlab import result_codec
 from reorderlab import store as store_mod
 from reorderlab.store import Store, StoreRow, journal_path
 
+from .conftest import run_cli
 from .test_result_codec import web_result
 
 
@@ -112,7 +115,7 @@ def texts_of_every_kind() -> dict[str, str]:
     return {"huge": json.dumps(huge), "big": big(1), "small": SMALL}
 
 
-def test_a_layout_4_store_is_read_as_it_is(tmp_path: Path) -> None:
+def test_a_layout_4_store_reads_as_it_is_then_compact_encodes_it(tmp_path: Path) -> None:
     path = tmp_path / "v4.duckdb"
     texts = texts_of_every_kind()
     layout_4_store(path, texts)
@@ -125,11 +128,22 @@ def test_a_layout_4_store_is_read_as_it_is(tmp_path: Path) -> None:
     stored = blobs(path)
     assert stored["small"] is None and stored["big"] is None  # as they were
     assert stored["huge"] is not None and stored["huge"][:1] == b"\x78"  # (zlib)
-    with Store(path, read_only=True) as ro:
-        values = ro.get_values(texts)
+    with Store(path) as st:
+        before, after = st.compact()
+        assert after < before
+        for key, text in texts.items():
+            got = st.get(key)
+            assert got is not None and same(got.result_json, text), key
+        values = st.get_values(texts)
         assert {k: json.dumps(v) for k, (v, _) in values.items()} == {
             k: json.dumps(json.loads(t)) for k, t in texts.items()
         }
+    stored = blobs(path)
+    assert stored["small"] is None  # no bulk to take out
+    for key in ("big", "huge"):
+        blob = stored[key]
+        assert blob is not None and result_codec.is_encoded(blob), key
+        assert len(blob) < len(zlib.compress(texts[key].encode(), 1)) / 2
 
 
 def test_runs_are_stored_encoded_with_their_summary_and_read_by_column(tmp_path: Path) -> None:
@@ -190,3 +204,51 @@ def test_a_journal_line_with_a_damaged_blob_is_set_aside(tmp_path: Path) -> None
     with Store(path) as st:
         assert "k0" not in st
     assert store_mod.quarantine_path(path).exists()
+
+
+def test_sessions_leave_free_space_and_compact_gives_it_back(tmp_path: Path) -> None:
+    path = tmp_path / "c.duckdb"
+    for session in range(3):
+        with Store(path) as st:
+            st.put_many(
+                StoreRow(key=f"k{session}_{i}", **run_fields(i, big(i)))  # type: ignore[arg-type]
+                for i in range(40)
+            )
+    with Store(path) as st:
+        everything = {r.key: r.result_json for r in st.runs()}
+        assert len(everything) == 120
+        assert st.free_share() > 0.2  # (DuckDB rewrote the row group each session)
+        (tmp_path / "c.duckdb.compact").write_bytes(b"left by a kill")
+        before, after = st.compact()
+        assert after < 0.8 * before
+        assert st.free_share() == 0.0
+        assert {r.key: r.result_json for r in st.runs()} == everything
+        st.put_many([StoreRow(key="after", **run_fields(0, SMALL))])  # type: ignore[arg-type]
+    assert not (tmp_path / "c.duckdb.compact").exists()
+    with Store(path, read_only=True) as ro:
+        assert len(ro) == 121
+
+
+def test_compact_refuses_a_store_another_store_of_the_process_has_open(tmp_path: Path) -> None:
+    path = tmp_path / "busy.duckdb"
+    with Store(path) as one, Store(path) as two:
+        with pytest.raises(store_mod.StoreError, match="another Store of this process"):
+            one.compact()
+        assert len(two) == 0
+
+
+def test_store_compact_command(tmp_path: Path, cli_env: dict[str, str]) -> None:
+    path = tmp_path / "cli.duckdb"
+    for session in range(2):
+        with Store(path) as st:
+            st.put_many(
+                StoreRow(key=f"k{session}_{i}", **run_fields(i, big(i)))  # type: ignore[arg-type]
+                for i in range(20)
+            )
+    res = run_cli(["store", "compact", str(path)], cli_env)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith(f"{path}: ") and " MB -> " in res.stdout
+    with Store(path, read_only=True) as ro:
+        assert len(ro) == 40
+    missing = run_cli(["store", "compact", str(tmp_path / "none.duckdb")], cli_env)
+    assert missing.returncode == 2 and "does not exist" in missing.stderr

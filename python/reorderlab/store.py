@@ -168,6 +168,19 @@ _COLUMNS = (
 #: Up to this many rows, :meth:`Store._insert` binds them as parameters.
 _FEW_ROWS = 16
 
+#: DuckDB writes the rows a writer adds to its file (a checkpoint) when its
+#: write-ahead log reaches this size, and when the store is closed. A
+#: checkpoint rewrites the table's last row group whole (122,880 rows: all of
+#: a store's runs), leaving the old copy as free space in the file: at
+#: DuckDB's default of 16 MB, a full reproduction checkpointed a dozen times
+#: and its store was half free space (a 1 GB test table: 2x the CPU, 2.6x
+#: the memory). So the runs of a session are written once, as it closes;
+#: until then they are in the log (and, as before, in the journal).
+_CHECKPOINT_THRESHOLD = "4GB"
+
+#: :meth:`Store.compact` re-encodes this many rows of an older layout at a time.
+_COMPACT_CHUNK = 64
+
 #: Journal line format version (field ``"v"``): 2 has the run as stored
 #: (``result_json`` and ``result_z``, base64); 1 (before layout 5) had the
 #: whole result text in ``result_json``. Both are replayed.
@@ -712,10 +725,13 @@ class Store:
         """Open the file, or say in one line why it cannot be."""
         if self.path.is_dir():
             raise StoreError(f"results store {self.path}: is a directory, not a store file")
+        # One thread: the store's queries are tiny, and a sweep's workers
+        # need the cores more than DuckDB's background threads do.
+        config: dict[str, Any] = {"threads": 1}
+        if not read_only:
+            config["checkpoint_threshold"] = _CHECKPOINT_THRESHOLD
         try:
-            # One thread: the store's queries are tiny, and a sweep's workers
-            # need the cores more than DuckDB's background threads do.
-            return duckdb.connect(str(self.path), read_only=read_only, config={"threads": 1})
+            return duckdb.connect(str(self.path), read_only=read_only, config=config)
         except duckdb.IOException as exc:
             text = str(exc)
             if "lock" in text.lower():  # DuckDB: "Could not set lock on file ..."
@@ -762,7 +778,7 @@ class Store:
         layout 1's table is rewritten, and so are layouts 2 and 3's (with
         ``result_z`` stored uncompressed). Layout 4's rows are read as they
         are (its ``result_z`` is zlib text, which layout 5 reads too): only
-        its number changes."""
+        its number changes (``reorderlab store compact`` re-encodes them)."""
         con = self._con
         found = con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
         tables = {str(r[0]) for r in found}
@@ -889,8 +905,8 @@ class Store:
         if self._jr.flush_due(self.flush_rows, self.flush_interval):
             self.flush()
 
-    def _insert(self, rows: list[_Row]) -> None:
-        """Insert rows in one statement (one transaction).
+    def _insert(self, rows: list[_Row], table: str = "runs") -> None:
+        """Insert rows in one statement (one transaction), into ``table``.
 
         A few rows go in as statement parameters; more as a DataFrame, which
         costs a few milliseconds to set up but about 0.02 ms per row instead
@@ -905,7 +921,7 @@ class Store:
         if len(rows) <= _FEW_ROWS:
             values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
             self._con.execute(
-                f"INSERT INTO runs ({names}) VALUES {values}", [v for r in packed for v in r]
+                f"INSERT INTO {table} ({names}) VALUES {values}", [v for r in packed for v in r]
             )
             return
         import pandas as pd
@@ -918,9 +934,102 @@ class Store:
         con = self._con
         con.register("_reorderlab_new_runs", frame)
         try:
-            con.execute(f"INSERT INTO runs ({names}) SELECT {names} FROM _reorderlab_new_runs")
+            con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _reorderlab_new_runs")
         finally:
             con.unregister("_reorderlab_new_runs")
+
+    # -- compaction ---------------------------------------------------------
+
+    @_guarded
+    def free_share(self) -> float:
+        """The share of the DuckDB file's blocks that are free (see
+        :meth:`compact`), after the journal is moved in and checkpointed."""
+        if not self.read_only:
+            self.flush()
+            self._con.execute("CHECKPOINT")
+        row = _one(
+            self._con.execute(
+                "SELECT total_blocks, free_blocks FROM pragma_database_size()"
+            ).fetchall()
+        )
+        return 0.0 if not row or not row[0] else float(row[1]) / float(row[0])
+
+    @_guarded
+    def compact(self) -> tuple[int, int]:
+        """Rewrite the file without its free space; returns its size in
+        bytes before and after.
+
+        DuckDB rewrites a table's last row group whole when rows are added
+        to a file that has some (every session that adds runs to an existing
+        store), and keeps the old copy as free space, reused but never given
+        back: such a store is up to half free space. The runs are copied to a
+        new file beside it (``<store>.compact``), which then replaces it
+        (one rename: a kill leaves either file whole; a leftover
+        ``.compact`` file is removed by the next compaction). Results that
+        an older layout stored as text or zlib-compressed text are encoded as
+        this layout does (:func:`_pack`) on the way, the others copied as
+        they are. Needs the store open for writing, and no other open
+        ``Store`` of this process on the file."""
+        journal = self._writable()
+        if journal.refs > 1:
+            raise StoreError(
+                f"results store {self.path}: cannot compact it while another Store of "
+                "this process has it open"
+            )
+        self.flush()
+        self._con.execute("CHECKPOINT")
+        before = self.path.stat().st_size
+        tmp = self.path.with_name(self.path.name + ".compact")
+        for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+        con = self._con
+        con.execute("ATTACH ? AS reorderlab_compact", [str(tmp)])
+        try:
+            self._copy_into("reorderlab_compact")
+            con.execute("DETACH reorderlab_compact")  # (checkpoints it)
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                con.execute("DETACH reorderlab_compact")
+            tmp.unlink(missing_ok=True)
+            raise
+        self._conn = None
+        con.close()
+        try:
+            tmp.replace(self.path)
+        finally:
+            self._conn = self._connect(read_only=False)
+            self._conn.execute("SET enable_progress_bar = false")
+        return before, self.path.stat().st_size
+
+    def _copy_into(self, name: str) -> None:
+        """Every run into the attached database ``name`` (a new file), with
+        this layout's table; those stored by an older layout packed again."""
+        con = self._con
+        con.execute(_RUNS_TABLE.format(name=f"{name}.runs"))
+        con.execute(f"CREATE TABLE {name}.reorderlab_meta (layout INTEGER NOT NULL)")
+        con.execute(f"INSERT INTO {name}.reorderlab_meta VALUES (?)", [_LAYOUT])
+        columns = ", ".join((*_COLUMNS, "result_z"))
+        # stored text that may have bulk, or zlib text: not this layout's way
+        older = (
+            "(result_z IS NULL AND length(result_json) >= ?) "
+            "OR (result_z IS NOT NULL AND result_z[1:4] <> ?)"
+        )
+        params = [COMPRESS_FROM, result_codec.MAGIC]
+        con.execute(
+            f"INSERT INTO {name}.runs ({columns}) SELECT {columns} FROM runs "
+            f"WHERE NOT coalesce({older}, false)",
+            params,
+        )
+        keys = [
+            str(r[0]) for r in con.execute(f"SELECT key FROM runs WHERE {older}", params).fetchall()
+        ]
+        for i in range(0, len(keys), _COMPACT_CHUNK):
+            rows = con.execute(
+                f"SELECT {columns} FROM runs WHERE key IN (SELECT unnest(?::VARCHAR[]))",
+                [keys[i : i + _COMPACT_CHUNK]],
+            ).fetchall()
+            repacked = [_packed(tuple(r[:5]), _unpack(r[5], r[8]), None, r[6], r[7]) for r in rows]
+            self._insert(repacked, table=f"{name}.runs")
 
     def _db_existing(self, keys: Iterable[str]) -> set[str]:
         wanted = list(dict.fromkeys(keys))
