@@ -89,14 +89,14 @@ class _Monitor:
                 stat = _read(f"/proc/{entry.name}/stat")
                 if stat:
                     parents[int(entry.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
-        tree = {self.root}
-        grew = True
-        while grew:
-            grew = False
-            for pid, ppid in parents.items():
-                if ppid in tree and pid not in tree:
-                    tree.add(pid)
-                    grew = True
+        # the child's processes, parents before their children (a process's
+        # role depends on its parent's)
+        children: dict[int, list[int]] = {}
+        for pid, ppid in parents.items():
+            children.setdefault(ppid, []).append(pid)
+        tree = [self.root]
+        for pid in tree:
+            tree.extend(sorted(children.get(pid, [])))
         for pid in tree:
             stat = _read(f"/proc/{pid}/stat")
             if not stat:
