@@ -96,7 +96,7 @@ from reorderlab.papers.common import (
     make_claim,
     series_str,
 )
-from reorderlab.plot import line_plot
+from reorderlab.plot import cdf_points, line_plot
 from reorderlab.result_codec import Records, records
 from reorderlab.scenario import (
     ChainTopology,
@@ -887,9 +887,9 @@ def _fig3_plot(data: Fig3, out: Path, quick: bool) -> None:
     for i, (n, owd, r) in enumerate(_fig3_mode(quick)[3]):
         series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
         for v in VARIANTS:
-            x = np.sort(np.asarray(data.octs.get((v, n, owd, r), []), dtype=float))
-            if len(x):
-                series[v] = (list(x), list(np.arange(1, len(x) + 1) / len(x)), None)
+            xs, ys = cdf_points(data.octs.get((v, n, owd, r), []))
+            if xs:
+                series[v] = (xs, ys, None)
         line_plot(
             out,
             f"fig3-{i + 1}",
@@ -1126,11 +1126,6 @@ def _selected(objs: Records, octs: np.ndarray, selection: str) -> np.ndarray:
 def _joined(parts: Sequence[np.ndarray]) -> np.ndarray:
     """Arrays one after the other (a copy)."""
     return np.concatenate(parts) if parts else np.empty(0)
-
-
-def _cdf(x: Sequence[float] | np.ndarray) -> tuple[list[float], list[float]]:
-    v = np.sort(np.asarray(x, dtype=float))
-    return list(v), list(np.arange(1, len(v) + 1) / max(1, len(v)))
 
 
 #: (site, RTT) of each Fig. 4 panel.
@@ -1417,7 +1412,7 @@ def _fig4_plot(data4: Fig4Data, out: Path, quick: bool) -> None:
             for v in VARIANTS:
                 sample = data.octs.get((sel_name, v, site, rtt), np.empty(0))
                 if len(sample):
-                    xs, ys = _cdf(sample)
+                    xs, ys = cdf_points(sample)
                     series[v] = (xs, ys, None)
             n, mean = SITES[site]
             line_plot(
