@@ -59,6 +59,20 @@ def test_a_result_reads_back_as_the_same_value_and_smaller() -> None:
     assert len(blob) < len(zlib.compress(text, 1)) / 2
 
 
+def without_numpy(value: Any, monkeypatch: pytest.MonkeyPatch) -> bytes | None:
+    """``value`` encoded as a process without numpy does (the standard
+    library's arrays)."""
+    with monkeypatch.context() as m:
+        m.setattr(rc, "_numpy", lambda: None)
+        return rc.encode(value)
+
+
+def test_encoded_with_or_without_numpy_to_the_same_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = web_result()
+    assert rc._numpy() is np
+    assert rc.encode(data) == without_numpy(data, monkeypatch)
+
+
 def test_by_column_as_records_of_the_list_of_dicts() -> None:
     data = web_result()
     objects = data["traffic"][0]["object_list"]
@@ -87,6 +101,11 @@ def test_by_column_as_records_of_the_list_of_dicts() -> None:
         [1, None] * 8,
         [0.1 * k for k in range(20)],  # not whole nanoseconds
         [float(k) for k in range(20, 0, -1)],  # whole, decreasing
+        [2.0**62 + 2.0**12 * k for k in range(20)],  # increasing, beyond +-2^62
+        [-(2.0**63)] + [0.5] * 20,  # the int64 minimum, as a float
+        [0.5, 2.0**63] * 10,  # beyond int64, as floats
+        [-(2**63), 0] * 10,  # the int64 minimum
+        [1e-9 * k + 1e9 for k in range(20)],  # seconds whose nanoseconds pass 2^53
         ["a", "b"] * 8,
         [[1, 2]] * 16,
         [{"a": 1}] * 10 + [{"b": 1}] * 10,  # different keys: not a table
@@ -96,11 +115,12 @@ def test_by_column_as_records_of_the_list_of_dicts() -> None:
         [],
     ],
 )
-def test_edge_values_read_back_the_same(values: list[Any]) -> None:
+def test_edge_values_read_back_the_same(values: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
     data = {"x": values, "y": {"z": values}}
     blob = rc.encode(data)
     assert blob is not None
     assert same(rc.decode(blob), data)
+    assert without_numpy(data, monkeypatch) == blob
 
 
 def test_a_value_with_the_marker_key_is_not_encoded() -> None:
@@ -176,6 +196,9 @@ def test_any_json_value_reads_back_the_same(value: Any) -> None:
     plain = rc.decode(blob)
     assert same(plain, data)
     _same_columns(rc.decode(blob, columns=True), plain)
+    with pytest.MonkeyPatch.context() as m:  # (a fixture would not be reset per example)
+        m.setattr(rc, "_numpy", lambda: None)
+        assert rc.encode(data) == blob
 
 
 def _same_columns(by_column: Any, plain: Any) -> None:
