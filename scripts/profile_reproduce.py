@@ -5,7 +5,9 @@
 
 Per figure, and in total: wall time; CPU time (user + sys) of the driver,
 of the sweep workers and of the figure drawers; the workers' idle time
-(wall x workers - their CPU); the wall time spent inside sweeps; and, at the
+(wall x workers - their CPU: on a loaded machine this includes waiting for
+a core) and their waiting time (sampled: a worker asleep has no task,
+whatever the load); the wall time spent inside sweeps; and, at the
 end, the driver's own peak RSS (its VmHWM, read by the driver itself at
 exit) and every helper process's. Also the results folder and store sizes.
 
@@ -73,6 +75,11 @@ class _Monitor:
     samples: list[tuple[float, dict[str, float]]] = field(default_factory=list)
     #: the driver's resident memory (kB) at each sample
     driver_rss: list[tuple[float, int]] = field(default_factory=list)
+    #: seconds sweep workers spent without a task, estimated from samples:
+    #: a worker sleeping (state S) waits for a task on its pipe, one that
+    #: simulates is running or runnable (R) whatever the machine's load
+    waiting: float = 0.0
+    last: float | None = None
     stop: threading.Event = field(default_factory=threading.Event)
 
     def run(self) -> None:
@@ -97,11 +104,16 @@ class _Monitor:
         tree = [self.root]
         for pid in tree:
             tree.extend(sorted(children.get(pid, [])))
+        step = 0.0 if self.last is None else now - self.last
+        self.last = now
         for pid in tree:
             stat = _read(f"/proc/{pid}/stat")
             if not stat:
                 continue
             fields = stat[stat.rindex(")") + 2 :].split()
+            known = self.procs.get(pid)
+            if known is not None and known.role == "worker" and fields[0] == "S":
+                self.waiting += step
             cpu = (int(fields[11]) + int(fields[12])) / _TICK
             proc = self.procs.get(pid)
             if proc is None:
@@ -114,7 +126,7 @@ class _Monitor:
                     proc.hwm_kb = max(proc.hwm_kb, int(line.split()[1]))
                 elif line.startswith("VmRSS:") and pid == self.root:
                     self.driver_rss.append((now, int(line.split()[1])))
-        totals: dict[str, float] = {}
+        totals: dict[str, float] = {"waiting": self.waiting}
         for proc in self.procs.values():
             totals[proc.role] = totals.get(proc.role, 0.0) + proc.cpu
         self.samples.append((now, totals))
@@ -285,6 +297,7 @@ def _interval(
         "driver_cpu_s": cpu("driver"),
         "worker_cpu_s": cpu("worker"),
         "worker_idle_s": round(max(0.0, workers * wall - cpu("worker")), 1),
+        "worker_waiting_s": cpu("waiting"),
         "drawer_cpu_s": cpu("drawer"),
     }
 
@@ -305,6 +318,7 @@ def _print(report: dict[str, Any]) -> None:
         "driver_cpu_s",
         "worker_cpu_s",
         "worker_idle_s",
+        "worker_waiting_s",
         "drawer_cpu_s",
     )
     rows = [*report["figures"], report["total"]]
