@@ -36,7 +36,7 @@ import queue
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -83,6 +83,7 @@ __all__ = [
     "flatten_result",
     "jobs_for",
     "seeds_list",
+    "simulate_jobs",
     "sweep",
 ]
 
@@ -761,6 +762,8 @@ class _Sweep:
         new: NewStore | None,
         own_store: bool,
         on_run: Callable[[Job, str], None] | None,
+        table: bool = True,
+        on_stored: Callable[[list[str]], None] | None = None,
     ) -> None:
         self.points = points
         self.seeds = seeds
@@ -772,6 +775,8 @@ class _Sweep:
         self._new = new  # a store file created when first needed
         self._own_store = own_store
         self._on_run = on_run
+        self._table = table  # build the table's rows (else: store the runs only)
+        self._on_stored = on_stored  # called with the keys of each batch stored
         self._count = 0  # runs to simulate
         # Each run's table row (flattened on arrival: a sweep of long runs
         # with per-object records would otherwise hold gigabytes of result
@@ -836,12 +841,15 @@ class _Sweep:
                 # last one (a store the sweep opened itself is flushed as it
                 # closes, in the background)
                 self._st.flush()
+        if self._on_stored is not None and not aborting:
+            self._on_stored([job.key for job, _ in batch])
         if parsed is None:  # stored: that is all an interrupted sweep owes
             for _ in batch:
                 _count()
             return
         for (job, (text, wall, cpu)), data in zip(batch, parsed, strict=True):
-            _keep_row(job, _flat(data), wall, self._rows, self._firsts, self._results)
+            if self._table:
+                _keep_row(job, _flat(data), wall, self._rows, self._firsts, self._results)
             # the job's JSON texts are not needed any more (a sweep holds
             # every job until its table is built)
             self.jobs[job.index] = Job(job.index, job.params, job.scenario, job.seed, job.key)
@@ -954,6 +962,58 @@ def sweep(
     df.attrs["executed"] = stats.executed
     df.attrs["cached"] = stats.cached
     return df
+
+
+def simulate_jobs(
+    jobs: Iterable[Job],
+    store: str | Path,
+    *,
+    workers: int | None = None,
+    on_stored: Callable[[list[str]], None] | None = None,
+) -> SweepStats:
+    """Simulate (local backend) every job, in the given order and each key
+    once, that the store at ``store`` does not hold yet, and store it;
+    build no table.
+
+    For a driver that knows every run it will need before it needs them
+    (``reproduce`` of several figures, :mod:`reorderlab.papers.ahead`): the
+    jobs may come from several grids and seeds, and run as one sweep. The
+    store is opened on its own connection (the caller may read it
+    meanwhile, from another thread; a ``Store`` of this process on the same
+    file sees the runs as soon as they are journaled) and closed before
+    this returns. ``on_stored(keys)``: called with the keys already stored,
+    then with each batch of runs once they are journaled; an exception it
+    raises stops the sweep (the workers are stopped; every run completed
+    so far is kept)."""
+    n_workers = _pool.worker_count(workers)
+    st = Store(store)
+    try:
+        unique = list(_first_of_each_key(jobs))
+        have = st.existing(job.key for job in unique)
+        if on_stored is not None and have:
+            on_stored(sorted(have))
+        missing = (job for job in unique if job.key not in have)
+        todo = [replace(job, index=i) for i, job in enumerate(missing)]
+        stats = SweepStats(total=len(todo), workers=n_workers, backend="local")
+        state = _Sweep(
+            [],
+            [],
+            stats,
+            store=st,
+            new=None,
+            own_store=False,
+            on_run=None,
+            table=False,
+            on_stored=on_stored,
+        )
+        state.jobs = list(todo)
+        state._count = len(todo)
+        _log.info("look-ahead: %d runs to simulate, %d stored", len(todo), len(have))
+        if todo:
+            _runner("local", len(todo), n_workers, None, stats)(todo, len(todo), state.done)
+    finally:
+        st.close()
+    return stats
 
 
 def _check_arguments(backend: str, store: Any, on_run: Any, cached_only: bool) -> None:
