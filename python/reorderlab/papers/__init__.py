@@ -236,6 +236,7 @@ def reproduce(
                     runs_ahead.wait(i)
                 claims = rec.run(quick, out_dir / rec.paper, store, plans[i])
                 by_paper.setdefault(rec.paper, []).extend(claims)
+                _give_back_memory()
     finally:
         if runs_ahead is not None:
             runs_ahead.stop()
@@ -250,6 +251,21 @@ def reproduce(
                 merged = claims
         write_claims(merged, path)
     return by_paper
+
+
+def _give_back_memory() -> None:
+    """Return the C heap's free memory to the system (glibc's
+    ``malloc_trim``; elsewhere nothing). A figure's tables free their
+    memory, but glibc keeps it: after tail-loss Fig. 4 the driver held
+    512 MB, 248 MB once trimmed, and every figure after it started from
+    there (a full reproduction's driver stayed at ~800 MB from Fig. 4 on)."""
+    import ctypes
+
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # (not glibc)
+        return
+    trim(0)
 
 
 @dataclass(frozen=True)
