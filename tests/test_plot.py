@@ -74,3 +74,54 @@ def test_figures_drawn_by_several_drawers_are_the_bytes_drawn_here(tmp_path: Pat
         for ext in (".png", ".svg"):
             later = (tmp_path / "later" / f"{stem}{ext}").read_bytes()
             assert later == (tmp_path / "now" / f"{stem}{ext}").read_bytes(), stem + ext
+
+
+def _full_cdf(sample: list[float]) -> list[tuple[float, float]]:
+    """Every point of the empirical CDF, as the plots drew it before."""
+    import numpy as np
+
+    v = np.sort(np.asarray(sample, dtype=float))
+    ys = np.arange(1, len(v) + 1) / len(v)
+    return list(zip(v.tolist(), ys.tolist(), strict=True))
+
+
+def test_a_small_cdf_keeps_every_point() -> None:
+    from reorderlab.plot import cdf_points
+
+    sample = [0.3, 0.1, 0.2, 0.2, 5.0]
+    xs, ys = cdf_points(sample, max_points=5)
+    assert list(zip(xs, ys, strict=True)) == _full_cdf(sample)
+    assert cdf_points([]) == ([], [])
+
+
+def test_a_big_cdf_is_thinned_to_exact_points_with_its_extremes() -> None:
+    import itertools
+    import math
+
+    import numpy as np
+
+    from reorderlab.plot import cdf_points
+
+    rng = np.random.default_rng(1)
+    for n, most in ((100_003, 1000), (5_000, 1000), (1001, 1000), (50, 7), (10, 2)):
+        # heavy-tailed, with ties (values rounded to 1 ms)
+        sample = np.round(rng.lognormal(-1.0, 1.5, n), 3).tolist()
+        full = _full_cdf(sample)
+        xs, ys = cdf_points(sample, max_points=most)
+        kept = list(zip(xs, ys, strict=True))
+        assert len(kept) <= most
+        assert kept[0] == full[0] and kept[-1] == full[-1]  # min, and max at 1.0
+        assert ys[-1] == 1.0 and xs[0] == min(sample) and xs[-1] == max(sample)
+        assert set(kept) <= set(full)  # each exactly a point of the whole CDF
+        assert kept == sorted(kept)
+        gap = math.ceil(n / (most - 1)) / n
+        assert max(b - a for a, b in itertools.pairwise(ys)) <= gap + 1e-12
+
+
+def test_a_cdf_needs_two_points() -> None:
+    import pytest
+
+    from reorderlab.plot import cdf_points
+
+    with pytest.raises(ValueError, match="max_points: must be >= 2, got 1"):
+        cdf_points([1.0, 2.0, 3.0], max_points=1)

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import zlib
 from pathlib import Path
 
@@ -35,6 +36,15 @@ from .test_sweep import loss_grid_for_resume
 
 #: Flush thresholds that are never reached: runs stay in the journal.
 NEVER = {"flush_interval": 1e9, "flush_rows": 10**9}
+
+#: The layout a store is brought to.
+LAYOUT = store_mod._LAYOUT
+
+
+def same_json(a: str, b: str) -> bool:
+    """Are two texts the same JSON value, keys in the same order, numbers
+    of the same types?"""
+    return json.dumps(json.loads(a)) == json.dumps(json.loads(b))
 
 
 def fake_run(i: int) -> dict[str, object]:
@@ -245,7 +255,7 @@ def test_torn_last_line_is_ignored(store_path: Path) -> None:
     assert good.count(b"\n") == 3 and good.endswith(b"\n")
     assert db_keys(store_path) == []  # the runs were only in the journal
     # a 4th record cut short by the kill: half a line, no newline
-    line = store_mod._encode(("k3", "s3", 3, "v", "{}", '{"flows": []}', 0.5, 1.0))
+    line = store_mod._encode(("k3", "s3", 3, "v", "{}", '{"flows": []}', 0.5, 1.0, None))
     jpath.write_bytes(good + line[: len(line) // 2])
     rows, ignored = read_journal(jpath)
     assert [r[0] for r in rows] == ["k0", "k1", "k2"] and ignored == 1
@@ -478,7 +488,7 @@ def test_layout_1_store_is_rewritten_and_keeps_every_run(tmp_path: Path) -> None
         assert got is not None and got.result_json == fake_run(2)["result_json"]
     con = duckdb.connect(str(path), read_only=True)
     try:
-        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(4,)]
+        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(LAYOUT,)]
         compression = con.execute(
             "SELECT DISTINCT compression FROM pragma_storage_info('runs') "
             "WHERE column_name = 'result_json' AND segment_type = 'VARCHAR'"
@@ -518,12 +528,17 @@ def test_a_big_result_is_stored_compressed_with_its_summary(
         )  # type: ignore[arg-type]
         st.put_many([StoreRow(key="small", **small)])  # type: ignore[arg-type]
     with Store(path, read_only=True) as ro:
-        assert ro.get("k1") is not None and ro.get("k1").result_json == big_result(1)  # type: ignore[union-attr]
-        assert ro.get_results(["k2", "small"]) == {
-            "k2": (big_result(2), fake_run(2)["wall_s"]),
-            "small": (small["result_json"], small["wall_s"]),
-        }
-        assert {r.key: r.result_json for r in ro.runs()}["k0"] == big_result(0)
+        got = ro.get("k1")
+        assert got is not None and same_json(got.result_json, big_result(1))
+        results = ro.get_results(["k2", "small"])
+        assert results.keys() == {"k2", "small"}
+        assert same_json(results["k2"][0], big_result(2))
+        assert results["k2"][1] == fake_run(2)["wall_s"]
+        assert results["small"] == (small["result_json"], small["wall_s"])
+        assert same_json({r.key: r.result_json for r in ro.runs()}["k0"], big_result(0))
+        values = ro.get_values(["k2", "small"])
+        assert json.dumps(values["k2"][0]) == json.dumps(json.loads(big_result(2)))
+        assert values["small"] == (json.loads(str(small["result_json"])), small["wall_s"])
     con = duckdb.connect(str(path), read_only=True)
     try:
         rows = dict(con.execute("SELECT key, result_json FROM runs").fetchall())
@@ -578,7 +593,7 @@ def test_a_layout_2_store_gains_result_z_and_is_read_as_it_is_read_only(tmp_path
         assert ro.get("k2").result_json == "x" * (store_mod.COMPRESS_FROM + 1)  # type: ignore[union-attr]
     con = duckdb.connect(str(path), read_only=True)
     try:
-        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(4,)]
+        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(LAYOUT,)]
         assert con.execute("SELECT result_json FROM runs WHERE key = 'k2'").fetchone() == (
             '{"compressed":"result_z"}',  # not JSON: nothing to summarise
         )
@@ -638,7 +653,7 @@ def test_a_layout_3_store_is_rewritten_with_result_z_uncompressed(tmp_path: Path
     assert result_z_compressions(path) == {"Uncompressed"}
     con = duckdb.connect(str(path), read_only=True)
     try:
-        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(4,)]
+        assert con.execute("SELECT layout FROM reorderlab_meta").fetchall() == [(LAYOUT,)]
     finally:
         con.close()
     fresh = tmp_path / "new.duckdb"
@@ -775,3 +790,88 @@ def test_new_store_refuses_a_leftover_journal(store_path: Path) -> None:
         store_mod.NewStore(store_path)
     with Store(store_path) as st:
         assert len(st) == 2
+
+
+class _WatchedLock:
+    """A lock that notes when a thread has to wait for it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.contended = threading.Event()
+
+    def __enter__(self) -> _WatchedLock:
+        if not self._lock.acquire(blocking=False):
+            self.contended.set()
+            self._lock.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
+def test_opening_a_store_waits_for_a_background_thread_registered_but_not_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store's background close or creation is registered, then started,
+    under the registry's lock. ``Store()`` read the registry without it, so
+    it could find the thread not started yet and ``join`` it: a
+    ``RuntimeError``. Here the thread's start is held between the two until
+    the opening store has either failed or waits for the lock."""
+    path = tmp_path / "race.duckdb"
+    with Store(path):
+        pass
+    real = os.path.realpath(path)
+    watched = _WatchedLock()
+    monkeypatch.setattr(store_mod, "_JOURNALS_LOCK", watched)
+    registered, go_on, opened = threading.Event(), threading.Event(), threading.Event()
+    real_thread = threading.Thread
+
+    class HeldStart(real_thread):  # type: ignore[valid-type,misc]
+        def start(self) -> None:
+            registered.set()  # in the registry, not started
+            go_on.wait(timeout=120)
+            super().start()
+
+    errors: list[BaseException] = []
+
+    def open_store() -> None:
+        try:
+            Store(path).close()
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            opened.set()
+
+    background = real_thread(
+        target=lambda: store_mod._in_background(real, lambda: None, path), daemon=True
+    )
+    opener = real_thread(target=open_store, daemon=True)
+    monkeypatch.setattr(threading, "Thread", HeldStart)
+    try:
+        background.start()
+        assert registered.wait(timeout=120)
+        opener.start()
+        while not (opened.wait(0.01) or watched.contended.is_set()):
+            pass
+    finally:
+        go_on.set()
+        monkeypatch.setattr(threading, "Thread", real_thread)
+    background.join(timeout=120)
+    opener.join(timeout=120)
+    assert errors == []
+    assert opened.is_set()
+    store_mod.wait_for_background_closes()
+
+
+def test_a_store_opened_again_takes_many_runs_at_once(tmp_path: Path) -> None:
+    """Opening an existing store read its layout with ``fetchone``, which
+    leaves DuckDB's result unfinished; DuckDB 2.0 then refused to register
+    the frame of a flush of more than a few runs ("connection has an
+    unfinished result")."""
+    path = tmp_path / "again.duckdb"
+    with Store(path):
+        pass
+    with Store(path) as st:
+        st.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(40))  # type: ignore[arg-type]
+    with Store(path, read_only=True) as ro:
+        assert len(ro) == 40

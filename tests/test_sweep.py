@@ -964,28 +964,28 @@ def test_a_store_that_is_not_a_path_is_named() -> None:
 def test_big_results_are_parsed_once_and_read_back_as_summaries(
     store_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A big result (stored compressed with its summary) is parsed once by
-    the sweep, which hands the store its summary; a later sweep builds its
-    table from the stored summaries without decompressing anything. The
-    stored summary is the one the store would compute, and the tables agree."""
+    """A big result (stored encoded with its summary) is parsed once by
+    the sweep, which hands the store the parsed value; a later sweep builds
+    its table from the stored summaries without decoding anything. The
+    stored summary is the one of the whole result, and the tables agree."""
     from reorderlab import store as store_mod
 
     monkeypatch.setattr(store_mod, "COMPRESS_FROM", 1000)  # every result here is "big"
-    summarize = store_mod._summary
-    parsed_again: list[str] = []
+    pack = store_mod._pack
+    packed: list[bool] = []
 
-    def counted(text: str) -> str:
-        parsed_again.append(text)
-        return summarize(text)
+    def counted(text: str, value: object = None) -> tuple[str, bytes | None]:
+        packed.append(value is not None)  # else the store parses the text again
+        return pack(text, value)
 
-    monkeypatch.setattr(store_mod, "_summary", counted)
+    monkeypatch.setattr(store_mod, "_pack", counted)
     first = reorderlab.sweep(loss_grid(1.0), seeds=1, store=store_path, progress=False)
     store_mod.wait_for_background_closes()  # (the sweep's store is flushed as it closes)
-    assert parsed_again == []
+    assert packed and all(packed)
 
     def no_unpack(result_json: object, result_z: object) -> str:
         if result_z is not None:
-            raise AssertionError("decompressed a result for the table")
+            raise AssertionError("decoded a result for the table")
         return str(result_json)
 
     monkeypatch.setattr(store_mod, "_unpack", no_unpack)
@@ -998,7 +998,8 @@ def test_big_results_are_parsed_once_and_read_back_as_summaries(
             full = ro.get(key)
             assert full is not None and len(full.result_json) >= 1000
             [(summary, _)] = ro.get_results([key], summaries=True).values()
-            assert summary == summarize(full.result_json)
+            assert summary == store_mod.summary_of(json.loads(full.result_json))
+            assert json.loads(summary)["compressed"] == "result_z"
 
 
 def test_summary_of_leaves_the_result_alone() -> None:
@@ -1008,8 +1009,14 @@ def test_summary_of_leaves_the_result_alone() -> None:
 
     text = big_result(1)
     data = json.loads(text)
-    assert store_mod.summary_of(data) == store_mod._summary(text)
+    summary = json.loads(store_mod.summary_of(data))
     assert data == json.loads(text)
+    assert summary == {
+        "scenario": "s1",
+        "flows": data["flows"],
+        "traffic": [{"name": "web", "objects": 30}],
+        "compressed": "result_z",
+    }
 
 
 @pytest.mark.parametrize("collide", [False, True])

@@ -224,6 +224,20 @@ def cmd_store_repair(a: argparse.Namespace) -> None:
     print("\n".join(report.lines()))
 
 
+def cmd_store_compact(a: argparse.Namespace) -> None:
+    """Rewrite a store without its free space (and re-encode the results an
+    older layout stored as text); prints its size before and after."""
+    from reorderlab.store import Store, default_store_path
+
+    where = a.store or default_store_path()
+    with _errors():
+        if not Path(where).exists():
+            _fail(f"results store {where} does not exist", 2)
+        with Store(where) as st:
+            before, after = st.compact()
+    print(f"{where}: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
+
+
 def cmd_variants(a: argparse.Namespace) -> None:
     """List the sender variants and congestion controls, with their sources."""
     from reorderlab import _core
@@ -359,6 +373,12 @@ def _safe_name(name: str) -> str:
     return safe or "scenario"
 
 
+#: ``reproduce`` compacts its store at the end (``Store.compact``) when this
+#: share of the file or more is free space: a session that added runs to a
+#: store that had some leaves as much free space as the store had data.
+COMPACT_FROM = 0.2
+
+
 def cmd_reproduce(a: argparse.Namespace) -> None:
     """Reproduce a paper's figures; print and save its claims (holds / does not
     hold); rebuild the HTML report DIR/index.html."""
@@ -396,6 +416,8 @@ def cmd_reproduce(a: argparse.Namespace) -> None:
             by_paper = run_recipes(
                 a.paper, a.figure, quick=a.quick, out=a.out, store=st, on_figure=announce
             )
+            if st is not None and st.free_share() > COMPACT_FROM:
+                st.compact()
         finally:
             if st is not None:
                 st.close()
@@ -706,11 +728,18 @@ def _results_parsers(sub: Any) -> None:
 
 
 def _store_parsers(sub: Any) -> None:
-    doc = "Check a results store, or rebuild a damaged one (docs/limits.md)."
+    doc = (
+        "Check a results store, rebuild a damaged one (docs/limits.md), or rewrite "
+        "it without its free space (compact)."
+    )
     p: argparse.ArgumentParser = sub.add_parser("store", help=doc, description=doc)
     verbs = p.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
     verbs.required = True
-    for name, func in (("check", cmd_store_check), ("repair", cmd_store_repair)):
+    for name, func in (
+        ("check", cmd_store_check),
+        ("repair", cmd_store_repair),
+        ("compact", cmd_store_compact),
+    ):
         q = _command(verbs, name, func)
         q.add_argument(
             "store",

@@ -38,6 +38,7 @@ on the same file share one journal.
 from __future__ import annotations
 
 import atexit
+import base64
 import contextlib
 import fcntl
 import functools
@@ -58,6 +59,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import duckdb
 import orjson
 
+from reorderlab import result_codec
 from reorderlab.errors import StoreBusyError, StoreDamagedError, StoreError
 
 __all__ = [
@@ -97,10 +99,11 @@ DEFAULT_STORE = Path("results") / "reorderlab.duckdb"
 # so a lookup cost time and memory in proportion to the whole store (a
 # 430 MB store: 1.4 s and 1.6 GB per `get`; uncompressed: about 1 ms). The
 # file is about 3.8x larger. A result of COMPRESS_FROM characters or more
-# (per-object records, long time series: megabytes each) is kept
-# zlib-compressed in ``result_z``, and ``result_json`` holds its summary
-# (see :func:`_pack`). ``result_z`` is stored uncompressed too: it holds
-# zlib data already, and DuckDB (2.0) put the whole column in one
+# with bulky parts (per-object records, time series, traces) is kept
+# encoded in ``result_z`` (:mod:`reorderlab.result_codec`; zlib-compressed
+# JSON text in stores written before layout 5), and ``result_json`` holds
+# its summary (see :func:`_pack`). ``result_z`` is stored uncompressed too:
+# it is compressed already, and DuckDB (2.0) put the whole column in one
 # ZSTD-compressed segment, so fetching any row decompressed all of it (a
 # 590 MB store: 0.17 s and ~100 MB of page faults per ``get_results``).
 _RUNS_TABLE = """
@@ -134,11 +137,17 @@ _DAMAGE_ERRORS = (
 #: Layout version of the file, kept in ``reorderlab_meta``. 1 (no meta
 #: table): compressed JSON columns; 2: uncompressed; 3: and ``result_z``;
 #: 4: ``result_z`` uncompressed (DuckDB's own compression of it was one
-#: segment for the whole column).
-_LAYOUT = 4
+#: segment for the whole column); 5: ``result_z`` may hold a result
+#: encoded by :mod:`reorderlab.result_codec` (by column; until 4 it held
+#: zlib-compressed JSON text, which 5 still reads), and results are
+#: encoded from :data:`COMPRESS_FROM` = 8 KiB (was 1 MiB).
+_LAYOUT = 5
 
-#: Results this long (characters) or longer are stored compressed.
-COMPRESS_FROM = 1 << 20
+#: Results this long (characters) or longer, with bulky parts (series,
+#: traces, per-object records), are stored encoded, their summary in
+#: ``result_json``. (Seed 002's web runs, 0.3-1.3 MB of text each, were
+#: below the 1 MiB of layout 4: 169 MB of the store as plain text.)
+COMPRESS_FROM = 8 << 10
 
 #: What a big result's summary leaves out (besides each traffic generator's
 #: ``object_list``): the parts that make it big.
@@ -159,11 +168,27 @@ _COLUMNS = (
 #: Up to this many rows, :meth:`Store._insert` binds them as parameters.
 _FEW_ROWS = 16
 
-#: Journal line format version (field ``"v"``).
-_JOURNAL_VERSION = 1
+#: DuckDB writes the rows a writer adds to its file (a checkpoint) when its
+#: write-ahead log reaches this size, and when the store is closed. A
+#: checkpoint rewrites the table's last row group whole (122,880 rows: all of
+#: a store's runs), leaving the old copy as free space in the file: at
+#: DuckDB's default of 16 MB, a full reproduction checkpointed a dozen times
+#: and its store was half free space (a 1 GB test table: 2x the CPU, 2.6x
+#: the memory). So the runs of a session are written once, as it closes;
+#: until then they are in the log (and, as before, in the journal).
+_CHECKPOINT_THRESHOLD = "4GB"
 
-#: A run as a row of ``runs``: the values of :data:`_COLUMNS`, in order.
-_Row = tuple[str, str, int, str, str, str, float | None, float]
+#: :meth:`Store.compact` re-encodes this many rows of an older layout at a time.
+_COMPACT_CHUNK = 64
+
+#: Journal line format version (field ``"v"``): 2 has the run as stored
+#: (``result_json`` and ``result_z``, base64); 1 (before layout 5) had the
+#: whole result text in ``result_json``. Both are replayed.
+_JOURNAL_VERSION = 2
+
+#: A run as a row of ``runs``: the values of :data:`_COLUMNS`, in order,
+#: then ``result_z`` (``result_json`` being the summary when it is set).
+_Row = tuple[str, str, int, str, str, str, float | None, float, bytes | None]
 
 
 def default_store_path() -> Path:
@@ -200,6 +225,13 @@ def run_key(scenario_json: str, seed: int, engine_version: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _one(rows: list[Any]) -> Any:
+    """The first of a query's rows (None if none). Queries fetch all their
+    rows: DuckDB (2.0) refuses some later calls on a connection with a
+    result not read to its end (``register`` of a frame to insert)."""
+    return rows[0] if rows else None
+
+
 def smallest_whole_size(con: duckdb.DuckDBPyConnection) -> int | None:
     """The fewest bytes the open DuckDB file can have when whole: three
     4 KiB headers, then one block per block in use. Blocks that are free
@@ -208,7 +240,7 @@ def smallest_whole_size(con: duckdb.DuckDBPyConnection) -> int | None:
     by three runs one after another was shorter than `total_blocks`
     says). A cut that only removes used blocks behind a free one is not
     seen here; reading the missing block then fails (`_damage_guard`)."""
-    row = con.execute("SELECT block_size, used_blocks FROM pragma_database_size()").fetchone()
+    row = _one(con.execute("SELECT block_size, used_blocks FROM pragma_database_size()").fetchall())
     if row is None:
         return None
     return 3 * 4096 + int(row[0]) * int(row[1])
@@ -225,9 +257,10 @@ class StoreRow:
     scenario_json: str
     result_json: str
     wall_s: float | None = None
-    #: ``summary_of`` the result, if the caller has it parsed already (only
-    #: a big result's is used: it saves parsing the result again)
-    result_summary: str | None = field(default=None, repr=False, compare=False)
+    #: the result parsed (``orjson.loads(result_json)``), if the caller has
+    #: it: a big result is encoded from it rather than parsed again. Not
+    #: modified.
+    result_value: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -250,17 +283,21 @@ class StoredRun:
 def _encode(row: _Row) -> bytes:
     """One journal line (JSON object, UTF-8, newline-terminated)."""
     obj: dict[str, Any] = {"v": _JOURNAL_VERSION}
-    obj.update(zip(_COLUMNS, row, strict=True))
+    obj.update(zip(_COLUMNS, row, strict=False))
+    z = row[8]
+    obj["result_z"] = None if z is None else base64.b64encode(z).decode("ascii")
     # orjson: 6x faster than json on these lines (the texts inside are
     # escaped), and the driver writes one per run
     return orjson.dumps(obj) + b"\n"
 
 
 def _decode(line: bytes) -> _Row | None:
-    """The run of one complete journal line, or None if the line is not valid."""
+    """The run of one complete journal line, or None if the line is not
+    valid. A line of version 1 (the whole result text) is packed as a
+    version-2 line would hold it."""
     try:
         obj = orjson.loads(line)
-        if not isinstance(obj, dict) or obj.get("v") != _JOURNAL_VERSION:
+        if not isinstance(obj, dict) or obj.get("v") not in (1, _JOURNAL_VERSION):
             return None
         key, name, seed, version, sjson, rjson, wall, created = (obj[c] for c in _COLUMNS)
         if not all(isinstance(s, str) for s in (key, name, version, sjson, rjson)):
@@ -271,21 +308,33 @@ def _decode(line: bytes) -> _Row | None:
             return None
         if isinstance(created, bool) or not isinstance(created, int | float):
             return None
-        row = (key, name, seed, version, sjson, rjson, wall, float(created))
-        return row if valid_run(row) else None
+        z = obj.get("result_z") if obj["v"] == _JOURNAL_VERSION else None
+        if z is not None and not isinstance(z, str):
+            return None
+        blob = None if z is None else base64.b64decode(z, validate=True)
+        row = (key, name, seed, version, sjson, rjson, wall, float(created), blob)
+        if not valid_run(row):
+            return None
+        if obj["v"] == 1:  # (valid: the result text is a JSON object)
+            return _packed(row[:5], rjson, orjson.loads(rjson), row[6], row[7])
+        return row
     except (ValueError, KeyError, TypeError):
         return None
 
 
 def valid_run(row: tuple[Any, ...]) -> bool:
-    """Are this run's scenario and result JSON objects? (A journal line
-    valid as JSON whose result text was cut short used to be replayed, and
-    broke every later sweep that read it.) ``reorderlab store check`` also
-    checks each key against :func:`run_key`."""
+    """Are this run's scenario and result JSON objects (the result's
+    summary too, and its encoded or compressed form, if it has one: row
+    value 9)? (A journal line valid as JSON whose result text was cut short
+    used to be replayed, and broke every later sweep that read it.)
+    ``reorderlab store check`` also checks each key against :func:`run_key`."""
     sjson, rjson = row[4], row[5]
+    z = row[8] if len(row) > 8 else None
     try:
-        return isinstance(orjson.loads(sjson), dict) and isinstance(orjson.loads(rjson), dict)
-    except orjson.JSONDecodeError:
+        if not (isinstance(orjson.loads(sjson), dict) and isinstance(orjson.loads(rjson), dict)):
+            return False
+        return z is None or isinstance(_unpack_value(rjson, z), dict)
+    except (ValueError, UnicodeDecodeError, zlib.error):
         return False
 
 
@@ -343,10 +392,9 @@ class _Journal:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.fd: int | None = None
+        #: the runs as they go into DuckDB (a big result encoded, its summary
+        #: in ``result_json``)
         self.pending: dict[str, _Row] = {}
-        #: summaries of big pending results given by the caller (in memory
-        #: only: after a crash, the replay computes them)
-        self.summaries: dict[str, str] = {}
         self.pending_bytes = 0  # their journal lines' size
         self.since = 0.0  # monotonic time of the oldest pending run
         self.lock = threading.RLock()
@@ -386,7 +434,6 @@ class _Journal:
     def truncate(self) -> None:
         """Empty the journal (every pending run is in DuckDB)."""
         self.pending.clear()
-        self.summaries.clear()
         self.pending_bytes = 0
         if self.fd is not None:
             os.ftruncate(self.fd, 0)
@@ -511,6 +558,20 @@ def wait_for_background_closes() -> None:
             thread.join()
 
 
+def _wait_for_background(real: str) -> None:
+    """Wait until no thread is creating or closing the store file at real
+    path ``real`` in the background. The registry is read under its lock:
+    a thread is registered and started under it (``_in_background``), and
+    read without it, one could be found registered but not started yet,
+    which ``join`` refuses (``RuntimeError``)."""
+    while True:
+        with _JOURNALS_LOCK:
+            thread = _CLOSING.get(real)
+        if thread is None or thread is threading.current_thread():
+            return
+        thread.join()
+
+
 def _in_background(real: str, work: Callable[[], None], path: Path) -> threading.Thread:
     """Run ``work`` on the store file at real path ``real`` (creating or
     closing it) on a thread registered in ``_CLOSING``, after the one
@@ -610,9 +671,8 @@ class Store:
         self._journal: _Journal | None = None
         # the file's real path: the key of this process's journal for it
         self._real = os.path.realpath(self.path)
-        closing = _CLOSING.get(self._real)
-        if _wait and closing is not None:
-            closing.join()  # (a sweep's new store may be being created by it)
+        if _wait:
+            _wait_for_background(self._real)  # (a sweep's new store may be being created)
         if read_only and not self.path.exists():
             if journal_path(self._real).exists():
                 raise FileNotFoundError(
@@ -665,10 +725,13 @@ class Store:
         """Open the file, or say in one line why it cannot be."""
         if self.path.is_dir():
             raise StoreError(f"results store {self.path}: is a directory, not a store file")
+        # One thread: the store's queries are tiny, and a sweep's workers
+        # need the cores more than DuckDB's background threads do.
+        config: dict[str, Any] = {"threads": 1}
+        if not read_only:
+            config["checkpoint_threshold"] = _CHECKPOINT_THRESHOLD
         try:
-            # One thread: the store's queries are tiny, and a sweep's workers
-            # need the cores more than DuckDB's background threads do.
-            return duckdb.connect(str(self.path), read_only=read_only, config={"threads": 1})
+            return duckdb.connect(str(self.path), read_only=read_only, config=config)
         except duckdb.IOException as exc:
             text = str(exc)
             if "lock" in text.lower():  # DuckDB: "Could not set lock on file ..."
@@ -713,13 +776,15 @@ class Store:
         """Create the table in a new file; bring an older file to the
         current layout (one transaction each: a kill leaves the old one):
         layout 1's table is rewritten, and so are layouts 2 and 3's (with
-        ``result_z`` stored uncompressed)."""
+        ``result_z`` stored uncompressed). Layout 4's rows are read as they
+        are (its ``result_z`` is zlib text, which layout 5 reads too): only
+        its number changes (``reorderlab store compact`` re-encodes them)."""
         con = self._con
         found = con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
         tables = {str(r[0]) for r in found}
         if "reorderlab_meta" in tables:
             layout = self._layout()
-            if layout < _LAYOUT:
+            if layout < 4:
                 # 2 and 3: the table again, its result_z stored uncompressed
                 _log.info("results store %s: rewriting with layout %d", self.path, _LAYOUT)
                 columns = ", ".join((*_COLUMNS, "result_z") if layout == 3 else _COLUMNS)
@@ -729,6 +794,8 @@ class Store:
                     con.execute("DROP TABLE runs")
                     con.execute("ALTER TABLE runs_new RENAME TO runs")
                     con.execute("UPDATE reorderlab_meta SET layout = ?", [_LAYOUT])
+            elif layout < _LAYOUT:
+                con.execute("UPDATE reorderlab_meta SET layout = ?", [_LAYOUT])
             return
         with _transaction(con):
             con.execute(_RUNS_TABLE.format(name="runs_new"))
@@ -745,12 +812,14 @@ class Store:
         """The file's layout (1: no ``reorderlab_meta``); a newer one than
         this version knows is refused."""
         con = self._con
-        found = con.execute(
-            "SELECT 1 FROM duckdb_tables() WHERE table_name = 'reorderlab_meta'"
-        ).fetchone()
+        found = _one(
+            con.execute(
+                "SELECT 1 FROM duckdb_tables() WHERE table_name = 'reorderlab_meta'"
+            ).fetchall()
+        )
         if found is None:
             return 1
-        row = con.execute("SELECT max(layout) FROM reorderlab_meta").fetchone()
+        row = _one(con.execute("SELECT max(layout) FROM reorderlab_meta").fetchall())
         layout = int(row[0]) if row and row[0] is not None else 1
         if layout > _LAYOUT:
             raise StoreError(
@@ -836,8 +905,8 @@ class Store:
         if self._jr.flush_due(self.flush_rows, self.flush_interval):
             self.flush()
 
-    def _insert(self, rows: list[_Row]) -> None:
-        """Insert rows in one statement (one transaction).
+    def _insert(self, rows: list[_Row], table: str = "runs") -> None:
+        """Insert rows in one statement (one transaction), into ``table``.
 
         A few rows go in as statement parameters; more as a DataFrame, which
         costs a few milliseconds to set up but about 0.02 ms per row instead
@@ -845,15 +914,14 @@ class Store:
         """
         if not rows:
             return
-        # (none while a leftover journal is replayed: the journal is not attached yet)
-        summaries = self._journal.summaries if self._journal is not None else {}
-        packed = [(*r[:5], *_pack(r[5], summaries.get(r[0])), r[6], r[7]) for r in rows]
+        # (the runs are packed already: the columns in their order)
+        packed = [(*r[:6], r[8], r[6], r[7]) for r in rows]
         columns = (*_COLUMNS[:6], "result_z", *_COLUMNS[6:])
         names = ", ".join(columns)
         if len(rows) <= _FEW_ROWS:
             values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(rows))
             self._con.execute(
-                f"INSERT INTO runs ({names}) VALUES {values}", [v for r in packed for v in r]
+                f"INSERT INTO {table} ({names}) VALUES {values}", [v for r in packed for v in r]
             )
             return
         import pandas as pd
@@ -866,9 +934,102 @@ class Store:
         con = self._con
         con.register("_reorderlab_new_runs", frame)
         try:
-            con.execute(f"INSERT INTO runs ({names}) SELECT {names} FROM _reorderlab_new_runs")
+            con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM _reorderlab_new_runs")
         finally:
             con.unregister("_reorderlab_new_runs")
+
+    # -- compaction ---------------------------------------------------------
+
+    @_guarded
+    def free_share(self) -> float:
+        """The share of the DuckDB file's blocks that are free (see
+        :meth:`compact`), after the journal is moved in and checkpointed."""
+        if not self.read_only:
+            self.flush()
+            self._con.execute("CHECKPOINT")
+        row = _one(
+            self._con.execute(
+                "SELECT total_blocks, free_blocks FROM pragma_database_size()"
+            ).fetchall()
+        )
+        return 0.0 if not row or not row[0] else float(row[1]) / float(row[0])
+
+    @_guarded
+    def compact(self) -> tuple[int, int]:
+        """Rewrite the file without its free space; returns its size in
+        bytes before and after.
+
+        DuckDB rewrites a table's last row group whole when rows are added
+        to a file that has some (every session that adds runs to an existing
+        store), and keeps the old copy as free space, reused but never given
+        back: such a store is up to half free space. The runs are copied to a
+        new file beside it (``<store>.compact``), which then replaces it
+        (one rename: a kill leaves either file whole; a leftover
+        ``.compact`` file is removed by the next compaction). Results that
+        an older layout stored as text or zlib-compressed text are encoded as
+        this layout does (:func:`_pack`) on the way, the others copied as
+        they are. Needs the store open for writing, and no other open
+        ``Store`` of this process on the file."""
+        journal = self._writable()
+        if journal.refs > 1:
+            raise StoreError(
+                f"results store {self.path}: cannot compact it while another Store of "
+                "this process has it open"
+            )
+        self.flush()
+        self._con.execute("CHECKPOINT")
+        before = self.path.stat().st_size
+        tmp = self.path.with_name(self.path.name + ".compact")
+        for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+        con = self._con
+        con.execute("ATTACH ? AS reorderlab_compact", [str(tmp)])
+        try:
+            self._copy_into("reorderlab_compact")
+            con.execute("DETACH reorderlab_compact")  # (checkpoints it)
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                con.execute("DETACH reorderlab_compact")
+            tmp.unlink(missing_ok=True)
+            raise
+        self._conn = None
+        con.close()
+        try:
+            tmp.replace(self.path)
+        finally:
+            self._conn = self._connect(read_only=False)
+            self._conn.execute("SET enable_progress_bar = false")
+        return before, self.path.stat().st_size
+
+    def _copy_into(self, name: str) -> None:
+        """Every run into the attached database ``name`` (a new file), with
+        this layout's table; those stored by an older layout packed again."""
+        con = self._con
+        con.execute(_RUNS_TABLE.format(name=f"{name}.runs"))
+        con.execute(f"CREATE TABLE {name}.reorderlab_meta (layout INTEGER NOT NULL)")
+        con.execute(f"INSERT INTO {name}.reorderlab_meta VALUES (?)", [_LAYOUT])
+        columns = ", ".join((*_COLUMNS, "result_z"))
+        # stored text that may have bulk, or zlib text: not this layout's way
+        older = (
+            "(result_z IS NULL AND length(result_json) >= ?) "
+            "OR (result_z IS NOT NULL AND result_z[1:4] <> ?)"
+        )
+        params = [COMPRESS_FROM, result_codec.MAGIC]
+        con.execute(
+            f"INSERT INTO {name}.runs ({columns}) SELECT {columns} FROM runs "
+            f"WHERE NOT coalesce({older}, false)",
+            params,
+        )
+        keys = [
+            str(r[0]) for r in con.execute(f"SELECT key FROM runs WHERE {older}", params).fetchall()
+        ]
+        for i in range(0, len(keys), _COMPACT_CHUNK):
+            rows = con.execute(
+                f"SELECT {columns} FROM runs WHERE key IN (SELECT unnest(?::VARCHAR[]))",
+                [keys[i : i + _COMPACT_CHUNK]],
+            ).fetchall()
+            repacked = [_packed(tuple(r[:5]), _unpack(r[5], r[8]), None, r[6], r[7]) for r in rows]
+            self._insert(repacked, table=f"{name}.runs")
 
     def _db_existing(self, keys: Iterable[str]) -> set[str]:
         wanted = list(dict.fromkeys(keys))
@@ -948,7 +1109,7 @@ class Store:
 
     @_guarded
     def __len__(self) -> int:
-        row = self._con.execute("SELECT count(*) FROM runs").fetchone()
+        row = _one(self._con.execute("SELECT count(*) FROM runs").fetchall())
         return (int(row[0]) if row else 0) + len(self._jr.pending)
 
     @_guarded
@@ -957,7 +1118,7 @@ class Store:
             return False
         if key in self._jr.pending:
             return True
-        row = self._con.execute("SELECT 1 FROM runs WHERE key = ?", [key]).fetchone()
+        row = _one(self._con.execute("SELECT 1 FROM runs WHERE key = ?", [key]).fetchall())
         return row is not None
 
     @_guarded
@@ -991,11 +1152,13 @@ class Store:
         hit = self._jr.pending.get(key)
         if hit is not None:
             return _row(hit)
-        row = self._con.execute(
-            "SELECT key, scenario_name, seed, engine_version, scenario_json, result_json, "
-            f"wall_s, created_at, {self._result_z} FROM runs WHERE key = ?",
-            [key],
-        ).fetchone()
+        row = _one(
+            self._con.execute(
+                "SELECT key, scenario_name, seed, engine_version, scenario_json, result_json, "
+                f"wall_s, created_at, {self._result_z} FROM runs WHERE key = ?",
+                [key],
+            ).fetchall()
+        )
         return _row(row) if row else None
 
     @_guarded
@@ -1014,7 +1177,7 @@ class Store:
         for k in dict.fromkeys(keys):
             hit = pending.get(k)
             if hit is not None:
-                out[k] = (hit[5], hit[6])
+                out[k] = (hit[5] if summaries else _unpack(hit[5], hit[8]), hit[6])
             else:
                 wanted.append(k)
         if not wanted:
@@ -1029,6 +1192,41 @@ class Store:
             {str(k): (_unpack(r, z), None if w is None else float(w)) for k, r, z, w in rows}
         )
         return out
+
+    @_guarded
+    def get_values(
+        self, keys: Iterable[str], *, columns: bool = False
+    ) -> dict[str, tuple[Any, float | None]]:
+        """``{key: (result, wall_s)}`` for the stored keys among ``keys``,
+        each result parsed (as ``orjson.loads`` of :meth:`get_results`'
+        text gives it; an encoded result is decoded without going through
+        text, which is faster). ``columns``: the per-object records of a
+        result stored encoded as :class:`~reorderlab.result_codec.Records`
+        (a column per key) rather than lists of dicts."""
+        pending = self._jr.pending
+        out: dict[str, tuple[Any, float | None]] = {}
+        wanted: list[str] = []
+        for k in dict.fromkeys(keys):
+            hit = pending.get(k)
+            if hit is not None:
+                out[k] = (self._value(k, hit[5], hit[8], columns), hit[6])
+            else:
+                wanted.append(k)
+        if wanted:
+            rows = self._con.execute(
+                f"SELECT key, result_json, {self._result_z}, wall_s FROM runs "
+                "WHERE key IN (SELECT unnest(?::VARCHAR[]))",
+                [wanted],
+            ).fetchall()
+            for k, r, z, w in rows:
+                out[str(k)] = (self._value(str(k), r, z, columns), None if w is None else float(w))
+        return out
+
+    def _value(self, key: str, result_json: Any, result_z: Any, columns: bool) -> Any:
+        try:
+            return _unpack_value(result_json, result_z, columns=columns)
+        except (ValueError, UnicodeDecodeError, zlib.error):
+            raise self.damaged_run(key) from None
 
     def runs(self) -> Iterator[StoredRun]:
         """Every stored run, oldest first."""
@@ -1074,20 +1272,8 @@ class Store:
         with journal.lock:
             if key in self:
                 return False
-            journal.append(
-                [
-                    (
-                        key,
-                        scenario_name,
-                        seed,
-                        engine_version,
-                        scenario_json,
-                        result_json,
-                        wall_s,
-                        time.time(),
-                    )
-                ]
-            )
+            head = (key, scenario_name, seed, engine_version, scenario_json)
+            journal.append([_packed(head, result_json, None, wall_s, time.time())])
             self._maybe_flush()
         return True
 
@@ -1119,27 +1305,14 @@ class Store:
 
 
 def _new_rows(journal: _Journal, rows: Iterable[StoreRow]) -> list[_Row]:
-    """Journal lines for the runs of ``rows`` not pending in ``journal`` yet
-    (their big results' summaries, if given, kept for the flush)."""
+    """The runs of ``rows`` not pending in ``journal`` yet, packed as they
+    are stored (a big result encoded, from its parsed value if given)."""
     now = time.time()
-    rows = list(rows)
+    new: dict[str, _Row] = {}
     for r in rows:
-        if r.result_summary is not None and r.key not in journal.pending:
-            journal.summaries[r.key] = r.result_summary
-    new = {
-        r.key: (
-            r.key,
-            r.scenario_name,
-            r.seed,
-            r.engine_version,
-            r.scenario_json,
-            r.result_json,
-            r.wall_s,
-            now,
-        )
-        for r in rows
-        if r.key not in journal.pending
-    }
+        if r.key not in journal.pending and r.key not in new:
+            head = (r.key, r.scenario_name, r.seed, r.engine_version, r.scenario_json)
+            new[r.key] = _packed(head, r.result_json, r.result_value, r.wall_s, now)
     return list(new.values())
 
 
@@ -1252,29 +1425,59 @@ def _transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
     con.execute("COMMIT")
 
 
-def _pack(text: str, summary: str | None = None) -> tuple[str, bytes | None]:
-    """``(result_json, result_z)`` of a result: itself, or for a big one
-    (per-object records of a long run: megabytes) its summary (``summary``
-    if given) and the zlib-compressed text. zlib at level 1 shrinks such
-    JSON ~7x at ~200 MB/s, and DuckDB then holds and reads a seventh of it."""
+def _packed(
+    head: tuple[str, str, int, str, str],
+    text: str,
+    value: Any,
+    wall_s: float | None,
+    created: float,
+) -> _Row:
+    """A run as it is stored (``head``: key, scenario name, seed, engine
+    version, scenario JSON), its result ``text`` packed by :func:`_pack`
+    (``value``: the text parsed, if the caller has it)."""
+    result_json, result_z = _pack(text, value)
+    return (*head, result_json, wall_s, created, result_z)
+
+
+def _pack(text: str, value: Any = None) -> tuple[str, bytes | None]:
+    """``(result_json, result_z)`` of a result: itself; or for a big one
+    (:func:`is_big`) with bulky parts (series, traces, per-object records)
+    its summary (:func:`summary_of`) and the result encoded by
+    :mod:`reorderlab.result_codec` (from ``value``, the text parsed, if
+    given). A 2.4 MB result of seed 002's Fig. 3 is stored in 115 KB
+    (zlib of its text: 310 KB), and reads back faster than its text parses
+    into the same lists of dicts when asked for by column."""
     if len(text) < COMPRESS_FROM:
         return text, None
-    return summary or _summary(text), zlib.compress(text.encode("utf-8"), 1)
+    if value is None:
+        try:
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            value = None
+    if not isinstance(value, dict):  # not a result: kept as it is, compressed
+        return summary_of(value), zlib.compress(text.encode("utf-8"), 1)
+    if not _has_bulk(value):
+        return text, None
+    blob = result_codec.encode(value)
+    if blob is None:  # (a key the encoding reserves): the text, compressed
+        blob = zlib.compress(text.encode("utf-8"), 1)
+    return summary_of(value), blob
+
+
+def _has_bulk(data: dict[str, Any]) -> bool:
+    """Has the result any of the parts a summary leaves out?"""
+    if any(data.get(name) for name in _BULKY):
+        return True
+    gens = data.get("traffic")
+    return isinstance(gens, list) and any(
+        isinstance(gen, dict) and gen.get("object_list") for gen in gens
+    )
 
 
 def is_big(text: str) -> bool:
-    """Is this result stored compressed, with its summary in ``result_json``?"""
+    """Is this result long enough to be stored encoded, with its summary in
+    ``result_json`` (if it has bulky parts: see :func:`_pack`)?"""
     return len(text) >= COMPRESS_FROM
-
-
-def _summary(text: str) -> str:
-    """:func:`summary_of` a result's text (text that is not a JSON object:
-    a summary that only says where the result is)."""
-    try:
-        data = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        data = None
-    return summary_of(data)
 
 
 def summary_of(data: Any) -> str:
@@ -1296,14 +1499,32 @@ def summary_of(data: Any) -> str:
 
 
 def _unpack(result_json: Any, result_z: Any) -> str:
-    """A result's text from its two columns."""
+    """A result's text from its two columns. (An encoded result's text is
+    the same JSON value, written by orjson: compact, and its numbers may be
+    spelled differently than the core spelled them, e.g. ``1e-07``.)"""
     if result_z is None:
         return str(result_json)
-    return zlib.decompress(result_z).decode("utf-8")
+    blob = bytes(result_z)
+    if result_codec.is_encoded(blob):
+        return orjson.dumps(result_codec.decode(blob)).decode("utf-8")
+    return zlib.decompress(blob).decode("utf-8")
+
+
+def _unpack_value(result_json: Any, result_z: Any, *, columns: bool = False) -> Any:
+    """A result, parsed, from its two columns (``columns``: see
+    :meth:`Store.get_values`). Raises ``ValueError`` (or ``zlib.error``)
+    if they cannot be read."""
+    if result_z is None:
+        return orjson.loads(str(result_json))
+    blob = bytes(result_z)
+    if result_codec.is_encoded(blob):
+        return result_codec.decode(blob, columns=columns)
+    return orjson.loads(zlib.decompress(blob))
 
 
 def _row(row: tuple[Any, ...]) -> StoredRun:
-    """A run from a journal row (8 values) or a ``runs`` row (and ``result_z``)."""
+    """A run from a journal row or a ``runs`` row with ``result_z`` (both
+    have it last)."""
     key, name, seed, version, sjson, rjson, wall, created = row[:8]
     return StoredRun(
         key=str(key),

@@ -15,7 +15,6 @@ them. The damaged file is kept beside the new one (``<store>.damaged``).
 from __future__ import annotations
 
 import os
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,14 +108,10 @@ class StoreReport:
 
 def _valid_db_row(row: tuple[Any, ...]) -> bool:
     """A ``runs`` row (with ``result_z``) that reads back whole."""
-    key, _name, seed, version, sjson, rjson, _wall, _created, rz = row
-    try:
-        text = zlib.decompress(rz).decode("utf-8") if rz is not None else rjson
-    except (zlib.error, UnicodeDecodeError):
-        return False
+    key, _name, seed, version, sjson = row[:5]
     if key != run_key(sjson, int(seed), version):
         return False
-    return valid_run((key, None, seed, version, sjson, text))
+    return valid_run(row)
 
 
 def _has_result_z(con: duckdb.DuckDBPyConnection) -> bool:
@@ -217,7 +212,9 @@ def repair_store(path: str | Path) -> StoreReport:
 
 
 def _readable_rows(path: Path, report: StoreReport) -> list[_Row]:
-    """The rows of the old file that read back whole, as journal rows."""
+    """The rows of the old file that read back whole, as they are stored
+    (an old file's compressed results are kept as they are: the new store
+    reads them)."""
     try:
         con = duckdb.connect(str(path), read_only=True, config={"threads": 1})
     except duckdb.Error:
@@ -227,8 +224,7 @@ def _readable_rows(path: Path, report: StoreReport) -> list[_Row]:
         for r in _salvage(con, StoreReport(path)):
             if not _valid_db_row(r):
                 continue
-            text = zlib.decompress(r[8]).decode("utf-8") if r[8] is not None else r[5]
-            key, name, seed, version, sjson, _rj, wall, created = r[:8]
+            key, name, seed, version, sjson, rjson, wall, created, rz = r
             out.setdefault(
                 str(key),
                 (
@@ -237,9 +233,10 @@ def _readable_rows(path: Path, report: StoreReport) -> list[_Row]:
                     int(seed),
                     str(version),
                     str(sjson),
-                    text,
+                    str(rjson),
                     None if wall is None else float(wall),
                     float(created),
+                    None if rz is None else bytes(rz),
                 ),
             )
     except duckdb.Error as exc:

@@ -36,7 +36,7 @@ import queue
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -71,7 +71,6 @@ from reorderlab.store import (
     default_store_path,
     is_big,
     journal_path,
-    summary_of,
 )
 
 __all__ = [
@@ -84,6 +83,7 @@ __all__ = [
     "flatten_result",
     "jobs_for",
     "seeds_list",
+    "simulate_jobs",
     "sweep",
 ]
 
@@ -97,6 +97,9 @@ class _Default:
 DEFAULT: Any = _Default()
 
 Backend = Literal["local", "threads", "dask", "serial"]
+
+#: Each sweep's start and end are logged (INFO; ``scripts/profile_reproduce.py``).
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -759,6 +762,8 @@ class _Sweep:
         new: NewStore | None,
         own_store: bool,
         on_run: Callable[[Job, str], None] | None,
+        table: bool = True,
+        on_stored: Callable[[list[str]], None] | None = None,
     ) -> None:
         self.points = points
         self.seeds = seeds
@@ -770,6 +775,8 @@ class _Sweep:
         self._new = new  # a store file created when first needed
         self._own_store = own_store
         self._on_run = on_run
+        self._table = table  # build the table's rows (else: store the runs only)
+        self._on_stored = on_stored  # called with the keys of each batch stored
         self._count = 0  # runs to simulate
         # Each run's table row (flattened on arrival: a sweep of long runs
         # with per-object records would otherwise hold gigabytes of result
@@ -818,8 +825,8 @@ class _Sweep:
     def done(self, batch: list[tuple[Job, _worker.Output]], *, aborting: bool = False) -> None:
         """Store completed runs and keep their table rows (see :class:`Done`)."""
         # Each result is parsed once, for its table row and, if it is big
-        # (megabytes of per-object records), for the summary the store keeps
-        # beside it; not when the sweep is being stopped.
+        # (per-object records, series), for the store, which encodes it by
+        # column; not when the sweep is being stopped.
         parsed = None if aborting else [orjson.loads(text) for _, (text, _, _) in batch]
         target = self._sink()
         stats = self.stats
@@ -834,12 +841,15 @@ class _Sweep:
                 # last one (a store the sweep opened itself is flushed as it
                 # closes, in the background)
                 self._st.flush()
+        if self._on_stored is not None and not aborting:
+            self._on_stored([job.key for job, _ in batch])
         if parsed is None:  # stored: that is all an interrupted sweep owes
             for _ in batch:
                 _count()
             return
         for (job, (text, wall, cpu)), data in zip(batch, parsed, strict=True):
-            _keep_row(job, _flat(data), wall, self._rows, self._firsts, self._results)
+            if self._table:
+                _keep_row(job, _flat(data), wall, self._rows, self._firsts, self._results)
             # the job's JSON texts are not needed any more (a sweep holds
             # every job until its table is built)
             self.jobs[job.index] = Job(job.index, job.params, job.scenario, job.seed, job.key)
@@ -927,6 +937,7 @@ def sweep(
     )
     try:
         todo, count = state.plan(progress)
+        _log.info("sweep start: %d runs, %d to simulate", stats.total, count)
         if cached_only and count:
             raise MissingRunsError(_missing_text(todo, count, stats.total, st))
         runner = _runner(backend, count, n_workers, address, stats)
@@ -945,11 +956,64 @@ def sweep(
     finally:
         state.close()  # after the table: its background work would slow it down
     stats.wall_s = time.perf_counter() - t0
+    _log.info("sweep end: %d simulated, %.3f s of core CPU", stats.executed, stats.sim_cpu_s)
     df.attrs["stats"] = stats
     df.attrs["total"] = stats.total
     df.attrs["executed"] = stats.executed
     df.attrs["cached"] = stats.cached
     return df
+
+
+def simulate_jobs(
+    jobs: Iterable[Job],
+    store: str | Path,
+    *,
+    workers: int | None = None,
+    on_stored: Callable[[list[str]], None] | None = None,
+) -> SweepStats:
+    """Simulate (local backend) every job, in the given order and each key
+    once, that the store at ``store`` does not hold yet, and store it;
+    build no table.
+
+    For a driver that knows every run it will need before it needs them
+    (``reproduce`` of several figures, :mod:`reorderlab.papers.ahead`): the
+    jobs may come from several grids and seeds, and run as one sweep. The
+    store is opened on its own connection (the caller may read it
+    meanwhile, from another thread; a ``Store`` of this process on the same
+    file sees the runs as soon as they are journaled) and closed before
+    this returns. ``on_stored(keys)``: called with the keys already stored,
+    then with each batch of runs once they are journaled; an exception it
+    raises stops the sweep (the workers are stopped; every run completed
+    so far is kept)."""
+    n_workers = _pool.worker_count(workers)
+    st = Store(store)
+    try:
+        unique = list(_first_of_each_key(jobs))
+        have = st.existing(job.key for job in unique)
+        if on_stored is not None and have:
+            on_stored(sorted(have))
+        missing = (job for job in unique if job.key not in have)
+        todo = [replace(job, index=i) for i, job in enumerate(missing)]
+        stats = SweepStats(total=len(todo), workers=n_workers, backend="local")
+        state = _Sweep(
+            [],
+            [],
+            stats,
+            store=st,
+            new=None,
+            own_store=False,
+            on_run=None,
+            table=False,
+            on_stored=on_stored,
+        )
+        state.jobs = list(todo)
+        state._count = len(todo)
+        _log.info("look-ahead: %d runs to simulate, %d stored", len(todo), len(have))
+        if todo:
+            _runner("local", len(todo), n_workers, None, stats)(todo, len(todo), state.done)
+    finally:
+        st.close()
+    return stats
 
 
 def _check_arguments(backend: str, store: Any, on_run: Any, cached_only: bool) -> None:
@@ -1056,10 +1120,11 @@ _RowRef = tuple[int, int, tuple[str, ...]]
 def _store_rows(
     batch: list[tuple[Job, _worker.Output]], parsed: list[Any] | None, version: str
 ) -> Iterator[StoreRow]:
-    """The store's rows of completed runs; a big result's with the summary
-    of its parsed result (``parsed``: the results parsed, or None)."""
+    """The store's rows of completed runs, a big result's with its parsed
+    value (``parsed``: the results parsed, or None), which the store
+    encodes rather than parse the text again."""
     for i, (job, (text, wall, _cpu)) in enumerate(batch):
-        summary = summary_of(parsed[i]) if parsed is not None and is_big(text) else None
+        value = parsed[i] if parsed is not None and is_big(text) else None
         yield StoreRow(
             key=job.key,
             scenario_name=job.scenario.name,
@@ -1068,7 +1133,7 @@ def _store_rows(
             scenario_json=job.stored_json(),
             result_json=text,
             wall_s=wall,
-            result_summary=summary,
+            result_value=value,
         )
 
 

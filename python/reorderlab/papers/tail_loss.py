@@ -96,7 +96,8 @@ from reorderlab.papers.common import (
     make_claim,
     series_str,
 )
-from reorderlab.plot import line_plot
+from reorderlab.plot import cdf_points, line_plot
+from reorderlab.result_codec import Records, records
 from reorderlab.scenario import (
     ChainTopology,
     ConstantVar,
@@ -604,10 +605,37 @@ def congested(
     )
 
 
-def _tail_objects(raw: dict[str, Any]) -> list[dict[str, Any]]:
-    """The foreground objects that completed with a drop among their last four segments."""
+def _tail_objects(raw: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The foreground objects that completed with a drop among their last
+    four segments, in order: their FCTs (s), timeouts and tail drops."""
     fg = next(t for t in raw["traffic"] if t["name"] == "fg")
-    return [o for o in fg["object_list"] if o["oct"] is not None and o["tail_drops"] > 0]
+    objs = _records(fg["object_list"])
+    octs, drops = _floats(objs, "oct"), _ints(objs, "tail_drops")
+    keep = ~np.isnan(octs) & (drops > 0)
+    return octs[keep], _ints(objs, "timeouts")[keep], drops[keep]
+
+
+def _records(objects: Records | Sequence[dict[str, Any]]) -> Records:
+    """A traffic generator's ``object_list`` by column (as
+    ``Runs.results(..., columns=True)`` gives it, or converted)."""
+    return objects if isinstance(objects, Records) else records(objects)
+
+
+def _floats(objs: Records, key: str) -> np.ndarray:
+    """A column of the records as floats, NaN for null."""
+    if objs.n == 0:
+        return np.empty(0)
+    col = objs[key]
+    if isinstance(col, np.ndarray):
+        return col.astype(np.float64)
+    return np.array([np.nan if x is None else x for x in col], dtype=np.float64)
+
+
+def _ints(objs: Records, key: str) -> np.ndarray:
+    """A column of the records as integers."""
+    if objs.n == 0:
+        return np.empty(0, dtype=np.int64)
+    return np.asarray(objs[key], dtype=np.int64)
 
 
 #: (segments, one-way delay, receiver) of a Fig. 3 panel.
@@ -657,22 +685,25 @@ def fig3_sensitivity(runs: Runs) -> pd.DataFrame:
     bottleneck loss, the share of tail-drop flows that lost all four
     segments (no ACK comes back: RTOR has nothing to restart) and RTOR's
     median-FCT saving over the baseline."""
-    objs: dict[tuple[float, str], list[dict[str, Any]]] = {}
+    octs: dict[tuple[float, str], list[float]] = {}
+    drops: dict[tuple[float, str], list[int]] = {}
     loss: dict[float, list[float]] = {}
-    for rec, raw in runs.results(SENSITIVITY):
+    for rec, raw in runs.results(SENSITIVITY, columns=True):
         d = float(rec["bg_delay"])
-        objs.setdefault((d, str(rec["variant"])), []).extend(_tail_objects(raw))
+        x, _timeouts, dropped = _tail_objects(raw)
+        octs.setdefault((d, str(rec["variant"])), []).extend(x.tolist())
+        drops.setdefault((d, str(rec["variant"])), []).extend(dropped.tolist())
         loss.setdefault(d, []).append(_bottleneck(raw)[0])
     rows = []
     for d in sorted(loss):
-        med = {v: float(np.median([o["oct"] for o in objs[(d, v)]])) for v in (BASELINE, "RTOR")}
-        base = objs[(d, BASELINE)]
+        med = {v: float(np.median(octs[(d, v)])) for v in (BASELINE, "RTOR")}
+        base = drops[(d, BASELINE)]
         rows.append(
             {
                 "bg_delay": d,
                 "loss": float(np.mean(loss[d])),
                 "flows": len(base),
-                "all_four_lost": float(np.mean([o["tail_drops"] >= 4 for o in base])),
+                "all_four_lost": float(np.mean([k >= 4 for k in base])),
                 "rtor_saving": med[BASELINE] - med["RTOR"],
             }
         )
@@ -696,10 +727,10 @@ class Fig3:
     def add(self, rec: dict[str, Any], raw: dict[str, Any]) -> None:
         """Add one run: its tail-drop objects (FCT, timeouts) and its bottleneck."""
         case = (str(rec["variant"]), int(rec["size"]), float(rec["owd"]), str(rec["receiver"]))
-        objs = _tail_objects(raw)
-        self.octs.setdefault(case, []).extend(float(o["oct"]) for o in objs)
-        self.timeouts.setdefault(case, []).extend(int(o["timeouts"]) for o in objs)
-        self.drops.setdefault(case, []).extend(int(o["tail_drops"]) for o in objs)
+        octs, timeouts, drops = _tail_objects(raw)
+        self.octs.setdefault(case, []).extend(octs.tolist())
+        self.timeouts.setdefault(case, []).extend(timeouts.tolist())
+        self.drops.setdefault(case, []).extend(drops.tolist())
         loss, queueing = _bottleneck(raw)
         self.loss.append(loss)
         self.queueing.append(queueing)
@@ -730,7 +761,7 @@ def fig3_calibration(runs: Runs) -> pd.DataFrame:
     """Bottleneck loss and largest queueing delay by background sessions
     (mean over the seeds, and each seed's loss)."""
     by: dict[int, list[tuple[float, float]]] = {}
-    for rec, raw in runs.results(CALIBRATION):
+    for rec, raw in runs.results(CALIBRATION, columns=True):
         by.setdefault(int(rec["sessions"]), []).append(_bottleneck(raw))
     return pd.DataFrame(
         [
@@ -778,7 +809,7 @@ def _fig3_table(runs: Runs, quick: bool) -> Derived[Fig3]:
     cal = fig3_calibration(runs)
     sens = fig3_sensitivity(runs)
     per_seed: dict[int, Fig3] = {}
-    for rec, raw in runs.results():
+    for rec, raw in runs.results(columns=True):
         seed = int(rec["seed"])
         per_seed.setdefault(seed, Fig3({}, {}, sens, {}, [], [], cal)).add(rec, raw)
     data = Fig3({}, {}, sens, {}, [], [], cal)
@@ -856,9 +887,9 @@ def _fig3_plot(data: Fig3, out: Path, quick: bool) -> None:
     for i, (n, owd, r) in enumerate(_fig3_mode(quick)[3]):
         series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
         for v in VARIANTS:
-            x = np.sort(np.asarray(data.octs.get((v, n, owd, r), []), dtype=float))
-            if len(x):
-                series[v] = (list(x), list(np.arange(1, len(x) + 1) / len(x)), None)
+            xs, ys = cdf_points(data.octs.get((v, n, owd, r), []))
+            if xs:
+                series[v] = (xs, ys, None)
         line_plot(
             out,
             f"fig3-{i + 1}",
@@ -1064,27 +1095,37 @@ def web(variant: str, site: str, rtt: float, duration: float, queue: int = FIG4_
 SELECTIONS = ("connections", "objects")
 
 
-def selected_octs(objects: Sequence[dict[str, Any]], selection: str) -> list[float]:
-    """OCTs of the paper's selection. ``connections`` (the literal reading,
-    a "flow" being a persistent connection): every object of each connection
-    of a download on which at least one object had a retransmitted segment
-    among its last four. ``objects`` (a "flow" being one object's transfer,
-    as in Fig. 3): only the objects that had such a retransmission."""
+def selected_octs(objects: Records | Sequence[dict[str, Any]], selection: str) -> list[float]:
+    """OCTs of the paper's selection, in the objects' order. ``connections``
+    (the literal reading, a "flow" being a persistent connection): every
+    completed object of each connection of a download on which at least one
+    object had a retransmitted segment among its last four. ``objects`` (a
+    "flow" being one object's transfer, as in Fig. 3): only the completed
+    objects that had such a retransmission."""
+    objs = _records(objects)
+    return list(_selected(objs, _floats(objs, "oct"), selection).tolist())
+
+
+def _selected(objs: Records, octs: np.ndarray, selection: str) -> np.ndarray:
+    """:func:`selected_octs` given the objects' OCT column, as an array."""
+    if objs.n == 0:
+        return np.empty(0)
+    tail = _ints(objs, "tail_retransmits") > 0
+    keep = ~np.isnan(octs)
     if selection == "objects":
-        return [
-            float(o["oct"]) for o in objects if o["oct"] is not None and o["tail_retransmits"] > 0
-        ]
-    hit = {(o["page"], o["connection"]) for o in objects if o["tail_retransmits"] > 0}
-    return [
-        float(o["oct"])
-        for o in objects
-        if o["oct"] is not None and (o["page"], o["connection"]) in hit
-    ]
+        keep &= tail
+    else:
+        conn = _ints(objs, "connection")
+        # (page, connection) as one number: connections are numbered from 0
+        pair = _ints(objs, "page") * (int(conn.max()) + 1) + conn
+        keep &= np.isin(pair, pair[tail])
+    chosen: np.ndarray = octs[keep]
+    return chosen
 
 
-def _cdf(x: Sequence[float]) -> tuple[list[float], list[float]]:
-    v = np.sort(np.asarray(x, dtype=float))
-    return list(v), list(np.arange(1, len(v) + 1) / max(1, len(v)))
+def _joined(parts: Sequence[np.ndarray]) -> np.ndarray:
+    """Arrays one after the other (a copy)."""
+    return np.concatenate(parts) if parts else np.empty(0)
 
 
 #: (site, RTT) of each Fig. 4 panel.
@@ -1157,7 +1198,7 @@ class Fig4:
     RTT)."""
 
     table: pd.DataFrame
-    octs: dict[tuple[str, str, str, float], list[float]]
+    octs: dict[tuple[str, str, str, float], np.ndarray]
 
 
 #: Counters summed over a point's seeds: (column, generator field).
@@ -1172,18 +1213,29 @@ _FIG4_COUNTS = (
 
 @dataclass
 class _Pool:
-    """One Fig. 4 point pooled over its seeds: counters and OCT samples."""
+    """One Fig. 4 point pooled over its seeds: counters and OCT samples
+    (each kept as its runs' arrays, in order: :meth:`sample` joins them;
+    as Python floats the samples of the full Fig. 4 took ~400 MB)."""
 
     counts: dict[str, float]
-    done: list[float]
-    octs: dict[str, list[float]]
+    done: list[np.ndarray]
+    octs: dict[str, list[np.ndarray]]
     seeds: int = 0
+
+    def completed(self) -> np.ndarray:
+        """The OCTs of every completed object, run by run."""
+        return _joined(self.done)
+
+    def sample(self, selection: str) -> np.ndarray:
+        """The OCTs of a selection (:data:`SELECTIONS`), run by run."""
+        return _joined(self.octs.get(selection, []))
 
     def add(self, raw: dict[str, Any]) -> None:
         """Add one run (its selections are made within the run: page and
         connection numbers are per run)."""
         gen = raw["traffic"][0]
-        objs = gen["object_list"]
+        objs = _records(gen["object_list"])
+        octs = _floats(objs, "oct")
         ge = raw["impairments"][0]
         link = next(x for x in raw["links"] if x["link"] == "R1->R2")
         more = {col: float(gen[field]) for col, field in _FIG4_COUNTS}
@@ -1191,9 +1243,9 @@ class _Pool:
         more["queue_drops"] = float(link["queue_drops"])
         for col, v in more.items():
             self.counts[col] = self.counts.get(col, 0.0) + float(v)
-        self.done.extend(float(o["oct"]) for o in objs if o["oct"] is not None)
+        self.done.append(octs[~np.isnan(octs)])
         for sel_name in SELECTIONS:
-            self.octs.setdefault(sel_name, []).extend(selected_octs(objs, sel_name))
+            self.octs.setdefault(sel_name, []).append(_selected(objs, octs, sel_name))
         self.seeds += 1
 
     def merge(self, other: _Pool) -> None:
@@ -1211,18 +1263,19 @@ def _fig4_row(key: tuple[str, str, float], pool: _Pool) -> dict[str, Any]:
     v, site, rtt = key
     c = pool.counts
     nan = float("nan")
+    done = pool.completed()
     row: dict[str, Any] = {
         "variant": v,
         "site": site,
         "rtt": rtt,
         "seeds": pool.seeds,
         "pages": int(c["pages"]),
-        "objects": len(pool.done),
+        "objects": len(done),
         "unfinished": int(c["unfinished"]),
-        "mean_all": float(np.mean(pool.done)) if pool.done else nan,
+        "mean_all": float(np.mean(done)) if len(done) else nan,
     }
     for sel_name in SELECTIONS:
-        x = np.asarray(pool.octs.get(sel_name, []), dtype=float)
+        x = pool.sample(sel_name)
         row[f"{sel_name}.n"] = len(x)
         row[f"{sel_name}.mean"] = float(x.mean()) if len(x) else nan
         row[f"{sel_name}.median"] = float(np.median(x)) if len(x) else nan
@@ -1250,7 +1303,7 @@ def _fig4_pools(
 ) -> dict[int, dict[Any, _Pool]]:
     """The runs of sweep ``name`` as pools by seed, then by ``key(rec)``."""
     pools: dict[int, dict[Any, _Pool]] = {}
-    for rec, raw in runs.results(name):
+    for rec, raw in runs.results(name, columns=True):
         by_key = pools.setdefault(int(rec["seed"]), {})
         by_key.setdefault(key(rec), _Pool({}, [], {})).add(raw)
     return pools
@@ -1267,9 +1320,7 @@ def _pooled(per_seed: dict[int, dict[Any, _Pool]]) -> dict[Any, _Pool]:
 
 def _fig4_of(pools: dict[Fig4Key, _Pool]) -> Fig4:
     table = pd.DataFrame([_fig4_row(key, pool) for key, pool in pools.items()])
-    octs = {
-        (sel, *key): pool.octs.get(sel, []) for key, pool in pools.items() for sel in SELECTIONS
-    }
+    octs = {(sel, *key): pool.sample(sel) for key, pool in pools.items() for sel in SELECTIONS}
     return Fig4(table, octs)
 
 
@@ -1289,10 +1340,10 @@ def fig4_sensitivity(pools: dict[tuple[int, str, str], _Pool]) -> pd.DataFrame:
     for q in sorted({k[0] for k in pools}):
         for site in SITES:
             base = pools[(q, site, BASELINE)]
-            base_mean = float(np.mean(base.octs["objects"]))
+            base_mean = float(np.mean(base.sample("objects")))
             row: dict[str, Any] = {"queue": q, "site": site, "seeds": base.seeds}
             for v in PAPER_VARIANTS[1:]:
-                row[v] = 1 - float(np.mean(pools[(q, site, v)].octs["objects"])) / base_mean
+                row[v] = 1 - float(np.mean(pools[(q, site, v)].sample("objects"))) / base_mean
             row["queue_drops"] = base.counts["queue_drops"] / max(1.0, base.counts["data_packets"])
             rows.append(row)
     return pd.DataFrame(rows)
@@ -1305,14 +1356,14 @@ def fig4_deciles(data: Fig4) -> pd.DataFrame:
     rows = []
     for sel_name in SELECTIONS:
         for site, rtt in FIG4_CASES:
-            base = data.octs.get((sel_name, BASELINE, site, rtt), [])
-            if not base:
+            base = data.octs.get((sel_name, BASELINE, site, rtt), np.empty(0))
+            if not len(base):
                 continue
-            b = np.quantile(np.asarray(base, dtype=float), q)
+            b = np.quantile(base, q)
             for v in PAPER_VARIANTS[1:]:
-                x = data.octs.get((sel_name, v, site, rtt), [])
-                if x:
-                    red = 1 - np.quantile(np.asarray(x, dtype=float), q) / b
+                x = data.octs.get((sel_name, v, site, rtt), np.empty(0))
+                if len(x):
+                    red = 1 - np.quantile(x, q) / b
                     row = {"selection": sel_name, "site": site, "rtt": rtt, "variant": v}
                     rows.append(
                         row | {f"p{round(100 * k)}": float(r) for k, r in zip(q, red, strict=True)}
@@ -1359,9 +1410,9 @@ def _fig4_plot(data4: Fig4Data, out: Path, quick: bool) -> None:
         for i, (site, rtt) in enumerate(FIG4_CASES):
             series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
             for v in VARIANTS:
-                sample = data.octs.get((sel_name, v, site, rtt), [])
-                if sample:
-                    xs, ys = _cdf(sample)
+                sample = data.octs.get((sel_name, v, site, rtt), np.empty(0))
+                if len(sample):
+                    xs, ys = cdf_points(sample)
                     series[v] = (xs, ys, None)
             n, mean = SITES[site]
             line_plot(

@@ -361,7 +361,9 @@ class KernelFigure(FigureRecipe):
     returns no claim; :meth:`derive` reads them back beside the simulated
     runs, so a recheck reads everything and runs nothing."""
 
-    def run(self, quick: bool, out: Path, store: Store | None) -> list[Claim]:
+    def run(
+        self, quick: bool, out: Path, store: Store | None, plan: Plan | None = None
+    ) -> list[Claim]:
         from reorderlab.emulate import unavailable_reason
 
         reason = unavailable_reason()
@@ -369,7 +371,7 @@ class KernelFigure(FigureRecipe):
             print(f"validation: skipped: {reason}", file=sys.stderr)
             return []
         measure(quick, out)
-        return super().run(quick, out, store)
+        return super().run(quick, out, store, plan)
 
     def derive(self, runs: Runs, quick: bool, out: Path) -> Derived[Any]:
         from reorderlab.papers.common import write_table
