@@ -228,6 +228,48 @@ def test_bench_prints_its_table(cli_env: dict[str, str]) -> None:
     assert len(cells) == 8 and cells[4] == f"{report['events']:,}", cells
 
 
+def test_bench_times_a_scenario_of_ones_own(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """``bench --scenario``: one run of the user's file, phase by phase; the
+    events are those of ``run`` with the same seed."""
+    sc = tmp_path / "mine.toml"
+    sc.write_text(SMALL_TOML)
+    proc = run_cli(["bench", "--scenario", str(sc), "--seed", "4", "--json"], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    ran = json.loads(run_cli(["run", str(sc), "--seed", "4", "--json"], cli_env).stdout)
+    assert report["events"] == ran["events"] > 0
+    assert report["seed"] == 4
+    for field in ("build_s", "run_s", "result_s", "json_s", "json_mb", "peak_rss_mb"):
+        assert report[field] > 0, field
+    assert report["events_per_s"] == pytest.approx(report["events"] / report["run_s"])
+    own = json.loads(run_cli(["bench", "--scenario", str(sc), "--json"], cli_env).stdout)
+    assert own["seed"] == 1  # the scenario's
+    table = run_cli(["bench", "--scenario", str(sc)], cli_env)
+    assert table.returncode == 0, table.stderr
+    row = next(line for line in table.stdout.splitlines() if "small" in line)
+    cells = [c.strip() for c in row.strip("│| ").split("│")]
+    assert cells[:2] == ["small", "1"] and cells[7] == f"{own['events']:,}", cells
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--scenario", "nope.toml"], "error: nope.toml: cannot read nope.toml"),
+        (["--seed", "3"], "error: bench: --seed goes with --scenario"),
+        (["--scenario", "SC", "--seed", "-1"], "seed: must be an integer from 0 to"),
+    ],
+)
+def test_bench_scenario_bad_input_is_one_line(
+    cli_env: dict[str, str], tmp_path: Path, args: list[str], message: str
+) -> None:
+    sc = tmp_path / "mine.toml"
+    sc.write_text(SMALL_TOML)
+    proc = run_cli(["bench", *[str(sc) if a == "SC" else a for a in args]], cli_env)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert message in proc.stderr
+
+
 @pytest.mark.parametrize("backend", ["local", "dask"])
 def test_bench_sweep_json(cli_env: dict[str, str], backend: str) -> None:
     args = ["bench", "--sweep", "--runs", "4", "--seconds", "0.5", "--preset", "light"]

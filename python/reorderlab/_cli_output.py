@@ -192,6 +192,23 @@ def league_table(league: Any) -> TextTable:
     return out
 
 
+def phase_table(report: dict[str, Any], fields: Sequence[str]) -> TextTable:
+    """One scenario's run, timed phase by phase (``bench --scenario``)."""
+    heads = ["scenario", "seed", "build s", "run s", "result s", "JSON s", "JSON MB"]
+    out = table("one run, by phase", [*heads, "events", "events/s", "peak MB"])
+    fmt: list[Callable[[Any], str]] = [
+        str,
+        str,
+        *[lambda v: f"{v:.3f}"] * 4,
+        lambda v: f"{v:.1f}",
+        lambda v: f"{int(v):,}",
+        lambda v: f"{v:,.0f}",
+        lambda v: f"{v:.1f}",
+    ]
+    out.add_row(*(f(report.get(k, 0)) for f, k in zip(fmt, fields, strict=True)))
+    return out
+
+
 def bench_table(reports: list[dict[str, Any]], fields: Sequence[str]) -> TextTable:
     """The reference benchmarks' reports, one row each."""
     heads = ["name", "wall s", "sim s", "x realtime", "events", "events/s", "packet-hops/s"]

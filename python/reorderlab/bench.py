@@ -7,11 +7,21 @@ import json
 import subprocess
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reorderlab import _core
 
-__all__ = ["BENCH_FIELDS", "bench_names", "run_benchmark", "run_benchmarks"]
+if TYPE_CHECKING:
+    from reorderlab.scenario import Scenario
+
+__all__ = [
+    "BENCH_FIELDS",
+    "PHASE_FIELDS",
+    "bench_names",
+    "run_benchmark",
+    "run_benchmarks",
+    "time_scenario",
+]
 
 #: Columns of a benchmark report, in display order.
 BENCH_FIELDS: tuple[str, ...] = (
@@ -25,13 +35,30 @@ BENCH_FIELDS: tuple[str, ...] = (
     "peak_rss_mb",
 )
 
+#: Columns of a scenario's timing (:func:`time_scenario`), in display order.
+PHASE_FIELDS: tuple[str, ...] = (
+    "name",
+    "seed",
+    "build_s",
+    "run_s",
+    "result_s",
+    "json_s",
+    "json_mb",
+    "events",
+    "events_per_s",
+    "peak_rss_mb",
+)
+
 # The child imports only the compiled core. Its peak resident set is read
 # from /proc/self/status (VmHWM), which starts afresh at exec; ru_maxrss would
 # carry over the parent's peak at fork time. Both are in KiB.
 _CHILD = """
 import json, resource, sys
 from reorderlab import _core
-report = json.loads(_core.bench(sys.argv[1]))
+if sys.argv[1] == "--scenario":
+    report = json.loads(_core.time_scenario(sys.stdin.read(), json.loads(sys.argv[2])))
+else:
+    report = json.loads(_core.bench(sys.argv[1]))
 peak_kib = None
 try:
     with open("/proc/self/status") as status:
@@ -52,6 +79,44 @@ def bench_names() -> list[str]:
     return list(_core.bench_names())
 
 
+def _child(args: list[str], stdin: str | None, what: str) -> dict[str, Any]:
+    """Run the child with ``args`` (and ``stdin``); its report."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-1:] or ["(no output)"]
+        raise RuntimeError(f"{what} failed: {tail[0]}")
+    report: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return report
+
+
+def time_scenario(scenario: Scenario, seed: int | None = None) -> dict[str, Any]:
+    """Run ``scenario`` once (with ``seed``, else its own) in a fresh
+    process and time each phase: ``build_s`` (validate and build the
+    simulation), ``run_s`` (the events), ``result_s`` (collect the result),
+    ``json_s`` (write it as JSON, ``json_mb`` long); also ``events``,
+    ``events_per_s`` (of ``run_s``) and ``peak_rss_mb`` of that process.
+
+    What a run of one's own costs, and where: a sweep of N such runs takes
+    about N x (``build_s`` + ``run_s`` + ``result_s`` + ``json_s``) of CPU.
+    """
+    from reorderlab.scenario import check_seed
+
+    used = scenario.seed if seed is None else check_seed(seed)
+    report = _child(
+        ["--scenario", json.dumps(used)], scenario.to_json(), f"scenario {scenario.name!r}"
+    )
+    report["seed"] = used
+    report["json_mb"] = report.pop("json_bytes") / 1e6
+    report["events_per_s"] = report["events"] / report["run_s"] if report["run_s"] > 0 else 0.0
+    return report
+
+
 def run_benchmark(name: str) -> dict[str, Any]:
     """Run one benchmark in a fresh Python process; add ``peak_rss_mb``.
 
@@ -59,17 +124,7 @@ def run_benchmark(name: str) -> dict[str, Any]:
     the Python interpreter and the extension (about 11 MB) besides the
     simulation.
     """
-    proc = subprocess.run(
-        [sys.executable, "-c", _CHILD, name],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if proc.returncode != 0:
-        tail = proc.stderr.strip().splitlines()[-1:] or ["(no output)"]
-        raise RuntimeError(f"benchmark {name!r} failed: {tail[0]}")
-    report: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    return report
+    return _child([name], None, f"benchmark {name!r}")
 
 
 def run_benchmarks(names: Sequence[str] | None = None) -> list[dict[str, Any]]:

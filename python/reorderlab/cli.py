@@ -500,6 +500,11 @@ def cmd_bench(a: argparse.Namespace) -> None:
     if a.sweep:
         _bench_sweep(a)
         return
+    if a.scenario is not None:
+        _bench_scenario(a)
+        return
+    if a.seed is not None:
+        _fail("bench: --seed goes with --scenario", 2)
     from reorderlab import bench as bench_mod
 
     try:
@@ -514,6 +519,26 @@ def cmd_bench(a: argparse.Namespace) -> None:
     from reorderlab import _cli_output as show
 
     show.console().print(show.bench_table(reports, bench_mod.BENCH_FIELDS))
+
+
+def _bench_scenario(a: argparse.Namespace) -> None:
+    """``bench --scenario FILE``: one run of the user's scenario, timed
+    phase by phase, in its own process (for its peak memory)."""
+    from reorderlab import bench as bench_mod
+    from reorderlab.scenario import load_scenario
+
+    with _errors(str(a.scenario)):
+        sc = load_scenario(a.scenario)
+        try:
+            report = bench_mod.time_scenario(sc, a.seed)
+        except RuntimeError as exc:
+            _fail(str(exc), 1)
+    if a.json:
+        print(json.dumps(report, indent=2))
+        return
+    from reorderlab import _cli_output as show
+
+    show.console().print(show.phase_table(report, bench_mod.PHASE_FIELDS))
 
 
 def _bench_sweep(a: argparse.Namespace) -> None:
@@ -754,6 +779,12 @@ def _bench_parser(sub: Any) -> None:
     p = _command(sub, "bench", cmd_bench)
     p.add_argument("names", nargs="*", help="Benchmarks to run (default: all).")
     p.add_argument("--json", action="store_true", help="Print a JSON list.")
+    p.add_argument(
+        "--scenario",
+        type=Path,
+        help="Time one run of this scenario (TOML or JSON) instead, phase by phase.",
+    )
+    p.add_argument("--seed", type=int, help="Seed of --scenario (default: the scenario's).")
     p.add_argument(
         "--sweep",
         action="store_true",

@@ -241,6 +241,32 @@ fn run_bench(py: Python<'_>, name: &str) -> PyResult<String> {
     }
 }
 
+/// Run a scenario (JSON) once, timing each phase (GIL released): build,
+/// run, result, JSON. Returns the report as JSON.
+#[pyfunction]
+fn time_scenario(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<String> {
+    let text = scenario_json.to_owned();
+    let outcome = py.detach(move || {
+        let timed = catch_unwind(AssertUnwindSafe(|| {
+            reorderlab::bench::time_scenario(&text, seed)
+                .and_then(|r| serde_json::to_string(&r).map_err(|e| e.to_string()))
+        }));
+        match timed {
+            Ok(Ok(json)) => Outcome::Ok(json),
+            Ok(Err(e)) => Outcome::Spec(e),
+            Err(payload) => Outcome::Panic(panic_message(payload.as_ref())),
+        }
+    });
+    match outcome {
+        Outcome::Ok(json) => Ok(json),
+        Outcome::Spec(msg) => Err(PyValueError::new_err(msg)),
+        Outcome::Panic(msg) => Err(PyRuntimeError::new_err(format!(
+            "reorderlab core panicked while timing a scenario: {msg}"
+        ))),
+        Outcome::Interrupted => unreachable!("a timed run is not interrupted"),
+    }
+}
+
 /// Check that the emulator can apply a scenario's network (Linux only).
 /// Raises `ValueError("<field>: <message>")` if it cannot.
 #[cfg(target_os = "linux")]
@@ -301,6 +327,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(impairments, m)?)?;
     m.add_function(wrap_pyfunction!(bench_names, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
+    m.add_function(wrap_pyfunction!(time_scenario, m)?)?;
     #[cfg(target_os = "linux")]
     {
         m.add_function(wrap_pyfunction!(emulation_check, m)?)?;
