@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 import reorderlab
-from reorderlab import _core
+from reorderlab import _core, _worker
 from reorderlab import sweeper as sweeper_mod
 from reorderlab.scenario import ScenarioError
 from reorderlab.store import Store
@@ -435,7 +435,7 @@ def test_no_worker_start_reruns_an_unguarded_script(tmp_path: Path) -> None:
         """
         from reorderlab import _pool
         from tests.test_sweep import small_scenario
-        items = [(small_scenario(duration=0.5).to_json(), 1)]
+        items = [(small_scenario(duration=0.5).to_json(), 1, None)]
         _pool.prestart(2)  # started on a thread
         on_demand = _pool.Pool(3)  # started by submit, while the other starts
         replies = 0
@@ -506,7 +506,7 @@ class _FakePool:
     def ready(self) -> bool:
         return bool(self.running)
 
-    def submit(self, items: list[tuple[str, int | None]], tag: list[sweeper_mod.Job]) -> None:
+    def submit(self, items: list[_worker.Item], tag: list[sweeper_mod.Job]) -> None:
         self.running.append(tag)
 
     def wait(self, next_task: object = None) -> list[tuple[object, list[object]]]:
@@ -589,7 +589,7 @@ def test_an_aborting_sweep_stores_runs_without_calling_on_run(
         done([(second, _worker.simulate(second.core_json(), second.seed))], aborting=True)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sweeper_mod, "_local_runner", lambda workers: runner)
+    monkeypatch.setattr(sweeper_mod, "_local_runner", lambda workers, **_: runner)
     seen: list[str] = []
     before = reorderlab.simulations_executed()
     with pytest.raises(KeyboardInterrupt):
@@ -628,7 +628,7 @@ def test_a_worker_gets_its_next_task_while_it_runs_one(small: bool) -> None:
     from reorderlab import _pool
 
     jobs = jobs_for(loss_grid(1.0), seeds=[1])
-    items = [(job.core_json(), job.seed) for job in jobs]
+    items = [(job.core_json(), job.seed, None) for job in jobs]
     pool = _pool.Pool(1)
     try:
         assert pool.queued_behind() is None  # room for a worker
@@ -647,7 +647,7 @@ def test_a_worker_gets_its_next_task_while_it_runs_one(small: bool) -> None:
         assert pool.busy() == 1 and len(worker.tasks) == 1 and pool.has_idle()
         [(tag, results)] = pool.wait()
         assert tag == "second" and [r[0] for r in results] == [
-            _core.run(*item) for item in items[1:3]
+            _core.run(json, seed) for json, seed, _ in items[1:3]
         ]
         assert pool.busy() == 0 and pool.queued_behind() is None
     finally:
@@ -659,7 +659,7 @@ def test_pool_wait_drops_an_idle_worker_that_died() -> None:
     only when its process dies; it is dropped (and replaced when needed)."""
     from reorderlab import _pool
 
-    items = [(job.core_json(), job.seed) for job in jobs_for(loss_grid(1.0), seeds=[1])]
+    items = [(job.core_json(), job.seed, None) for job in jobs_for(loss_grid(1.0), seeds=[1])]
     pool = _pool.Pool(2)
     try:
         pool.start_workers()

@@ -212,8 +212,8 @@ class Pool:
         """How many tasks are submitted and not yet returned by :meth:`wait`."""
         return sum(len(w.tasks) for w in self._workers) + (self._held is not None)
 
-    def submit(self, items: list[tuple[str, int | None]], tag: Any) -> None:
-        """Send ``items`` (runs: scenario JSON, seed) to a worker: an idle
+    def submit(self, items: list[_worker.Item], tag: Any) -> None:
+        """Send ``items`` (runs: scenario JSON, seed, ...) to a worker: an idle
         one (started if the pool is not full), else one running a single
         task, which then finds this one waiting in its pipe when it is done
         (held back until a worker is idle if too big for the pipe's buffer).

@@ -37,6 +37,14 @@ its zlib), and decoding is faster than parsing the text.
 (a column per key, numeric ones as numpy arrays) instead of a list of
 dicts, for readers that want the columns (the tail-loss recipes);
 :func:`records` makes the same from a list of dicts.
+
+The core has an encoder of this format too (``crates/reorderlab/src/
+result_codec``, ``_core.run_packed``), which a sweep's workers use: it
+writes a result from its typed records, with the tables and arrays this
+encoder would make (a reader of columns sees them) and its own choices of
+kinds and differences, each checked value by value to decode exactly. Its
+bytes are not this encoder's (another zlib; numbers in the skeleton
+spelled as the core spells them); :func:`decode` reads both.
 """
 
 from __future__ import annotations

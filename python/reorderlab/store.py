@@ -30,7 +30,8 @@ see journaled runs that are not in DuckDB yet.
 
 The database itself is only ever changed by complete DuckDB transactions,
 so the file is never left unreadable. Only the driver process of a sweep
-writes; worker processes return JSON text to it. DuckDB refuses a second
+writes; worker processes return JSON text to it, or a big result already
+packed as it is stored (:attr:`StoreRow.result_z`). DuckDB refuses a second
 writing process (:class:`StoreBusyError`); within one process, stores opened
 on the same file share one journal.
 """
@@ -261,6 +262,11 @@ class StoreRow:
     #: it: a big result is encoded from it rather than parsed again. Not
     #: modified.
     result_value: Any = field(default=None, repr=False, compare=False)
+    #: the result already packed as the store keeps a big one (the core's
+    #: ``run_packed``, in a sweep's worker): this is its encoded form
+    #: (:mod:`reorderlab.result_codec`) and ``result_json`` its summary
+    #: (:func:`summary_of`); stored as they are.
+    result_z: bytes | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -1306,13 +1312,17 @@ class Store:
 
 def _new_rows(journal: _Journal, rows: Iterable[StoreRow]) -> list[_Row]:
     """The runs of ``rows`` not pending in ``journal`` yet, packed as they
-    are stored (a big result encoded, from its parsed value if given)."""
+    are stored (a big result encoded, from its parsed value if given;
+    one packed already as it is)."""
     now = time.time()
     new: dict[str, _Row] = {}
     for r in rows:
         if r.key not in journal.pending and r.key not in new:
             head = (r.key, r.scenario_name, r.seed, r.engine_version, r.scenario_json)
-            new[r.key] = _packed(head, r.result_json, r.result_value, r.wall_s, now)
+            if r.result_z is not None:  # packed already
+                new[r.key] = (*head, r.result_json, r.wall_s, now, r.result_z)
+            else:
+                new[r.key] = _packed(head, r.result_json, r.result_value, r.wall_s, now)
     return list(new.values())
 
 

@@ -65,6 +65,7 @@ from reorderlab.scenario import (
     without_outputs,
 )
 from reorderlab.store import (
+    COMPRESS_FROM,
     NewStore,
     Store,
     StoreRow,
@@ -424,7 +425,9 @@ class _Progress:
 
 
 class Done(Protocol):
-    """Receives runs as they complete: ``[(job, (result_json, wall_s, cpu_s)), ...]``.
+    """Receives runs as they complete: ``[(job, (result, wall_s, cpu_s)), ...]``,
+    each result its JSON text or, if the runner was asked for it, a big one
+    as the store keeps it (:data:`_worker.Output`).
 
     ``aborting``: the sweep is being stopped (Ctrl-C, a failed run, a dead
     worker): store these runs, so none is lost, but call nothing of the
@@ -441,13 +444,22 @@ class Done(Protocol):
 Runner = Callable[[Iterable[Job], int, Done], None]
 
 
-def _run_serial(jobs: Iterable[Job], count: int, done: Done) -> None:
-    for job in jobs:
-        try:
-            output = _worker.simulate(job.core_json(), job.seed)
-        except ValueError as exc:
-            raise _core_error(exc) from None
-        done([(job, output)])
+def _serial_runner(compress_from: int | None) -> Runner:
+    """Each run in this process, one at a time (``compress_from``: see
+    :data:`_worker.Item`)."""
+
+    def runner(jobs: Iterable[Job], count: int, done: Done) -> None:
+        for job in jobs:
+            try:
+                if compress_from is None:
+                    output: _worker.Output = _worker.simulate(job.core_json(), job.seed)
+                else:
+                    output = _worker.simulate_packed(job.core_json(), job.seed, compress_from)
+            except ValueError as exc:
+                raise _core_error(exc) from None
+            done([(job, output)])
+
+    return runner
 
 
 def _core_error(exc: Exception) -> Exception:
@@ -549,8 +561,8 @@ def _completed(
     return error
 
 
-def _items(chunk: list[Job]) -> list[tuple[str, int | None]]:
-    return [(job.core_json(), job.seed) for job in chunk]
+def _items(chunk: list[Job], compress_from: int | None = None) -> list[_worker.Item]:
+    return [(job.core_json(), job.seed, compress_from) for job in chunk]
 
 
 #: Completed runs handed to ``done`` at a time by the local backend, which
@@ -558,9 +570,16 @@ def _items(chunk: list[Job]) -> list[tuple[str, int | None]]:
 STORE_BATCH = 4
 
 
-def _run_on_pool(pool: _pool.Pool, jobs: Iterable[Job], count: int, done: Done) -> None:
+def _run_on_pool(
+    pool: _pool.Pool,
+    jobs: Iterable[Job],
+    count: int,
+    done: Done,
+    compress_from: int | None = None,
+) -> None:
     """Run every job on the worker processes of ``pool``; hand completed
     runs to ``done`` a few at a time (one journal write each).
+    ``compress_from``: see :data:`_worker.Item`.
 
     Each worker holds its next task while it runs one (see ``Pool.submit``),
     so it does not wait for the driver between tasks, but for the last ones
@@ -574,7 +593,7 @@ def _run_on_pool(pool: _pool.Pool, jobs: Iterable[Job], count: int, done: Done) 
 
     def refill() -> None:
         while pool.has_idle() and may_queue(pool.queued_behind()) and (chunk := tasks.next()):
-            pool.submit(_items(chunk), chunk)
+            pool.submit(_items(chunk, compress_from), chunk)
 
     def may_queue(behind: list[Job] | None) -> bool:
         return behind is None or tasks.may_queue(len(behind), pool.size)
@@ -603,10 +622,16 @@ def _run_on_pool(pool: _pool.Pool, jobs: Iterable[Job], count: int, done: Done) 
 
 
 def _run_on(
-    executor: cf.Executor, jobs: Iterable[Job], count: int, done: Done, workers: int = 1
+    executor: cf.Executor,
+    jobs: Iterable[Job],
+    count: int,
+    done: Done,
+    workers: int = 1,
+    compress_from: int | None = None,
 ) -> None:
     """Run every job on ``executor``, two tasks in flight per worker; hand
-    each batch of completed runs to ``done``.
+    each batch of completed runs to ``done`` (``compress_from``: see
+    :data:`_worker.Item`).
 
     Completed tasks are queued by a done-callback, so waiting costs O(1)
     per task; all runs that completed since the last batch make the next
@@ -619,7 +644,7 @@ def _run_on(
 
     def refill() -> None:
         while len(pending) < in_flight_target and (chunk := tasks.next()):
-            fut = executor.submit(_worker.simulate_batch, _items(chunk))
+            fut = executor.submit(_worker.simulate_batch, _items(chunk, compress_from))
             pending[fut] = chunk
             fut.add_done_callback(finished.put)
 
@@ -647,12 +672,12 @@ def _run_on(
         refill()
 
 
-def _local_runner(workers: int) -> Runner:
+def _local_runner(workers: int, compress_from: int | None = None) -> Runner:
     def runner(jobs: Iterable[Job], count: int, done: Done) -> None:
         pool = _pool.get_pool(workers)
         try:
             with pool.lock:
-                _run_on_pool(pool, jobs, count, done)
+                _run_on_pool(pool, jobs, count, done, compress_from)
         except BaseException:
             # Ctrl-C, a scenario error, a core panic, a dead worker: stop the
             # workers now; every run completed so far is already journaled.
@@ -662,7 +687,7 @@ def _local_runner(workers: int) -> Runner:
     return runner
 
 
-def _thread_runner(workers: int) -> Runner:
+def _thread_runner(workers: int, compress_from: int | None = None) -> Runner:
     """Threads of this process: the core releases the GIL while it simulates.
 
     No start-up or IPC cost, so it suits sweeps of very short runs; but a
@@ -673,7 +698,7 @@ def _thread_runner(workers: int) -> Runner:
     def runner(jobs: Iterable[Job], count: int, done: Done) -> None:
         pool = cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="reorderlab")
         try:
-            _run_on(pool, jobs, count, done, workers)
+            _run_on(pool, jobs, count, done, workers, compress_from)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -778,6 +803,13 @@ class _Sweep:
         self._table = table  # build the table's rows (else: store the runs only)
         self._on_stored = on_stored  # called with the keys of each batch stored
         self._count = 0  # runs to simulate
+        #: Runs to be stored, with no ``on_run`` to give their text to, come
+        #: back from the workers as the store keeps them: a big result as
+        #: its summary and its encoded form, made by the core from its typed
+        #: records (the driver parses the summary only).
+        self.compress_from = (
+            COMPRESS_FROM if (store is not None or new is not None) and on_run is None else None
+        )
         # Each run's table row (flattened on arrival: a sweep of long runs
         # with per-object records would otherwise hold gigabytes of result
         # text) and core time.
@@ -826,8 +858,10 @@ class _Sweep:
         """Store completed runs and keep their table rows (see :class:`Done`)."""
         # Each result is parsed once, for its table row and, if it is big
         # (per-object records, series), for the store, which encodes it by
-        # column; not when the sweep is being stopped.
-        parsed = None if aborting else [orjson.loads(text) for _, (text, _, _) in batch]
+        # column; a result the worker packed (see ``compress_from``) has its
+        # summary parsed, which has every metric of the table row. Nothing
+        # is parsed when the sweep is being stopped.
+        parsed = None if aborting else [orjson.loads(_text(out)) for _, (out, _, _) in batch]
         target = self._sink()
         stats = self.stats
         if target is not None:
@@ -847,7 +881,7 @@ class _Sweep:
             for _ in batch:
                 _count()
             return
-        for (job, (text, wall, cpu)), data in zip(batch, parsed, strict=True):
+        for (job, (out, wall, cpu)), data in zip(batch, parsed, strict=True):
             if self._table:
                 _keep_row(job, _flat(data), wall, self._rows, self._firsts, self._results)
             # the job's JSON texts are not needed any more (a sweep holds
@@ -859,7 +893,9 @@ class _Sweep:
             _count()
             self.bar.advance()
             if self._on_run is not None:
-                self._on_run(job, text)
+                if not isinstance(out, str):  # (a sweep with on_run asks for texts)
+                    raise TypeError(f"run {job.key[:16]}: no text for on_run")
+                self._on_run(job, out)
 
     def table(self) -> pd.DataFrame:
         """One row per job, in grid order."""
@@ -940,7 +976,7 @@ def sweep(
         _log.info("sweep start: %d runs, %d to simulate", stats.total, count)
         if cached_only and count:
             raise MissingRunsError(_missing_text(todo, count, stats.total, st))
-        runner = _runner(backend, count, n_workers, address, stats)
+        runner = _runner(backend, count, n_workers, address, stats, state.compress_from)
         try:
             runner(todo, count, state.done)
         finally:
@@ -1010,7 +1046,8 @@ def simulate_jobs(
         state._count = len(todo)
         _log.info("look-ahead: %d runs to simulate, %d stored", len(todo), len(have))
         if todo:
-            _runner("local", len(todo), n_workers, None, stats)(todo, len(todo), state.done)
+            runner = _runner("local", len(todo), n_workers, None, stats, state.compress_from)
+            runner(todo, len(todo), state.done)
     finally:
         st.close()
     return stats
@@ -1030,17 +1067,27 @@ def _check_arguments(backend: str, store: Any, on_run: Any, cached_only: bool) -
         raise ValueError("cached_only: needs a store to read the runs from")
 
 
-def _runner(backend: str, count: int, n_workers: int, address: Any, stats: SweepStats) -> Runner:
-    """The runner of ``backend`` for ``count`` runs."""
+def _runner(
+    backend: str,
+    count: int,
+    n_workers: int,
+    address: Any,
+    stats: SweepStats,
+    compress_from: int | None = None,
+) -> Runner:
+    """The runner of ``backend`` for ``count`` runs. ``compress_from``: the
+    runs' big results come back as the store keeps them (see
+    :data:`_worker.Item`), but from Dask, whose workers may run another
+    build of the core."""
     if count == 0:
-        return _run_serial  # nothing to run
+        return _serial_runner(None)  # nothing to run
     if backend == "serial":
         stats.workers = 1
-        return _run_serial
+        return _serial_runner(compress_from)
     if backend == "local":
-        return _local_runner(n_workers)
+        return _local_runner(n_workers, compress_from=compress_from)
     if backend == "threads":
-        return _thread_runner(n_workers)
+        return _thread_runner(n_workers, compress_from)
     return _dask_runner(address, n_workers, stats)
 
 
@@ -1117,14 +1164,21 @@ def _row_plan(
 _RowRef = tuple[int, int, tuple[str, ...]]
 
 
+def _text(out: str | _worker.Packed) -> str:
+    """A run's result text, or the summary of a packed one."""
+    return out if isinstance(out, str) else out[0]
+
+
 def _store_rows(
     batch: list[tuple[Job, _worker.Output]], parsed: list[Any] | None, version: str
 ) -> Iterator[StoreRow]:
-    """The store's rows of completed runs, a big result's with its parsed
-    value (``parsed``: the results parsed, or None), which the store
-    encodes rather than parse the text again."""
-    for i, (job, (text, wall, _cpu)) in enumerate(batch):
-        value = parsed[i] if parsed is not None and is_big(text) else None
+    """The store's rows of completed runs: a result packed by the worker as
+    it is; a big result's text with its parsed value (``parsed``: the
+    results parsed, or None), which the store encodes rather than parse
+    the text again."""
+    for i, (job, (out, wall, _cpu)) in enumerate(batch):
+        text, blob = (out, None) if isinstance(out, str) else out
+        value = parsed[i] if parsed is not None and blob is None and is_big(text) else None
         yield StoreRow(
             key=job.key,
             scenario_name=job.scenario.name,
@@ -1134,6 +1188,7 @@ def _store_rows(
             result_json=text,
             wall_s=wall,
             result_value=value,
+            result_z=blob,
         )
 
 

@@ -18,10 +18,12 @@ use std::sync::Once;
 
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use reorderlab::result_codec::{Packed, MAGIC, MIN_ARRAY};
 
 /// Outcome of one guarded call into the core.
-enum Outcome {
-    Ok(String),
+enum Outcome<T = String> {
+    Ok(T),
     Spec(String),
     Panic(String),
     /// Stopped by a signal (its Python exception is kept aside).
@@ -98,13 +100,51 @@ fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
 #[pyfunction]
 #[pyo3(signature = (scenario_json, seed=None))]
 fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<String> {
+    guarded_run(py, scenario_json, seed, |text, stop| {
+        reorderlab::run_json_interruptible(text, seed, stop)
+    })
+}
+
+/// Run one simulation (as `run`) and return its result as the results
+/// store keeps it (`reorderlab::result_codec`): the result JSON, or for a
+/// result of `compress_from` characters or more with bulky parts (series,
+/// traces, per-object records) the pair (summary JSON, encoded result),
+/// `store.summary_of` and `result_codec.encode` of the result JSON.
+#[pyfunction]
+#[pyo3(signature = (scenario_json, seed, compress_from))]
+fn run_packed(
+    py: Python<'_>,
+    scenario_json: &str,
+    seed: Option<u64>,
+    compress_from: usize,
+) -> PyResult<Py<PyAny>> {
+    let packed = guarded_run(py, scenario_json, seed, |text, stop| {
+        reorderlab::run_packed_interruptible(text, seed, compress_from, stop)
+    })?;
+    Ok(match packed {
+        Packed::Text(text) => text.into_pyobject(py)?.into_any().unbind(),
+        Packed::Encoded { summary, blob } => (summary, PyBytes::new(py, &blob))
+            .into_pyobject(py)?
+            .into_any()
+            .unbind(),
+    })
+}
+
+/// One run in the core (`body`, given the scenario text and the stop
+/// request), the GIL released; see `run` for signals and errors.
+fn guarded_run<T: Send>(
+    py: Python<'_>,
+    scenario_json: &str,
+    seed: Option<u64>,
+    body: impl FnOnce(&str, &mut dyn FnMut() -> bool) -> Result<T, reorderlab::RunError> + Send,
+) -> PyResult<T> {
     let text = scenario_json.to_owned();
     let main = on_main_thread(py)?;
     let mut signal: Option<PyErr> = None;
     let outcome = py.detach(|| {
         // Python runs signal handlers on the main thread only: elsewhere
         // there is nothing to look for (and the GIL is not taken).
-        let stop = || {
+        let mut stop = || {
             main && Python::attach(|py| match py.check_signals() {
                 Ok(()) => false,
                 Err(e) => {
@@ -113,17 +153,15 @@ fn run(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<Strin
                 }
             })
         };
-        match catch_unwind(AssertUnwindSafe(|| {
-            reorderlab::run_json_interruptible(&text, seed, stop)
-        })) {
-            Ok(Ok(json)) => Outcome::Ok(json),
+        match catch_unwind(AssertUnwindSafe(|| body(&text, &mut stop))) {
+            Ok(Ok(out)) => Outcome::Ok(out),
             Ok(Err(reorderlab::RunError::Spec(e))) => Outcome::Spec(e.to_string()),
             Ok(Err(reorderlab::RunError::Interrupted)) => Outcome::Interrupted,
             Err(payload) => Outcome::Panic(panic_message(payload.as_ref())),
         }
     });
     match outcome {
-        Outcome::Ok(json) => Ok(json),
+        Outcome::Ok(out) => Ok(out),
         Outcome::Spec(msg) => Err(PyValueError::new_err(msg)),
         Outcome::Interrupted => Err(signal.expect("a signal stopped the run")),
         Outcome::Panic(msg) => Err(PyRuntimeError::new_err(format!(
@@ -319,6 +357,7 @@ fn emulate_link(py: Python<'_>, config_json: &str) -> PyResult<String> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     install_panic_hook();
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(run_packed, m)?)?;
     m.add_function(wrap_pyfunction!(run_capture, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(engine_version, m)?)?;
@@ -334,5 +373,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(wrap_pyfunction!(emulate_link, m)?)?;
     }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // the encoding's constants, which `result_codec.py` has too (a test
+    // checks they agree)
+    m.add("CODEC_MAGIC", PyBytes::new(m.py(), MAGIC))?;
+    m.add("CODEC_MIN_ARRAY", MIN_ARRAY)?;
     Ok(())
 }

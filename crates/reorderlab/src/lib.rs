@@ -18,6 +18,7 @@ pub mod impair;
 pub mod metrics;
 pub mod net;
 pub mod num;
+pub mod result_codec;
 pub mod sim;
 pub mod spec;
 pub mod tcp;
@@ -98,6 +99,22 @@ pub fn run_json_interruptible(
     let scenario = Scenario::from_json(scenario_json)?;
     let result = run_interruptible(&scenario, seed, stop)?;
     serde_json::to_string(&result)
+        .map_err(|e| RunError::Spec(SpecError::new("result", e.to_string())))
+}
+
+/// [`run_json_interruptible`], the result in the form the Python results
+/// store keeps it: its JSON text, or for a result of `compress_from`
+/// characters or more with bulky parts, its summary and its encoded form
+/// ([`result_codec::pack`]).
+pub fn run_packed_interruptible(
+    scenario_json: &str,
+    seed: Option<u64>,
+    compress_from: usize,
+    stop: impl FnMut() -> bool,
+) -> Result<result_codec::Packed, RunError> {
+    let scenario = Scenario::from_json(scenario_json)?;
+    let result = run_interruptible(&scenario, seed, stop)?;
+    result_codec::pack(result, compress_from)
         .map_err(|e| RunError::Spec(SpecError::new("result", e.to_string())))
 }
 
