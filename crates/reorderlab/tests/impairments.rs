@@ -253,7 +253,7 @@ fn multipath_splits_by_epsilon_and_reorders() {
     let r = run_checked(&sc, 6).result();
     let counts = &r.multipath_routes;
     let n = (counts[0] + counts[1]) as f64;
-    let p_long = (-1.0f64).exp() / (1.0 + (-1.0f64).exp());
+    let p_long = reorderlab::num::exp(-1.0) / (1.0 + reorderlab::num::exp(-1.0));
     let se = (p_long * (1.0 - p_long) / n).sqrt();
     assert!(
         (counts[1] as f64 / n - p_long).abs() < 5.0 * se,

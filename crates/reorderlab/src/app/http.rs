@@ -279,7 +279,7 @@ mod tests {
         // P(X > x) = (scale / x)^1.2 with scale 6667 B: P(size > 10 segments)
         // = P(X > 9000 B) = (6667 / 9000)^1.2 = 0.698.
         let frac = sizes.iter().filter(|&&s| s > 10).count() as f64 / sizes.len() as f64;
-        let expect = (40_000.0_f64 * 0.2 / 1.2 / 10_000.0).powf(1.2);
+        let expect = crate::num::powf(40_000.0_f64 * 0.2 / 1.2 / 10_000.0, 1.2);
         assert!((frac - expect).abs() < 0.02, "{frac} vs {expect}");
         assert!(sizes.iter().all(|&s| s >= 7), "no draw below the scale");
     }

@@ -6,6 +6,8 @@
 //! impairment or of another flow. The generator is xoshiro256** (Blackman &
 //! Vigna 2018), seeded through SplitMix64 as its authors recommend.
 
+use crate::num::{cos, ln};
+
 /// Kinds of component that own a random stream.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u64)]
@@ -79,7 +81,7 @@ impl Rng {
     /// Exponential with the given mean.
     pub fn exponential(&mut self, mean: f64) -> f64 {
         // 1 - U is in (0, 1], so the log is finite.
-        -mean * (1.0 - self.uniform()).ln()
+        -mean * ln(1.0 - self.uniform())
     }
 
     /// Standard normal draw (Box-Muller; one of the pair is discarded so the
@@ -87,7 +89,7 @@ impl Rng {
     pub fn standard_normal(&mut self) -> f64 {
         let u1 = 1.0 - self.uniform();
         let u2 = self.uniform();
-        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+        (-2.0 * ln(u1)).sqrt() * cos(std::f64::consts::TAU * u2)
     }
 }
 

@@ -11,13 +11,14 @@
 use crate::engine::rng::Component;
 use crate::engine::Rng;
 use crate::net::packet::Packet;
+use crate::num::exp;
 
 /// Path probabilities from epsilon (see the module doc).
 pub fn epsilon_probabilities(hops: &[usize], epsilon: f64, scale: f64) -> Vec<f64> {
     let min = *hops.iter().min().expect("at least one path");
     let w: Vec<f64> = hops
         .iter()
-        .map(|&h| (-epsilon * (h - min) as f64 / scale).exp())
+        .map(|&h| exp(-epsilon * (h - min) as f64 / scale))
         .collect();
     normalise(&w)
 }
@@ -123,7 +124,7 @@ mod tests {
         let p = epsilon_probabilities(&[3, 4, 5], 500.0, 1.0);
         assert!(p[0] > 1.0 - 1e-12 && p[2] < 1e-200);
         let q = epsilon_probabilities(&[3, 4], 1.0, 1.0);
-        let e = (-1.0f64).exp();
+        let e = crate::num::exp(-1.0);
         assert!((q[1] - e / (1.0 + e)).abs() < 1e-12);
     }
 

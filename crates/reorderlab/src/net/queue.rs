@@ -5,6 +5,7 @@
 //! arriving packet is accepted.
 
 use crate::engine::{Rng, Time};
+use crate::num::powf;
 
 /// Occupancy of a link's queue when a packet arrives, excluding the packet
 /// in transmission (as ns-2 counts it).
@@ -76,7 +77,7 @@ impl Red {
             // Idle period: decay as if m small packets had been sent (Fig. 2).
             Some(since) if occ.packets == 0 => {
                 let m = (now.saturating_sub(since)) as f64 / self.typical_tx as f64;
-                self.avg *= (1.0 - self.w_q).powf(m);
+                self.avg *= powf(1.0 - self.w_q, m);
             }
             _ => self.avg = (1.0 - self.w_q) * self.avg + self.w_q * occ.packets as f64,
         }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::validate::{num, SpecError};
 use crate::engine::time::{MAX_SECONDS, MIN_STEP_SECONDS};
 use crate::engine::Rng;
+use crate::num::powf;
 
 /// A random variable. Units are those of the field it describes (seconds
 /// for delays, packets for block sizes).
@@ -67,11 +68,11 @@ impl RandomVar {
             }
             RandomVar::Pareto { scale, shape } => {
                 let u = 1.0 - rng.uniform(); // (0, 1]
-                scale / u.powf(1.0 / shape)
+                scale / powf(u, 1.0 / shape)
             }
             RandomVar::Pareto2 { scale, shape } => {
                 let u = 1.0 - rng.uniform();
-                scale * (u.powf(-1.0 / shape) - 1.0)
+                scale * (powf(u, -1.0 / shape) - 1.0)
             }
             RandomVar::Empirical { values, cdf } => {
                 let u = rng.uniform();
@@ -116,8 +117,8 @@ impl RandomVar {
     /// of the untruncated law).
     fn median(&self) -> Option<f64> {
         match self {
-            RandomVar::Pareto { scale, shape } => Some(scale * 2f64.powf(1.0 / shape)),
-            RandomVar::Pareto2 { scale, shape } => Some(scale * (2f64.powf(1.0 / shape) - 1.0)),
+            RandomVar::Pareto { scale, shape } => Some(scale * powf(2.0, 1.0 / shape)),
+            RandomVar::Pareto2 { scale, shape } => Some(scale * (powf(2.0, 1.0 / shape) - 1.0)),
             RandomVar::Empirical { values, cdf } => {
                 let i = cdf.partition_point(|&c| c < 0.5).min(values.len() - 1);
                 Some(values[i])

@@ -1,6 +1,7 @@
 //! Helpers shared by the scenario tests.
 #![allow(dead_code)]
 
+use reorderlab::num::powf;
 use reorderlab::spec::{
     FlowSpec, ImpairmentModel, ImpairmentSpec, QueueSpec, Scenario, TcpSpec, Topology,
 };
@@ -110,8 +111,8 @@ pub fn pftk_full(p: f64, rtt: f64, t0: f64, b: f64, wmax: f64) -> f64 {
         + 16.0 * p.powi(5)
         + 32.0 * p.powi(6);
     let qhat = |w: f64| -> f64 {
-        let num = (1.0 - q.powi(3)) * (1.0 + q.powi(3) * (1.0 - q.powf(w - 3.0)));
-        let den = 1.0 - q.powf(w);
+        let num = (1.0 - q.powi(3)) * (1.0 + q.powi(3) * (1.0 - powf(q, w - 3.0)));
+        let den = 1.0 - powf(q, w);
         (num / den).min(1.0)
     };
     let c = (2.0 + b) / (3.0 * b);

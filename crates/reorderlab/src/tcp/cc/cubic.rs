@@ -39,6 +39,7 @@ use super::hystart::{AckSample, HyStart};
 use super::{CongestionOps, Reno, Window};
 use crate::engine::time::NS_PER_SEC;
 use crate::engine::Time;
+use crate::num::cbrt;
 
 /// RFC 9438 Sec. 5.1: C, in segments / second^3.
 pub const C: f64 = 0.4;
@@ -144,7 +145,7 @@ impl Cubic {
             s.k = 0.0;
         } else {
             // Figure 2; negative (a convex start) if cwnd_epoch > W_max.
-            s.k = ((s.w_max - cwnd) / self.c).cbrt();
+            s.k = cbrt((s.w_max - cwnd) / self.c);
         }
         s.after_timeout = false;
     }
@@ -283,7 +284,7 @@ mod tests {
         assert_eq!(c.t_epoch(), Some(t0));
 
         let (cc, beta, w_max) = (0.4_f64, 0.7_f64, 100.0_f64);
-        let k = (w_max * (1.0 - beta) / cc).cbrt();
+        let k = cbrt(w_max * (1.0 - beta) / cc);
         assert!(close(k, 4.2172, 1e-4), "{k}");
         assert!(close(c.k(), k, 1e-12));
         assert!(close(c.w_cubic(0.0), 70.0, 1e-9));
@@ -309,7 +310,7 @@ mod tests {
         let rtt = ms(100);
         let t0 = SEC;
         // K is set when the epoch starts, at the first ACK (at t0).
-        let k = (100.0_f64 * 0.3 / 0.4).cbrt();
+        let k = cbrt(100.0_f64 * 0.3 / 0.4);
         let mut now = t0;
         for t in [1.0, 2.0, k, k + 1.0] {
             let end = t0 + (t * SEC as f64) as Time;
@@ -385,7 +386,7 @@ mod tests {
         assert!(close(c.w_max().unwrap(), 76.5, 1e-9));
         assert!(close(w.cwnd, 63.0, 1e-9));
         c.on_ack(&mut w, 1, 3 * SEC, Some(ms(100)));
-        let k = ((76.5_f64 - 63.0) / 0.4).cbrt();
+        let k = cbrt((76.5_f64 - 63.0) / 0.4);
         assert!(close(c.k(), k, 1e-9), "{} vs {k}", c.k());
         // Without fast convergence W_max is the window before the loss.
         let mut nofc = Cubic {

@@ -32,7 +32,7 @@
 
 use super::{CongestionOps, Reno, Window};
 use crate::engine::Time;
-use crate::num::floor;
+use crate::num::{floor, ln, powf};
 
 /// RFC 3649 Sec. 5: below this window HighSpeed TCP is Standard TCP.
 pub const LOW_WINDOW: f64 = 38.0;
@@ -47,7 +47,7 @@ pub const HIGH_DECREASE: f64 = 0.1;
 /// at window `w`, `p(w) = 0.078 / w^1.2` (the RFC's closed form of the
 /// log-scale line through (Low_Window, ~1e-3) and (High_Window, High_P)).
 pub fn p(w: f64) -> f64 {
-    0.078 / w.powf(1.2)
+    0.078 / powf(w, 1.2)
 }
 
 /// RFC 3649 Sec. 5: the decrease parameter b(w); 0.5 at or below
@@ -56,7 +56,7 @@ pub fn b(w: f64) -> f64 {
     if w <= LOW_WINDOW {
         return 0.5;
     }
-    (HIGH_DECREASE - 0.5) * (w.ln() - LOW_WINDOW.ln()) / (HIGH_WINDOW.ln() - LOW_WINDOW.ln()) + 0.5
+    (HIGH_DECREASE - 0.5) * (ln(w) - ln(LOW_WINDOW)) / (ln(HIGH_WINDOW) - ln(LOW_WINDOW)) + 0.5
 }
 
 /// RFC 3649 Sec. 5: the increase parameter a(w) = w^2 p(w) 2 b(w) /
@@ -129,10 +129,10 @@ mod tests {
     /// independently of the module's functions.
     fn rfc_b(w: f64) -> f64 {
         let (lw, hw, hd) = (38.0_f64, 83_000.0_f64, 0.1);
-        (hd - 0.5) * (w.ln() - lw.ln()) / (hw.ln() - lw.ln()) + 0.5
+        (hd - 0.5) * (ln(w) - ln(lw)) / (ln(hw) - ln(lw)) + 0.5
     }
     fn rfc_a(w: f64) -> f64 {
-        let pw = 0.078 / w.powf(1.2);
+        let pw = 0.078 / powf(w, 1.2);
         w * w * pw * 2.0 * rfc_b(w) / (2.0 - rfc_b(w))
     }
 

@@ -5,7 +5,7 @@
 
 use crate::engine::time::{ms, secs, to_secs};
 use crate::engine::Time;
-use crate::num::{ceil, floor, round};
+use crate::num::{ceil, floor, log2, round};
 use crate::tcp::detection::reordering::{ReorderHistogram, MAX_LENGTH};
 use crate::tcp::policy::MIN_DUPTHRESH;
 use crate::tcp::response::aix::Winthresh;
@@ -17,7 +17,7 @@ use crate::tcp::response::aix::Winthresh;
 /// W / 2, W (log2 W - 1) + 1, i.e. W (T / R + log2 W - k - 2) + 1.
 pub fn cost_timeout(w: f64, rto_over_rtt: f64, k: f64) -> f64 {
     let w = w.max(2.0);
-    (w * (rto_over_rtt + w.log2() - k - 2.0) + 1.0).max(1.0)
+    (w * (rto_over_rtt + log2(w) - k - 2.0) + 1.0).max(1.0)
 }
 
 /// Sec. 4.3.2: cost of a false fast retransmit whose reduced window lasted

@@ -33,7 +33,7 @@ fn fa_ratio_steps_up_on_false_fr_and_down_on_timeout() {
     assert!((rr.fa_ratio - 0.91).abs() < 1e-12);
     // D = 50 ms = R: C(FFR) = W / 2 = 25 for W = 50; C(timeout) with
     // T / R = 20: 50 (20 + log2 50 - 3) + 1.
-    let c_to = 50.0 * (20.0 + 50f64.log2() - 3.0) + 1.0;
+    let c_to = 50.0 * (20.0 + crate::num::log2(50.0) - 3.0) + 1.0;
     rr.on_timeout(50.0, ms(1000), ms(50));
     let expected = 0.91 - c_to / 25.0 * 0.01;
     assert!(

@@ -17,7 +17,7 @@
 //! still-outstanding transmission plus the (common) mxrtt, and one timer is
 //! enough.
 
-use crate::num::floor;
+use crate::num::{floor, powf};
 use std::collections::VecDeque;
 
 use crate::engine::time::NS_PER_SEC;
@@ -156,7 +156,7 @@ impl TcpPr {
         if alpha == self.alpha && last_n == n {
             return decay;
         }
-        let decay = self.alpha.powf(1.0 / n);
+        let decay = powf(self.alpha, 1.0 / n);
         self.decay_cache = (self.alpha, n, decay);
         decay
     }
