@@ -206,14 +206,20 @@ def test_a_journal_line_with_a_damaged_blob_is_set_aside(tmp_path: Path) -> None
     assert store_mod.quarantine_path(path).exists()
 
 
-def test_sessions_leave_free_space_and_compact_gives_it_back(tmp_path: Path) -> None:
-    path = tmp_path / "c.duckdb"
-    for session in range(3):
+def fill_in_sessions(path: Path, sessions: int, runs: int) -> None:
+    """``runs`` big runs stored in each of ``sessions`` sessions (a store
+    opened and closed each time)."""
+    for session in range(sessions):
         with Store(path) as st:
             st.put_many(
                 StoreRow(key=f"k{session}_{i}", **run_fields(i, big(i)))  # type: ignore[arg-type]
-                for i in range(40)
+                for i in range(runs)
             )
+
+
+def test_sessions_leave_free_space_and_compact_gives_it_back(tmp_path: Path) -> None:
+    path = tmp_path / "c.duckdb"
+    fill_in_sessions(path, sessions=3, runs=40)
     with Store(path) as st:
         everything = {r.key: r.result_json for r in st.runs()}
         assert len(everything) == 120
@@ -239,12 +245,7 @@ def test_compact_refuses_a_store_another_store_of_the_process_has_open(tmp_path:
 
 def test_store_compact_command(tmp_path: Path, cli_env: dict[str, str]) -> None:
     path = tmp_path / "cli.duckdb"
-    for session in range(2):
-        with Store(path) as st:
-            st.put_many(
-                StoreRow(key=f"k{session}_{i}", **run_fields(i, big(i)))  # type: ignore[arg-type]
-                for i in range(20)
-            )
+    fill_in_sessions(path, sessions=2, runs=20)
     res = run_cli(["store", "compact", str(path)], cli_env)
     assert res.returncode == 0, res.stderr
     assert res.stdout.startswith(f"{path}: ") and " MB -> " in res.stdout

@@ -1177,27 +1177,7 @@ class Store:
         (its metrics, without series, traces and per-object records: see
         :func:`summary_of`), not decompressed (a sweep's table needs no more).
         """
-        pending = self._jr.pending
-        out: dict[str, tuple[str, float | None]] = {}
-        wanted: list[str] = []
-        for k in dict.fromkeys(keys):
-            hit = pending.get(k)
-            if hit is not None:
-                out[k] = (hit[5] if summaries else _unpack(hit[5], hit[8]), hit[6])
-            else:
-                wanted.append(k)
-        if not wanted:
-            return out
-        result_z = "NULL" if summaries else self._result_z
-        rows = self._con.execute(
-            f"SELECT key, result_json, {result_z}, wall_s FROM runs "
-            "WHERE key IN (SELECT unnest(?::VARCHAR[]))",
-            [wanted],
-        ).fetchall()
-        out.update(
-            {str(k): (_unpack(r, z), None if w is None else float(w)) for k, r, z, w in rows}
-        )
-        return out
+        return {k: (_unpack(r, z), w) for k, r, z, w in self._lookup(keys, blobs=not summaries)}
 
     @_guarded
     def get_values(
@@ -1209,24 +1189,34 @@ class Store:
         text, which is faster). ``columns``: the per-object records of a
         result stored encoded as :class:`~reorderlab.result_codec.Records`
         (a column per key) rather than lists of dicts."""
+        return {
+            k: (self._value(k, r, z, columns), w) for k, r, z, w in self._lookup(keys, blobs=True)
+        }
+
+    def _lookup(
+        self, keys: Iterable[str], *, blobs: bool
+    ) -> Iterator[tuple[str, Any, Any, float | None]]:
+        """``(key, result_json, result_z, wall_s)`` of the stored keys among
+        ``keys``: those pending in the journal first, then the database's
+        (``blobs`` False: ``result_z`` None, a big result's summary only)."""
         pending = self._jr.pending
-        out: dict[str, tuple[Any, float | None]] = {}
         wanted: list[str] = []
         for k in dict.fromkeys(keys):
             hit = pending.get(k)
             if hit is not None:
-                out[k] = (self._value(k, hit[5], hit[8], columns), hit[6])
+                yield k, hit[5], hit[8] if blobs else None, hit[6]
             else:
                 wanted.append(k)
-        if wanted:
-            rows = self._con.execute(
-                f"SELECT key, result_json, {self._result_z}, wall_s FROM runs "
-                "WHERE key IN (SELECT unnest(?::VARCHAR[]))",
-                [wanted],
-            ).fetchall()
-            for k, r, z, w in rows:
-                out[str(k)] = (self._value(str(k), r, z, columns), None if w is None else float(w))
-        return out
+        if not wanted:
+            return
+        result_z = self._result_z if blobs else "NULL"
+        rows = self._con.execute(
+            f"SELECT key, result_json, {result_z}, wall_s FROM runs "
+            "WHERE key IN (SELECT unnest(?::VARCHAR[]))",
+            [wanted],
+        ).fetchall()
+        for k, r, z, w in rows:
+            yield str(k), r, z, None if w is None else float(w)
 
     def _value(self, key: str, result_json: Any, result_z: Any, columns: bool) -> Any:
         try:

@@ -262,21 +262,9 @@ fn bench_names() -> Vec<String> {
 #[pyo3(name = "bench")]
 fn run_bench(py: Python<'_>, name: &str) -> PyResult<String> {
     let owned = name.to_owned();
-    let outcome = py.detach(move || {
-        match catch_unwind(AssertUnwindSafe(|| reorderlab::bench_json(&owned))) {
-            Ok(Ok(json)) => Outcome::Ok(json),
-            Ok(Err(e)) => Outcome::Spec(e),
-            Err(payload) => Outcome::Panic(panic_message(payload.as_ref())),
-        }
-    });
-    match outcome {
-        Outcome::Ok(json) => Ok(json),
-        Outcome::Spec(msg) => Err(PyValueError::new_err(msg)),
-        Outcome::Panic(msg) => Err(PyRuntimeError::new_err(format!(
-            "reorderlab core panicked in benchmark '{name}': {msg}"
-        ))),
-        Outcome::Interrupted => unreachable!("a benchmark is not interrupted"),
-    }
+    detached(py, &format!("in benchmark '{name}'"), move || {
+        reorderlab::bench_json(&owned)
+    })
 }
 
 /// Run a scenario (JSON) once, timing each phase (GIL released): build,
@@ -284,24 +272,36 @@ fn run_bench(py: Python<'_>, name: &str) -> PyResult<String> {
 #[pyfunction]
 fn time_scenario(py: Python<'_>, scenario_json: &str, seed: Option<u64>) -> PyResult<String> {
     let text = scenario_json.to_owned();
-    let outcome = py.detach(move || {
-        let timed = catch_unwind(AssertUnwindSafe(|| {
-            reorderlab::bench::time_scenario(&text, seed)
-                .and_then(|r| serde_json::to_string(&r).map_err(|e| e.to_string()))
-        }));
-        match timed {
-            Ok(Ok(json)) => Outcome::Ok(json),
-            Ok(Err(e)) => Outcome::Spec(e),
-            Err(payload) => Outcome::Panic(panic_message(payload.as_ref())),
-        }
-    });
-    match outcome {
+    detached(py, "while timing a scenario", move || {
+        reorderlab::bench::time_scenario(&text, seed)
+            .and_then(|r| serde_json::to_string(&r).map_err(|e| e.to_string()))
+    })
+}
+
+/// `body` with the GIL released, a panic caught, for a call no signal
+/// stops (a benchmark, a timed run): its result; its error as
+/// `ValueError`; a panic as `RuntimeError` saying where (`context`).
+fn detached(
+    py: Python<'_>,
+    context: &str,
+    body: impl FnOnce() -> Result<String, String> + Send,
+) -> PyResult<String> {
+    match py.detach(|| caught(body)) {
         Outcome::Ok(json) => Ok(json),
         Outcome::Spec(msg) => Err(PyValueError::new_err(msg)),
         Outcome::Panic(msg) => Err(PyRuntimeError::new_err(format!(
-            "reorderlab core panicked while timing a scenario: {msg}"
+            "reorderlab core panicked {context}: {msg}"
         ))),
-        Outcome::Interrupted => unreachable!("a timed run is not interrupted"),
+        Outcome::Interrupted => unreachable!("no stop request is passed"),
+    }
+}
+
+/// `body`'s result, its error (`Spec`) or its panic's message (`Panic`).
+fn caught<T>(body: impl FnOnce() -> Result<T, String>) -> Outcome<T> {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(out)) => Outcome::Ok(out),
+        Ok(Err(e)) => Outcome::Spec(e),
+        Err(payload) => Outcome::Panic(panic_message(payload.as_ref())),
     }
 }
 
@@ -331,13 +331,7 @@ fn emulate_link(py: Python<'_>, config_json: &str) -> PyResult<String> {
             let _ = writeln!(out, "ready");
             let _ = out.flush();
         };
-        match catch_unwind(AssertUnwindSafe(|| {
-            reorderlab::emu::run_json(&text, Some(0), &mut ready)
-        })) {
-            Ok(Ok(json)) => Outcome::Ok(json),
-            Ok(Err(e)) => Outcome::Spec(e),
-            Err(payload) => Outcome::Panic(panic_message(payload.as_ref())),
-        }
+        caught(|| reorderlab::emu::run_json(&text, Some(0), &mut ready))
     });
     match outcome {
         Outcome::Ok(json) => Ok(json),

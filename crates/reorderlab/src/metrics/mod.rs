@@ -57,6 +57,17 @@ pub struct TrafficResult {
     pub object_list: Vec<ObjectRecord>,
 }
 
+/// How many of an object's last segments are its tail: seed 002 Sec. 3.3
+/// keeps objects "where at least one object experienced a segment
+/// retransmission in one of the four last segments".
+pub const TAIL_SEGMENTS: u32 = 4;
+
+/// The tail of the segments `from..to`: the last [`TAIL_SEGMENTS`] of
+/// them, or all if fewer.
+pub fn tail(from: u32, to: u32) -> std::ops::Range<u32> {
+    to.saturating_sub(TAIL_SEGMENTS).max(from)..to
+}
+
 /// One object of a traffic generator.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq)]
 pub struct ObjectRecord {

@@ -67,26 +67,33 @@ pub fn pack(mut result: RunResult, compress_from: usize) -> serde_json::Result<P
         return Ok(Packed::Text(text));
     }
     let parts = take_parts(&mut result);
+    // (the rest is small: its text is a cheap way to its keys in order)
     let mut rest: Node = serde_json::from_str(&serde_json::to_string(&result)?)?;
     let summary = summary(&rest);
     mark_bulk(&mut rest);
-    let mut enc = Encoder::new(&parts);
-    if enc.value(&rest).is_err() {
-        put_back(parts, &mut result);
-        return serde_json::to_string(&result).map(Packed::Text);
+    match encode(&rest, &parts) {
+        Some(blob) => Ok(Packed::Encoded { summary, blob }),
+        None => {
+            // a result the format cannot hold is stored as its text
+            put_back(parts, &mut result);
+            serde_json::to_string(&result).map(Packed::Text)
+        }
     }
-    let Ok(n) = u32::try_from(enc.skel.len()) else {
-        put_back(parts, &mut result);
-        return serde_json::to_string(&result).map(Packed::Text);
-    };
+}
+
+/// The blob of `rest` (its bulky parts marked) and `parts`; None if the
+/// format cannot hold it (the marker key in it, a skeleton of 4 GB).
+fn encode(rest: &Node, parts: &Parts) -> Option<Vec<u8>> {
+    let mut enc = Encoder::new(parts);
+    enc.value(rest).ok()?;
+    let n = u32::try_from(enc.skel.len()).ok()?;
     let mut payload = Vec::with_capacity(4 + enc.skel.len() + enc.arrays.data.len());
     payload.extend_from_slice(&n.to_le_bytes());
     payload.extend_from_slice(&enc.skel);
     payload.extend_from_slice(&enc.arrays.data);
-    drop(enc);
     let mut blob = MAGIC.to_vec();
     blob.extend_from_slice(&compress_to_vec_zlib(&payload, LEVEL));
-    Ok(Packed::Encoded { summary, blob })
+    Some(blob)
 }
 
 /// Has the result any part a summary leaves out (`store._has_bulk`)?

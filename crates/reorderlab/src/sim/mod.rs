@@ -124,7 +124,7 @@ impl ConnSummary {
         let (s, truth, rs) = (e.sender.stats(), e.sender.truth(), &e.receiver.stats);
         let segments = e.sender.cfg().segments.unwrap_or(0);
         let last = segments.min(u32::MAX as u64) as u32;
-        let tail = last.saturating_sub(4)..last;
+        let tail = crate::metrics::tail(0, last);
         ConnSummary {
             data_packets_sent: s.data_packets_sent,
             new_segments_sent: s.new_segments_sent,

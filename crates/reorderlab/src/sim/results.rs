@@ -279,7 +279,7 @@ impl Simulation {
         let sender = self.flows[o.flow as usize].sender();
         let seg = |x: u64| x.min(u32::MAX as u64) as u32;
         let (from, to) = (seg(o.first_segment), seg(o.first_segment + o.segments));
-        let tail = to.saturating_sub(4).max(from)..to;
+        let tail = crate::metrics::tail(from, to);
         let truth = sender.truth();
         let now_timeouts = sender.stats().timeouts;
         r.object_list.push(ObjectRecord {
