@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+
+from reorderlab import _core
 
 from .conftest import SMALL_TOML, run_cli
 
@@ -213,6 +217,8 @@ def test_bench_json(cli_env: dict[str, str]) -> None:
     assert report["name"] == "ref-rrtcp"
     for field in ("wall_s", "sim_s", "events", "events_per_s", "packet_hops_per_s", "peak_rss_mb"):
         assert report[field] > 0
+    # which build the numbers come from (make install: profile-guided)
+    assert report["build"] == _core.build_kind() != "instrumented"
     bad = run_cli(["bench", "nosuch"], cli_env)
     assert bad.returncode == 2
     assert "unknown benchmark 'nosuch'" in bad.stderr
@@ -226,6 +232,21 @@ def test_bench_prints_its_table(cli_env: dict[str, str]) -> None:
     cells = [c.strip() for c in row.strip("│| ").split("│")]
     (report,) = json.loads(run_cli(["bench", "ref-rrtcp", "--json"], cli_env).stdout)
     assert len(cells) == 8 and cells[4] == f"{report['events']:,}", cells
+    assert f"reference benchmarks ({report['build']} build)" in proc.stdout
+
+
+def test_pgo_training_refuses_a_core_that_records_nothing(cli_env: dict[str, str]) -> None:
+    """scripts/pgo_train.py with a core that is not the instrumented build
+    (here the installed one) would leave no profile, and the profile-guided
+    build would then treat every function as cold: it stops instead."""
+    script = Path(__file__).resolve().parent.parent / "scripts" / "pgo_train.py"
+    proc = subprocess.run(
+        [sys.executable, str(script)], env=cli_env, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert f"the installed core is a {_core.build_kind()} build, not an instrumented one" in (
+        proc.stderr
+    )
 
 
 def test_bench_times_a_scenario_of_ones_own(cli_env: dict[str, str], tmp_path: Path) -> None:

@@ -195,7 +195,8 @@ def league_table(league: Any) -> TextTable:
 def phase_table(report: dict[str, Any], fields: Sequence[str]) -> TextTable:
     """One scenario's run, timed phase by phase (``bench --scenario``)."""
     heads = ["scenario", "seed", "build s", "run s", "result s", "JSON s", "JSON MB"]
-    out = table("one run, by phase", [*heads, "events", "events/s", "peak MB"])
+    title = f"one run, by phase ({report.get('build', '?')} build)"
+    out = table(title, [*heads, "events", "events/s", "peak MB"])
     fmt: list[Callable[[Any], str]] = [
         str,
         str,
@@ -212,7 +213,8 @@ def phase_table(report: dict[str, Any], fields: Sequence[str]) -> TextTable:
 def bench_table(reports: list[dict[str, Any]], fields: Sequence[str]) -> TextTable:
     """The reference benchmarks' reports, one row each."""
     heads = ["name", "wall s", "sim s", "x realtime", "events", "events/s", "packet-hops/s"]
-    out = table("reference benchmarks", [*heads, "peak MB"])
+    builds = sorted({str(r.get("build", "?")) for r in reports})
+    out = table(f"reference benchmarks ({', '.join(builds)} build)", [*heads, "peak MB"])
     fmt: list[Callable[[Any], str]] = [
         str,
         lambda v: f"{v:.3f}",

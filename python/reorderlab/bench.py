@@ -70,6 +70,7 @@ except OSError:
 if peak_kib is None:
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 report["peak_rss_mb"] = peak_kib / 1024.0
+report["build"] = _core.build_kind()
 print(json.dumps(report))
 """
 
@@ -100,7 +101,9 @@ def time_scenario(scenario: Scenario, seed: int | None = None) -> dict[str, Any]
     process and time each phase: ``build_s`` (validate and build the
     simulation), ``run_s`` (the events), ``result_s`` (collect the result),
     ``json_s`` (write it as JSON, ``json_mb`` long); also ``events``,
-    ``events_per_s`` (of ``run_s``) and ``peak_rss_mb`` of that process.
+    ``events_per_s`` (of ``run_s``), ``peak_rss_mb`` of that process and
+    ``build`` (how the core was compiled: "profile-guided", as ``make
+    install`` builds it, or "plain").
 
     What a run of one's own costs, and where: a sweep of N such runs takes
     about N x (``build_s`` + ``run_s`` + ``result_s`` + ``json_s``) of CPU.
@@ -118,7 +121,8 @@ def time_scenario(scenario: Scenario, seed: int | None = None) -> dict[str, Any]
 
 
 def run_benchmark(name: str) -> dict[str, Any]:
-    """Run one benchmark in a fresh Python process; add ``peak_rss_mb``.
+    """Run one benchmark in a fresh Python process; add ``peak_rss_mb`` and
+    ``build`` (how the core was compiled, see :func:`time_scenario`).
 
     ``peak_rss_mb`` is the peak resident set of that process, which includes
     the Python interpreter and the extension (about 11 MB) besides the

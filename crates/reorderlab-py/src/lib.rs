@@ -230,6 +230,13 @@ fn engine_version() -> String {
     reorderlab::engine_version()
 }
 
+/// How this core was compiled: "profile-guided", "instrumented" (the
+/// training build of scripts/build-core.sh) or "plain" (build.rs).
+#[pyfunction]
+fn build_kind() -> &'static str {
+    env!("REORDERLAB_BUILD_KIND")
+}
+
 /// JSON list of the registered sender variants: `{"name","description","source"}`.
 #[pyfunction]
 fn variants() -> String {
@@ -355,6 +362,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_capture, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(engine_version, m)?)?;
+    m.add_function(wrap_pyfunction!(build_kind, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(impairments, m)?)?;

@@ -1,0 +1,95 @@
+#!/bin/sh
+# Build the Rust core (the extension reorderlab._core) with profile-guided
+# optimisation (BENCHMARKS.md, "Profile-guided build"):
+#
+#   1. build it instrumented (-Cprofile-generate) into target/pgo/build,
+#   2. run the reference benchmarks with it (scripts/pgo_train.py),
+#   3. merge the counts (llvm-profdata, the one of rustc's own LLVM),
+#   4. build it again with them (-Cprofile-use) where maturin always builds.
+#
+# The profile changes only how the compiler lays out and inlines the code,
+# never what it computes: the results are the same bit for bit (the
+# fingerprints of a full reproduction are compared in BENCHMARKS.md).
+#
+#   build-core.sh deps PYTHON   first install: the Python dependencies and
+#                               the instrumented core (one build, not two)
+#   build-core.sh core PYTHON   (re)build the core: steps 1-4
+#
+# PGO=0 builds plainly (quicker while editing the core). Without an
+# llvm-profdata of rustc's LLVM (the rustup component llvm-tools, added here
+# when missing) it says so and builds plainly too.
+set -eu
+
+step=$1
+python=$2
+venv_bin=$(dirname "$python")
+root=$(pwd)
+pgo_dir=$root/target/pgo
+raw_dir=$pgo_dir/raw
+profile=$pgo_dir/core.profdata
+
+say() { echo "build-core: $*"; }
+
+# The instrumented build: one set of flags for both steps, so the second
+# finds cargo's cache of the first.
+instrumented() {
+    CARGO_TARGET_DIR=$pgo_dir/build \
+    RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-generate=$raw_dir" \
+    PATH="$venv_bin:$PATH" \
+        "$python" -m pip install --quiet "$@"
+}
+
+# llvm-profdata must read the raw profiles of rustc's LLVM: the rustup
+# component of the same toolchain, or an llvm-profdata-MAJOR on PATH.
+find_profdata() {
+    sysroot=$(rustc --print sysroot)
+    host=$(rustc -vV | sed -n 's/^host: //p')
+    tool=$sysroot/lib/rustlib/$host/bin/llvm-profdata
+    if [ ! -x "$tool" ] && command -v rustup >/dev/null 2>&1; then
+        say "adding the rustup component llvm-tools (for llvm-profdata)"
+        rustup component add llvm-tools >/dev/null 2>&1 || true
+    fi
+    if [ -x "$tool" ]; then
+        echo "$tool"
+        return 0
+    fi
+    major=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+    command -v "llvm-profdata-$major" 2>/dev/null
+}
+
+plain() {
+    PATH="$venv_bin:$PATH" "$python" -m pip install --quiet "$@"
+}
+
+case "$step" in
+deps)
+    if [ "${PGO:-1}" = 1 ]; then
+        instrumented -e ".[dev,dask]"
+    else
+        plain -e ".[dev,dask]"
+    fi
+    ;;
+core)
+    if [ "${PGO:-1}" != 1 ]; then
+        plain --no-deps --no-build-isolation -e .
+        exit 0
+    fi
+    if ! profdata=$(find_profdata); then
+        say "no llvm-profdata for rustc's LLVM: building without a profile (same results, ~12 % slower)"
+        plain --no-deps --no-build-isolation -e .
+        exit 0
+    fi
+    rm -rf "$raw_dir"
+    instrumented --no-deps --no-build-isolation -e .
+    say "training: the reference benchmarks, instrumented"
+    "$python" scripts/pgo_train.py
+    "$profdata" merge --output="$profile" "$raw_dir"
+    say "building with the profile"
+    RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-use=$profile" \
+        plain --no-deps --no-build-isolation -e .
+    ;;
+*)
+    echo "usage: build-core.sh deps|core PYTHON" >&2
+    exit 2
+    ;;
+esac
