@@ -15,9 +15,10 @@
 #                               the instrumented core (one build, not two)
 #   build-core.sh core PYTHON   (re)build the core: steps 1-4
 #
-# PGO=0 builds plainly (quicker while editing the core). Without an
-# llvm-profdata of rustc's LLVM (the rustup component llvm-tools, added here
-# when missing) it says so and builds plainly too.
+# PGO=0 builds plainly (quicker while editing the core). llvm-profdata must
+# be of rustc's LLVM: the rustup component llvm-tools (added when missing),
+# else llvm-profdata-MAJOR (Debian's llvm-MAJOR, installed from apt when
+# root); without either it says so and builds plainly.
 set -eu
 
 step=$1
@@ -28,7 +29,7 @@ pgo_dir=$root/target/pgo
 raw_dir=$pgo_dir/raw
 profile=$pgo_dir/core.profdata
 
-say() { echo "build-core: $*"; }
+say() { echo "build-core: $*" >&2; }
 
 # The instrumented build: one set of flags for both steps, so the second
 # finds cargo's cache of the first.
@@ -40,7 +41,7 @@ instrumented() {
 }
 
 # llvm-profdata must read the raw profiles of rustc's LLVM: the rustup
-# component of the same toolchain, or an llvm-profdata-MAJOR on PATH.
+# component of the same toolchain, or llvm-profdata-MAJOR (Debian llvm-MAJOR).
 find_profdata() {
     sysroot=$(rustc --print sysroot)
     host=$(rustc -vV | sed -n 's/^host: //p')
@@ -54,6 +55,12 @@ find_profdata() {
         return 0
     fi
     major=$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')
+    if ! command -v "llvm-profdata-$major" >/dev/null 2>&1 \
+        && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        say "installing llvm-$major from apt (for llvm-profdata-$major)"
+        DEBIAN_FRONTEND=noninteractive apt-get -q -o DPkg::Lock::Timeout=600 \
+            install -y --no-install-recommends "llvm-$major" >/dev/null 2>&1 || true
+    fi
     command -v "llvm-profdata-$major" 2>/dev/null
 }
 
