@@ -40,7 +40,7 @@ $(PY_DEPS_STAMP): pyproject.toml | $(PY)
 
 # Rebuild the Rust extension (release profile) whenever a Rust source changes,
 # profile-guided (scripts/build-core.sh: an instrumented build runs the
-# reference benchmarks, then the final build uses their counts; ~12 % less
+# reference benchmarks, then the final build uses their counts; ~15 % less
 # CPU per simulation, the same results). PGO=0 builds it once, plainly.
 $(EXT_STAMP): $(PY_DEPS_STAMP) $(RUST_SOURCES) scripts/build-core.sh scripts/pgo_train.py
 	PGO=$(PGO) sh scripts/build-core.sh core $(PY)
