@@ -205,3 +205,37 @@ def _sensitivity_only(plan: Plan, level: dict[str, float], other: dict[str, floa
 
     runs.table = table  # type: ignore[method-assign]
     return runs
+
+
+def test_fig9_tabulates_its_seed_spread_without_judging_it() -> None:
+    """fig9_seeds.csv: BIC and HSTCP at the largest interval with either ACK
+    policy over more seeds than the figure (6 in full mode), each run and
+    its mean / min / max; the claims read the figure's runs only."""
+    rec = papers()["high-speed"]["fig9"]
+    full = rec.points(False)[hs.SEED_SPREAD]
+    assert full.seed_list() == [1, 2, 3, 4, 5, 6]
+    params = [p for p, _ in full.points]
+    assert {(p["curve"], p["setting"]) for p in params} == {
+        (c, s) for c in ("BIC-SACK", "HSTCP-SACK") for s in ("default", "delayed ACK")
+    }
+    assert {p["x"] for p in params} == {max(hs.FIG9_INTERVALS)}
+    level = {"BIC-SACK": 5.0, "HSTCP-SACK": 1.0, "CUBIC-SACK": 1.0, "BIC-RACK-TLP": 9.0}
+    plan = rec.points(True)
+    derived = rec.table(FakeRuns(plan, level), True)  # type: ignore[arg-type]
+    assert "fig9_seeds" in derived.csv
+    runs = pd.DataFrame(
+        {
+            "curve": ["HSTCP-SACK"] * 3,
+            "setting": ["delayed ACK"] * 3,
+            "x": [0.5] * 3,
+            "seed": [1, 2, 3],
+            "throughput_bps": [3e6, 4e6, 89e6],
+            "fast_retransmits": [30, 31, 20],
+            "spurious_fast_retransmits": [30, 31, 20],
+        }
+    )
+    table = hs.seed_spread_table(runs).set_index("seed")
+    assert list(table.index) == ["1", "2", "3", "mean", "min", "max"]
+    assert table.loc["mean", "mbps"] == pytest.approx(32.0)
+    assert (table.loc["min", "mbps"], table.loc["max", "mbps"]) == (3.0, 89.0)
+    assert table.loc["max", "spurious"] == 31
