@@ -72,10 +72,29 @@ plain() {
     PATH="$venv_bin:$PATH" "$python" -m pip install --quiet "$@"
 }
 
+# Steps 1-3; fails (and says where) if any does.
+make_profile() {
+    rm -rf "$raw_dir" "$profile"
+    instrumented --no-deps --no-build-isolation -e . || { say "the instrumented build failed"; return 1; }
+    say "training: the reference benchmarks, instrumented"
+    "$python" scripts/pgo_train.py || { say "the training run failed"; return 1; }
+    "$profdata" merge --output="$profile" "$raw_dir" || { say "llvm-profdata merge failed"; return 1; }
+}
+
+# A profile-guided build that cannot be made falls back to a plain one:
+# slower, never different, and `make run` still works.
+fallback() {
+    say "$1: building without a profile (same results, ~15 % more CPU)"
+    plain --no-deps --no-build-isolation -e .
+}
+
 case "$step" in
 deps)
     if [ "${PGO:-1}" = 1 ]; then
-        instrumented -e ".[dev,dask]"
+        instrumented -e ".[dev,dask]" || {
+            say "the instrumented build failed: installing plainly (the next step retries)"
+            plain -e ".[dev,dask]"
+        }
     else
         plain -e ".[dev,dask]"
     fi
@@ -86,18 +105,17 @@ core)
         exit 0
     fi
     if ! profdata=$(find_profdata); then
-        say "no llvm-profdata for rustc's LLVM: building without a profile (same results, ~15 % more CPU)"
-        plain --no-deps --no-build-isolation -e .
+        fallback "no llvm-profdata for rustc's LLVM"
         exit 0
     fi
-    rm -rf "$raw_dir"
-    instrumented --no-deps --no-build-isolation -e .
-    say "training: the reference benchmarks, instrumented"
-    "$python" scripts/pgo_train.py
-    "$profdata" merge --output="$profile" "$raw_dir"
+    if ! make_profile; then
+        fallback "could not make the profile"
+        exit 0
+    fi
     say "building with the profile"
     RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-use=$profile" \
-        plain --no-deps --no-build-isolation -e .
+        plain --no-deps --no-build-isolation -e . \
+        || fallback "the profile-guided build failed"
     ;;
 *)
     echo "usage: build-core.sh deps|core PYTHON" >&2
