@@ -247,13 +247,22 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
     plan = _plan("table4-fig19", True)
     own = {sc.cache_key(1, "v") for _, sc in plan[RUNS].points}
     got: dict[str, list[float]] = {}
+    ba = rr._sens_curve(rr.T4_BA_UNDO)
     for params, sc in plan[rr.SENSITIVITY].points:
         got.setdefault(params["curve"], []).append(params["x"])
-        (burst,) = [i for i in sc.impairments if isinstance(i, BurstLossImpairment)]
-        assert burst.q == params["x"]
+        bursts = [i for i in sc.impairments if isinstance(i, BurstLossImpairment)]
+        assert [b.q for b in bursts] == ([params["x"]] if params["x"] else [])
         # the paper's rate is Table 4's own run with drops
-        assert (sc.cache_key(1, "v") in own) == (params["x"] == rr.T4_Q)
-    assert got == {f"lt:{v}": list(rr.T4_Q_SWEEP) for v in rr.T4_VARIANTS}
+        paper_rate = params["x"] == rr.T4_Q and params["curve"] != ba
+        assert (sc.cache_key(1, "v") in own) == paper_rate
+        # Blanton-Allman's undo only on its own curve
+        undo = sc.flows[0].tcp.undo_response
+        assert undo == ("slow-start" if params["curve"] == ba else None)
+        assert sc.flows[0].variant == "DSACK-BL-INC" or params["curve"] != ba
+    assert got == {
+        **{f"lt:{v}": list(rr.T4_Q_SWEEP) for v in rr.T4_VARIANTS},
+        ba: [0.0, *rr.T4_Q_SWEEP],
+    }
 
     # the plot: throughput lost relative to the run without drops
     tab: rr.Table = {}
@@ -261,12 +270,17 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
         tab[(f"{v} | no drops", 0.0)] = rr.Stat(mean={"norm": base}, seeds=2)
         for q in rr.T4_Q_SWEEP:
             tab[(rr._sens_curve(v), q)] = rr.Stat(mean={"norm": base * (1 - 1000 * q)}, seeds=2)
+    tab[(ba, 0.0)] = rr.Stat(mean={"norm": 0.8}, seeds=2)
+    for q in rr.T4_Q_SWEEP:
+        tab[(ba, q)] = rr.Stat(mean={"norm": 0.8 * (1 - 2000 * q)}, seeds=2)
     data = rr.Table4(tab, {}, {})
     rr._t4_sensitivity_plot(data, tmp_path, True)
     csv = pd.read_csv(tmp_path / "table4_sensitivity.csv")
     ta = csv[csv["series"] == "DSACK-TA"].sort_values("x")
     assert list(ta["x"]) == pytest.approx([100 * q for q in rr.T4_Q_SWEEP])
     assert list(ta["y"]) == pytest.approx([100 * 1000 * q for q in rr.T4_Q_SWEEP])
+    slow = csv[csv["series"] == rr.T4_BA_UNDO].sort_values("x")
+    assert list(slow["y"]) == pytest.approx([100 * 2000 * q for q in rr.T4_Q_SWEEP])
 
 
 @pytest.mark.parametrize(

@@ -676,6 +676,9 @@ class TcpSpec(_Model):
     hystart: Bool | None = None
     #: an ns-2 release's RTT estimator and timer rules (docs/variants.md)
     rto_estimator: Literal["ns2-2.1b8", "ns2-2.26", "ns2-2.27", "ns2-2.31"] | None = None
+    #: how an undo restores the window: at once (seed 000) or by slow start
+    #: back to the earlier cwnd (Blanton-Allman); None = "restore"
+    undo_response: Literal["restore", "slow-start"] | None = None
     syn: Bool = False
 
 

@@ -84,7 +84,9 @@ Assumptions (where the text is silent or garbled)
       bound (``fig12_sensitivity``, ``fig12_sensitivity_timeouts``,
       ``fig18_sensitivity``: 0, 0.5 and 1 x cwnd; 0 and 1 in quick mode).
     * Table 4: ``table4_sensitivity`` repeats the runs with drops at drop-
-      episode rates of 0.01 % and 0.05 % per data packet.
+      episode rates of 0.01 % and 0.05 % per data packet, and draws
+      DSACK-BL-INC with Blanton-Allman's slow-start undo
+      (``tcp.undo_response``) at every rate.
     * Table 4 / Fig. 19: burst episodes start with probability 0.02 % per
       data packet and drop every data packet for Uniform[0.3, 0.4] s;
       "total packets" = segments delivered, scaled to 1000 s.
@@ -98,7 +100,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 import numpy as np
 import pandas as pd
@@ -230,10 +232,11 @@ def chain_scenario(
     record: RecordSpec | None = None,
     max_window: int = M,
     lt_bound: float | None = None,
+    undo_response: Literal["restore", "slow-start"] | None = None,
 ) -> Scenario:
     """One flow S1 -> D on the seed-000 chain (``lt_bound``: limited
     transmit's bound in congestion windows; None, the variant's, Table 2's
-    1 x cwnd)."""
+    1 x cwnd; ``undo_response``: the sender's, None the variant's)."""
     return Scenario(
         name=name,
         duration=duration,
@@ -259,6 +262,7 @@ def chain_scenario(
                     rto_estimator=RTO_ESTIMATOR,
                     fa_ratio=fa_ratio,
                     limited_transmit_bound=lt_bound,
+                    undo_response=undo_response,
                 ),
             )
         ],
@@ -2288,6 +2292,10 @@ T4_PAPER = {
 #: Drop-episode rates of Table 4's sensitivity step (per data packet; the
 #: paper's 0.02 % is the table's own runs).
 T4_Q_SWEEP = (0.0001, T4_Q, 0.0005)
+#: table4_sensitivity's curve of DSACK-BL-INC with the undo a secondary
+#: source gives Blanton and Allman's code (ssthresh = the earlier cwnd, slow
+#: start back; docs/variants.md) instead of RR-TCP's immediate restore.
+T4_BA_UNDO = "DSACK-BL-INC, slow-start undo"
 
 
 def _t4_impairments(drops: bool, q: float = T4_Q) -> list[Impairment]:
@@ -2351,7 +2359,9 @@ def _t4_points(quick: bool) -> Plan:
         )
         for v in T4_VARIANTS
     ]
-    # sensitivity: the drop-episode rate (the paper's is the table's own runs)
+    # sensitivity: the drop-episode rate (the paper's is the table's own
+    # runs), and DSACK-BL-INC with Blanton-Allman's slow-start undo at each
+    # rate and without drops (x = 0)
     sens = [
         _point(
             _sens_curve(v),
@@ -2363,6 +2373,24 @@ def _t4_points(quick: bool) -> Plan:
         )
         for v in T4_VARIANTS
         for q in T4_Q_SWEEP
+    ]
+    ba = T4_BA_UNDO
+    sens += [
+        _point(
+            _sens_curve(ba),
+            q,
+            s,
+            chain_scenario(
+                CHAIN,
+                T4_P,
+                "DSACK-BL-INC",
+                duration,
+                _t4_impairments(q > 0, q or T4_Q),
+                lt_bound=lt_bound_of("DSACK-BL-INC"),
+                undo_response="slow-start",
+            ),
+        )
+        for q in (0.0, *T4_Q_SWEEP)
     ]
     return {
         RUNS: Sweep(points, seeds),
@@ -2437,6 +2465,11 @@ def _t4_sensitivity_plot(data: Table4, out: Path, quick: bool) -> None:
         qs = _xs(data.tab, curve)
         loss = [100 * (1 - data.tab[(curve, q)]["norm"] / base) for q in qs]
         series[v] = ([100 * q for q in qs], loss, None)
+    ba = _sens_curve(T4_BA_UNDO)
+    base = data.tab[(ba, 0.0)]["norm"]
+    qs = [q for q in _xs(data.tab, ba) if q > 0]
+    loss = [100 * (1 - data.tab[(ba, q)]["norm"] / base) for q in qs]
+    series[T4_BA_UNDO] = ([100 * q for q in qs], loss, None)
     line_plot(
         out,
         "table4_sensitivity",

@@ -454,6 +454,12 @@ pub struct TcpSpec {
     /// (`docs/variants.md`, ns-2 estimator); `None` = the variant's own.
     #[serde(default)]
     pub rto_estimator: Option<RtoEstimatorSpec>,
+    /// How an undo restores the window: `"restore"` (cwnd and ssthresh back
+    /// at once, seed 000 Sec. 2.1) or `"slow-start"` (ssthresh = the earlier
+    /// cwnd, cwnd slow-starts back: Blanton-Allman); `None` = `"restore"`.
+    /// Only variants that undo (DSACK-R and its family, Linux) use it.
+    #[serde(default)]
+    pub undo_response: Option<UndoResponseSpec>,
     /// Open the connection with SYN / SYN-ACK before data.
     #[serde(default)]
     pub syn: bool,
@@ -597,6 +603,15 @@ fn default_object_size() -> RandomVar {
         scale: 40_000.0 * 0.2 / 1.2,
         shape: 1.2,
     }
+}
+
+/// How an undo restores the window ([`crate::tcp::policy::UndoResponse`]).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub enum UndoResponseSpec {
+    #[serde(rename = "restore")]
+    Restore,
+    #[serde(rename = "slow-start")]
+    SlowStart,
 }
 
 /// How often the sender measures the RTT.

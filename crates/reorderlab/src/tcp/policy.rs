@@ -54,6 +54,18 @@ pub enum DsackResponse {
     Undo,
 }
 
+/// How an undo restores the window once a reduction is shown spurious.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UndoResponse {
+    /// Add the reduction back to cwnd at once and restore ssthresh (seed 000
+    /// Sec. 2.1: "restores the congestion window"; Linux `tcp_undo_cwnd_reduction`).
+    Restore,
+    /// Blanton and Allman's response (CCR 2002, as summarised in
+    /// refs/tdfr-blanton-allman.md rule 4): ssthresh = the cwnd before the
+    /// reduction, cwnd stays where it is and slow-starts back.
+    SlowStartBack,
+}
+
 /// How often the RTT is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RttTiming {

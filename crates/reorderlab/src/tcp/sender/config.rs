@@ -8,7 +8,7 @@ use crate::tcp::dsack::Pairing;
 use crate::tcp::policy::{
     Cwv, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit, LossDetection,
     Recovery, RtoRecovery, RtoRestart, RtoRules, RttSampling, RttTiming, SsthreshBase,
-    TailLossProbe,
+    TailLossProbe, UndoResponse,
 };
 use crate::tcp::timers::rto::RtoConfig;
 
@@ -68,6 +68,8 @@ pub struct SenderConfig {
     /// retransmission outstanding, the reduction undone; at the full ACK
     /// it is undone (`tcp_try_undo_recovery`). See [`super::ts_undo`].
     pub undo_by_timestamps: bool,
+    /// How an undo (DSACK or timestamps) restores the window.
+    pub undo_response: UndoResponse,
     /// Data packet size, bytes.
     pub mss: u32,
     /// Size of SYN packets, bytes.

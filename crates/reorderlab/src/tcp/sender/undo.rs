@@ -1,7 +1,8 @@
 //! Undo on DSACK evidence: each window reduction is remembered until every
 //! retransmission of its episode is reported spurious by a DSACK (then the
 //! reduction is added back: seed 000 Sec. 2.1 and 4.1 record "each fast
-//! retransmit's starting time and window reduction amount"; RFC 3708) or
+//! retransmit's starting time and window reduction amount"; RFC 3708; or,
+//! with [`UndoResponse::SlowStartBack`], cwnd slow-starts back to it) or
 //! it is too old. The DSACK also teaches the loss detection (reordering
 //! lengths, false fast retransmits) and, with DSACK-ES, the RTT estimator.
 
@@ -10,7 +11,7 @@ use std::collections::VecDeque;
 use crate::engine::Time;
 use crate::tcp::detection::Spurious;
 use crate::tcp::dsack::{RetxLog, SpuriousRetransmission};
-use crate::tcp::policy::{DsackResponse, RttSampling};
+use crate::tcp::policy::{DsackResponse, RttSampling, UndoResponse};
 use crate::tcp::sender::tcb::{CaState, Tcb};
 use crate::tcp::truth::RetxCause;
 
@@ -223,9 +224,15 @@ impl Sender {
         };
         let latest = i == self.undo.episodes.len();
         let t = &mut self.tcb;
-        let delta = (u.prior_cwnd - u.reduced_to).max(0.0);
-        t.w.cwnd = (t.w.cwnd + delta).min(t.cfg.max_window as f64);
-        t.w.ssthresh = t.w.ssthresh.max(u.prior_ssthresh);
+        match t.cfg.undo_response {
+            UndoResponse::Restore => {
+                let delta = (u.prior_cwnd - u.reduced_to).max(0.0);
+                t.w.cwnd = (t.w.cwnd + delta).min(t.cfg.max_window as f64);
+                t.w.ssthresh = t.w.ssthresh.max(u.prior_ssthresh);
+            }
+            // Blanton-Allman: cwnd climbs back exponentially to the old one.
+            UndoResponse::SlowStartBack => t.w.ssthresh = t.w.ssthresh.max(u.prior_cwnd),
+        }
         t.cc.on_undo();
         t.stats.undos += 1;
         if latest && t.ca != CaState::Open {

@@ -8,14 +8,14 @@ mod compositions;
 pub use compositions::{ALIASES, VARIANTS};
 
 use crate::engine::time::{ms, secs};
-use crate::spec::{RtoEstimatorSpec, TcpSpec};
+use crate::spec::{RtoEstimatorSpec, TcpSpec, UndoResponseSpec};
 use crate::tcp::cc::hystart::HyStartFlavour;
 use crate::tcp::detection::dupthresh::DupthreshPolicy;
 use crate::tcp::dsack::Pairing;
 use crate::tcp::policy::{
     Cwv, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit, LossDetection,
     Recovery, RtoRecovery, RtoRestart, RtoRules, RttSampling, RttTiming, SsthreshBase,
-    TailLossProbe,
+    TailLossProbe, UndoResponse,
 };
 use crate::tcp::sender::SenderConfig;
 use crate::tcp::timers::ns2::Ns2Profile;
@@ -57,6 +57,7 @@ pub fn base_config() -> SenderConfig {
         forward_retransmit: false,
         fack: false,
         undo_by_timestamps: false,
+        undo_response: UndoResponse::Restore,
         mss: 1000,
         syn_size: 40,
         max_window: 10_000,
@@ -103,6 +104,12 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
     }
     if let Some(on) = tcp.hystart {
         c.hystart = on.then(|| c.hystart.unwrap_or(HyStartFlavour::Linux));
+    }
+    if let Some(r) = tcp.undo_response {
+        c.undo_response = match r {
+            UndoResponseSpec::Restore => UndoResponse::Restore,
+            UndoResponseSpec::SlowStart => UndoResponse::SlowStartBack,
+        };
     }
     c.syn = tcp.syn;
     c.segments = (segments > 0).then_some(segments);

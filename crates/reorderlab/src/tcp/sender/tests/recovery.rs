@@ -180,6 +180,40 @@ fn dsack_r_undo_restores_cwnd_and_ssthresh_exactly() {
 }
 
 #[test]
+fn blanton_allman_undo_slow_starts_back_to_the_old_window() {
+    // As dsack_r_undo_restores_cwnd_and_ssthresh_exactly, with the
+    // Blanton-Allman response: ssthresh = the cwnd before the reduction (10),
+    // cwnd stays at the reduced 5 and grows by slow start from there.
+    let tcp = TcpSpec {
+        initial_window: Some(10),
+        undo_response: Some(crate::spec::UndoResponseSpec::SlowStart),
+        ..TcpSpec::default()
+    };
+    let cfg = variants::resolve("DSACK-BL-INC", &tcp, 0).unwrap();
+    let mut s = Sender::new(cfg, CongestionControl::by_name("reno").unwrap(), 0, 1);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    for k in 2..=4 {
+        s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
+    }
+    assert_eq!(s.stats().fast_retransmits, 1);
+    assert_eq!((s.window().cwnd, s.window().ssthresh), (5.0, 5.0));
+    let nxt = s.scoreboard().nxt();
+    s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
+    s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats().undos, 1);
+    assert_eq!(s.ca_state(), CaState::Open);
+    assert_eq!((s.window().cwnd, s.window().ssthresh), (5.0, 10.0));
+    // In slow start again: each new ACK adds a segment.
+    out.clear();
+    let before = s.window().cwnd;
+    let next = s.scoreboard().nxt();
+    s.on_packet(&ack(nxt + 1, &[]), ms(120), &mut out);
+    assert!(next > nxt, "new data went out after the undo");
+    assert_eq!(s.window().cwnd, before + 1.0);
+}
+
+#[test]
 fn dsack_nm_detects_but_does_not_undo() {
     let (mut s, mut out) = delayed_first_segment("DSACK-NM");
     let nxt = s.scoreboard().nxt();
