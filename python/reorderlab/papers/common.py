@@ -98,6 +98,9 @@ def run_points(
             todo.append(points[job.index // n])
     if todo:
         df = sweep(todo, seeds=seed_list, store=store, cached_only=not simulate)
+        # pandas deep-copies a frame's attrs (the sweep's stats) for every
+        # column it hands out: to_dict would copy them once per column
+        df.attrs = {}
         params = {k for p, _ in todo for k in p} | {"seed"}
         for rec in df.to_dict(orient="records"):
             _ROWS[str(rec["key"])] = {str(k): v for k, v in rec.items() if k not in params}
