@@ -513,12 +513,18 @@ def cmd_bench(a: argparse.Namespace) -> None:
         _fail(str(exc), 2)
     except RuntimeError as exc:
         _fail(str(exc), 1)
+    _json_or_table(a, reports, lambda show: show.bench_table(reports, bench_mod.BENCH_FIELDS))
+
+
+def _json_or_table(a: argparse.Namespace, data: Any, table: Callable[[Any], Any]) -> None:
+    """``data`` as JSON with ``--json``, else the table ``table`` makes of
+    it with the output module (imported only then)."""
     if a.json:
-        print(json.dumps(reports, indent=2))
+        print(json.dumps(data, indent=2))
         return
     from reorderlab import _cli_output as show
 
-    show.console().print(show.bench_table(reports, bench_mod.BENCH_FIELDS))
+    show.console().print(table(show))
 
 
 def _bench_scenario(a: argparse.Namespace) -> None:
@@ -533,12 +539,7 @@ def _bench_scenario(a: argparse.Namespace) -> None:
             report = bench_mod.time_scenario(sc, a.seed)
         except RuntimeError as exc:
             _fail(str(exc), 1)
-    if a.json:
-        print(json.dumps(report, indent=2))
-        return
-    from reorderlab import _cli_output as show
-
-    show.console().print(show.phase_table(report, bench_mod.PHASE_FIELDS))
+    _json_or_table(a, report, lambda show: show.phase_table(report, bench_mod.PHASE_FIELDS))
 
 
 def _bench_sweep(a: argparse.Namespace) -> None:

@@ -408,19 +408,26 @@ class _Builder:
             return self._numpy(c[_MARK])
         return self.build(c)
 
-    def _values(self, mark: list[Any]) -> tuple[str, array[Any], bytes | None]:
-        """An array's kind, its values as stored (differences undone) and
-        its null mask."""
+    def _span(self, mark: list[Any]) -> tuple[str, int, int | None, int, str]:
+        """An array's kind, length, where its null mask starts (None: no
+        mask), where its byte planes start, and its flags; checked against
+        the data."""
         _, kind, n, start, flags = mark
         if kind not in ("i", "f", "F", "N"):
             raise ValueError(f"unknown array kind {kind!r}")
-        mask = None
-        if "m" in flags:
-            mask = bytes(self.data[start : start + n])
-            start += n
-        raw = self.data[start : start + 8 * n]
-        if len(raw) != 8 * n or (mask is not None and len(mask) != n):
+        n, start = int(n), int(start)
+        mask_at = start if "m" in flags else None
+        planes_at = start + n if "m" in flags else start
+        if n < 0 or start < 0 or planes_at + 8 * n > len(self.data):
             raise ValueError("array cut short")
+        return kind, n, mask_at, planes_at, flags
+
+    def _values(self, mark: list[Any]) -> tuple[str, array[Any], bytes | None]:
+        """An array's kind, its values as stored (differences undone) and
+        its null mask."""
+        kind, n, mask_at, start, flags = self._span(mark)
+        mask = None if mask_at is None else bytes(self.data[mask_at : mask_at + n])
+        raw = self.data[start : start + 8 * n]
         data = bytearray(8 * n)
         for i in range(8):
             data[i::8] = raw[i * n : (i + 1) * n]
@@ -450,17 +457,10 @@ class _Builder:
         arrays (the driver reads millions of values per figure)."""
         import numpy as np
 
-        _, kind, n, start, flags = mark
-        if kind not in ("i", "f", "F", "N"):
-            raise ValueError(f"unknown array kind {kind!r}")
-        n, start = int(n), int(start)
-        end = start + ("m" in flags) * n + 8 * n
-        if n < 0 or start < 0 or end > len(self.data):
-            raise ValueError("array cut short")
+        kind, n, mask_at, start, flags = self._span(mark)
         mask = None
-        if "m" in flags:
-            mask = np.frombuffer(self.data, dtype=np.uint8, count=n, offset=start)
-            start += n
+        if mask_at is not None:
+            mask = np.frombuffer(self.data, dtype=np.uint8, count=n, offset=mask_at)
         # byte i of every value, then byte i + 1 ...: back to whole values
         planes = np.frombuffer(self.data, dtype=np.uint8, count=8 * n, offset=start)
         raw = np.ascontiguousarray(planes.reshape(8, n).T)

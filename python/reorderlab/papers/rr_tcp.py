@@ -2385,7 +2385,7 @@ def _t4_points(quick: bool) -> Plan:
                 T4_P,
                 "DSACK-BL-INC",
                 duration,
-                _t4_impairments(q > 0, q or T4_Q),
+                _t4_impairments(drops=q > 0, q=q if q > 0 else T4_Q),
                 lt_bound=lt_bound_of("DSACK-BL-INC"),
                 undo_response="slow-start",
             ),
@@ -2459,17 +2459,20 @@ def _t4_sensitivity_plot(data: Table4, out: Path, quick: bool) -> None:
     """Each variant's throughput lost to the drop bursts vs their rate."""
     duration, seeds = _mode(quick)
     series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]] = {}
+
+    def lost(curve: str, base: float) -> tuple[list[float], list[float], None]:
+        """% of ``base`` lost at each drop-episode rate (x > 0) of ``curve``."""
+        qs = [q for q in _xs(data.tab, curve) if q > 0]
+        return (
+            [100 * q for q in qs],
+            [100 * (1 - data.tab[(curve, q)]["norm"] / base) for q in qs],
+            None,
+        )
+
     for v in T4_VARIANTS:
-        curve = _sens_curve(v)
-        base = data.get(v, "no drops")["norm"]
-        qs = _xs(data.tab, curve)
-        loss = [100 * (1 - data.tab[(curve, q)]["norm"] / base) for q in qs]
-        series[v] = ([100 * q for q in qs], loss, None)
+        series[v] = lost(_sens_curve(v), data.get(v, "no drops")["norm"])
     ba = _sens_curve(T4_BA_UNDO)
-    base = data.tab[(ba, 0.0)]["norm"]
-    qs = [q for q in _xs(data.tab, ba) if q > 0]
-    loss = [100 * (1 - data.tab[(ba, q)]["norm"] / base) for q in qs]
-    series[T4_BA_UNDO] = ([100 * q for q in qs], loss, None)
+    series[T4_BA_UNDO] = lost(ba, data.tab[(ba, 0.0)]["norm"])
     line_plot(
         out,
         "table4_sensitivity",

@@ -58,11 +58,14 @@ pub enum DsackResponse {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UndoResponse {
     /// Add the reduction back to cwnd at once and restore ssthresh (seed 000
-    /// Sec. 2.1: "restores the congestion window"; Linux `tcp_undo_cwnd_reduction`).
+    /// Sec. 2.1: the sender "can undo the window reduction made at the time
+    /// of the retransmission"; Sec. 3 says Blanton and Allman "use DSACK
+    /// information to restore the sender's congestion window size").
     Restore,
-    /// Blanton and Allman's response (CCR 2002, as summarised in
-    /// refs/tdfr-blanton-allman.md rule 4): ssthresh = the cwnd before the
-    /// reduction, cwnd stays where it is and slow-starts back.
+    /// Blanton and Allman's response as a secondary source describes their
+    /// code (refs/tdfr-blanton-allman.md rule 4, a blog summary of CCR 2002):
+    /// ssthresh = the cwnd before the reduction, cwnd stays where it is and
+    /// slow-starts back.
     SlowStartBack,
 }
 

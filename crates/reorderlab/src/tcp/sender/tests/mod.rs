@@ -18,7 +18,12 @@ pub(super) fn sender(variant: &str, iw: u32) -> Sender {
         initial_window: Some(iw),
         ..TcpSpec::default()
     };
-    let cfg = variants::resolve(variant, &tcp, 0).unwrap();
+    sender_from(variant, &tcp)
+}
+
+/// A Reno sender of `variant` with the scenario's `tcp` overrides.
+pub(super) fn sender_from(variant: &str, tcp: &TcpSpec) -> Sender {
+    let cfg = variants::resolve(variant, tcp, 0).unwrap();
     Sender::new(cfg, CongestionControl::by_name("reno").unwrap(), 0, 1)
 }
 
@@ -41,7 +46,11 @@ pub(super) fn sent(out: &mut Vec<Packet>) -> Vec<u32> {
 /// Ten segments out, segment 0 delayed: 1, 2, 3 arrive (limited transmit,
 /// then a fast retransmit of 0 at the third duplicate ACK).
 pub(super) fn delayed_first_segment(variant: &str) -> (Sender, Vec<Packet>) {
-    let mut s = sender(variant, 10);
+    delayed_first_segment_of(sender(variant, 10))
+}
+
+/// [`delayed_first_segment`] with a sender of one's own (initial window 10).
+pub(super) fn delayed_first_segment_of(mut s: Sender) -> (Sender, Vec<Packet>) {
     let mut out = Vec::new();
     s.start(0, &mut out);
     for k in 2..=4 {
@@ -57,8 +66,7 @@ pub(super) fn sender_with(variant: &str, iw: u32, ssthresh: Option<u32>) -> Send
         initial_ssthresh: ssthresh,
         ..TcpSpec::default()
     };
-    let cfg = variants::resolve(variant, &tcp, 0).unwrap();
-    Sender::new(cfg, CongestionControl::by_name("reno").unwrap(), 0, 1)
+    sender_from(variant, &tcp)
 }
 
 /// A full window of `iw` out, segment 0 missing; `n` duplicate ACKs SACK
@@ -84,8 +92,7 @@ pub(super) fn sender_full(
         max_window: Some(max_window),
         ..TcpSpec::default()
     };
-    let cfg = variants::resolve(variant, &tcp, 0).unwrap();
-    Sender::new(cfg, CongestionControl::by_name("reno").unwrap(), 0, 1)
+    sender_from(variant, &tcp)
 }
 
 /// An ACK echoing transmission `copy` of the segment that triggered it.

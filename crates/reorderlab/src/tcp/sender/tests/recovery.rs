@@ -189,14 +189,7 @@ fn blanton_allman_undo_slow_starts_back_to_the_old_window() {
         undo_response: Some(crate::spec::UndoResponseSpec::SlowStart),
         ..TcpSpec::default()
     };
-    let cfg = variants::resolve("DSACK-BL-INC", &tcp, 0).unwrap();
-    let mut s = Sender::new(cfg, CongestionControl::by_name("reno").unwrap(), 0, 1);
-    let mut out = Vec::new();
-    s.start(0, &mut out);
-    for k in 2..=4 {
-        s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
-    }
-    assert_eq!(s.stats().fast_retransmits, 1);
+    let (mut s, mut out) = delayed_first_segment_of(sender_from("DSACK-BL-INC", &tcp));
     assert_eq!((s.window().cwnd, s.window().ssthresh), (5.0, 5.0));
     let nxt = s.scoreboard().nxt();
     s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
@@ -339,8 +332,7 @@ fn the_ns2_estimator_cancels_timing_and_restarts_the_timer_at_a_fast_retransmit(
             rto_estimator: ns2.then_some(crate::spec::RtoEstimatorSpec::Ns2V21b8),
             ..TcpSpec::default()
         };
-        let cfg = variants::resolve("SACK", &tcp, 0).unwrap();
-        let mut s = Sender::new(cfg, CongestionControl::by_name("reno").unwrap(), 0, 1);
+        let mut s = sender_from("SACK", &tcp);
         let mut out = Vec::new();
         s.start(0, &mut out);
         sent(&mut out);
@@ -380,8 +372,7 @@ fn the_ns2_estimator_with_timestamps_ends_the_backoff_at_every_sample() {
         rto_estimator: Some(crate::spec::RtoEstimatorSpec::Ns2V226),
         ..TcpSpec::default()
     };
-    let cfg = variants::resolve("SACK", &tcp, 0).unwrap();
-    let mut s = Sender::new(cfg, CongestionControl::by_name("reno").unwrap(), 0, 1);
+    let mut s = sender_from("SACK", &tcp);
     let mut out = Vec::new();
     s.start(0, &mut out);
     let at = s.deadline(TimerKind::Rto).unwrap();
