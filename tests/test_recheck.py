@@ -189,3 +189,30 @@ def test_cli_recheck_of_a_paper_figure(tmp_path: Path, cli_env: dict[str, str]) 
     stray = run_cli(["report", "--quick", "--out", str(out)], cli_env)
     assert stray.returncode == 2
     assert stray.stderr.strip() == "error: --quick and --store go with --recheck"
+
+
+def test_frame_records_matches_pandas_to_dict() -> None:
+    """The runs' tables become rows column by column (``frame_records``):
+    the same keys in the same order and the same values of the same Python
+    types as ``to_dict(orient="records")``, numpy scalars in object columns
+    included."""
+    df = pd.DataFrame(
+        {
+            "x": [1, 2, 3],
+            "mbps": [0.5, float("nan"), 2.0],
+            "ok": [True, False, True],
+            "curve": ["SACK", "RACK-TLP", None],
+            "mixed": pd.Series([np.int64(4), np.float64(0.25), "text"], dtype=object),
+            "flags": pd.Series([np.bool_(True), None, [1, 2]], dtype=object),
+        }
+    )
+
+    def typed(rows: list[dict[str, Any]]) -> list[list[tuple[str, type, str]]]:
+        return [[(k, type(v), repr(v)) for k, v in r.items()] for r in rows]
+
+    expected = df.to_dict(orient="records")
+    got = common.frame_records(df)
+    assert typed(got) == typed(expected)
+    assert type(got[0]["mixed"]) is int and type(got[2]["mbps"]) is float
+    assert common.frame_records(df.iloc[:, :0]) == [{}, {}, {}]
+    assert common.frame_records(df.iloc[:0]) == []

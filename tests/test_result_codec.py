@@ -230,3 +230,22 @@ def test_records_of_integers_with_nulls_are_floats_with_nan() -> None:
     assert recs["a"].dtype == np.float64 and math.isnan(recs["a"][0]) and recs["a"][1] == 1.0
     assert recs["b"] == [True] * 4
     assert rc.records([]).n == 0
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_inflate_is_zlib_decompress_and_damage_is_a_zlib_error(
+    fast: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store's reads inflate by zlib-ng when it is installed (it is a
+    dependency), else by zlib: the same bytes, and the same error."""
+    if fast:
+        assert rc._fast_zlib is not None, "zlib-ng is a dependency"
+    else:
+        monkeypatch.setattr(rc, "_fast_zlib", None)
+    data = bytes(range(256)) * 500 + b"tail"
+    for level in (1, 6, 9):
+        assert rc.inflate(zlib.compress(data, level)) == data
+    with pytest.raises(zlib.error):
+        rc.inflate(b"not a zlib stream")
+    with pytest.raises(zlib.error):
+        rc.inflate(zlib.compress(data)[:-9])  # truncated

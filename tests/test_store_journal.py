@@ -875,3 +875,36 @@ def test_a_store_opened_again_takes_many_runs_at_once(tmp_path: Path) -> None:
         st.put_many(StoreRow(key=f"k{i}", **fake_run(i)) for i in range(40))  # type: ignore[arg-type]
     with Store(path, read_only=True) as ro:
         assert len(ro) == 40
+
+
+def test_iter_values_gives_each_key_in_order_a_chunk_per_query(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``iter_values``: one ``(key, hit or None)`` per key asked, in that
+    order (repeats and unknown keys included), across chunk boundaries, from
+    the database and from the journal alike, the same values as
+    ``get_values``, with one query per chunk of stored keys."""
+    monkeypatch.setattr(store_mod, "COMPRESS_FROM", 1000)
+    path = tmp_path / "chunks.duckdb"
+    with Store(path) as st:
+        st.put_many(
+            StoreRow(key=f"k{i}", **{**fake_run(i), "result_json": big_result(i)})
+            for i in range(7)
+        )  # type: ignore[arg-type]
+    with Store(path) as st:
+        st.put_many([StoreRow(key="pending", **fake_run(9))])  # type: ignore[arg-type]
+        keys = ["k6", "nope", "k0", "pending", "k3", "k0", "k5", "k1", "k2"]
+        queries: list[list[str]] = []
+        lookup = st._lookup
+
+        def counted(ks: list[str], *, blobs: bool):  # type: ignore[no-untyped-def]
+            queries.append(list(ks))
+            return lookup(ks, blobs=blobs)
+
+        monkeypatch.setattr(st, "_lookup", counted)
+        got = list(st.iter_values(keys, chunk=4))
+        expected = st.get_values(keys)
+    assert [k for k, _ in got] == keys
+    assert dict(got)["nope"] is None
+    assert {k: v for k, v in got if v is not None} == expected
+    assert len(queries) == 3 + 1  # three chunks, then get_values' one

@@ -102,10 +102,33 @@ def run_points(
         # column it hands out: to_dict would copy them once per column
         df.attrs = {}
         params = {k for p, _ in todo for k in p} | {"seed"}
-        for rec in df.to_dict(orient="records"):
+        for rec in frame_records(df):
             _ROWS[str(rec["key"])] = {str(k): v for k, v in rec.items() if k not in params}
     rows = [{**job.params, "seed": job.seed, **_ROWS[job.key]} for job in jobs]
     return pd.DataFrame(rows)
+
+
+def frame_records(df: pd.DataFrame) -> list[dict[Any, Any]]:
+    """``df.to_dict(orient="records")``, the same values of the same types
+    (numpy scalars as Python ones), built column by column: pandas walks
+    the rows through one indexer call per column, which for the sweeps'
+    wide per-flow frames (up to 3,400 columns) was most of the time."""
+    if df.shape[1] == 0:
+        return [{} for _ in range(len(df))]
+    columns = []
+    for _, col in df.items():
+        values = col.tolist()  # Python scalars, but an object column keeps its own
+        if col.dtype == object:
+            values = [_native(v) for v in values]
+        columns.append(values)
+    keys = df.columns.tolist()
+    return [dict(zip(keys, row, strict=True)) for row in zip(*columns, strict=True)]
+
+
+def _native(value: Any) -> Any:
+    """A numpy number or bool as the Python one (what ``to_dict`` does to
+    an object column's values); anything else as it is."""
+    return value.item() if isinstance(value, np.number | np.bool_) else value
 
 
 class Runs:
@@ -141,16 +164,21 @@ class Runs:
         to read and to select from, for the same values in the same order."""
         sweep_ = self.plan[name]
         n = len(sweep_.seed_list())
-        for i, rec in enumerate(self.table(name).to_dict(orient="records")):
-            row = {str(k): v for k, v in rec.items()}
+        rows = [{str(k): v for k, v in rec.items()} for rec in frame_records(self.table(name))]
+        keys = [str(row["key"]) for row in rows]
+        stored = self.store.iter_values(keys, columns=columns) if self.store is not None else None
+        for i, row in enumerate(rows):
+            hit = next(stored)[1] if stored is not None else None
             scenario = sweep_.points[i // n][1]
-            yield row, self._full(str(row["key"]), scenario, int(row["seed"]), columns)
+            yield row, self._full(hit, scenario, int(row["seed"]), columns)
 
-    def _full(self, key: str, scenario: Scenario, seed: int, columns: bool) -> dict[str, Any]:
+    def _full(
+        self, hit: tuple[Any, float | None] | None, scenario: Scenario, seed: int, columns: bool
+    ) -> dict[str, Any]:
+        """A run's full result: ``hit`` (as the store gave it), else
+        simulated again (none is without ``simulate``)."""
         from reorderlab.runner import run
 
-        store = self.store
-        hit = store.get_values([key], columns=columns).get(key) if store is not None else None
         if hit is not None:
             data: dict[str, Any] = hit[0]
         elif not self.simulate:
