@@ -43,8 +43,11 @@ use crate::sim::RunResult;
 /// First bytes of an encoded result (`result_codec.MAGIC`).
 pub const MAGIC: &[u8; 4] = b"RLc\x01";
 
-/// The zlib level (miniz_oxide's scale, 0-10).
-pub const LEVEL: u8 = 2;
+/// The zlib level (miniz_oxide's scale, 0-10). Level 1 (greedy matching)
+/// deflates the full reproduction's payloads (1.8 GB) in ~1.7 s of CPU
+/// against 4.4 s at level 2, for blobs ~10 % larger (measured on an eighth
+/// of them: 230.8 MB -> 20.2 MB, against 18.3 MB).
+pub const LEVEL: u8 = 1;
 
 /// A result as the store keeps it.
 #[derive(Debug, Clone, PartialEq)]
