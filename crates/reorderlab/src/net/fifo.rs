@@ -58,6 +58,16 @@ impl Fifo {
         self.len == 0
     }
 
+    /// The invariant the unchecked reads and writes rely on: every array
+    /// has the ring's capacity (a power of two) and slot `s` is below it.
+    #[inline(always)]
+    fn debug_check(&self, s: usize) {
+        debug_assert!(self.packets.len().is_power_of_two());
+        debug_assert!(self.times.len() == self.packets.len());
+        debug_assert!(self.sizes.len() == self.packets.len());
+        debug_assert!(s < self.packets.len());
+    }
+
     /// Ring slot of the `i`-th oldest entry (capacity is a power of two).
     #[inline(always)]
     fn slot(&self, i: usize) -> usize {
@@ -71,13 +81,21 @@ impl Fifo {
             self.grow();
         }
         let s = self.slot(self.len);
-        self.packets[s] = Slot(*pkt);
-        self.times[s] = time;
-        self.sizes[s] = pkt.size;
+        self.debug_check(s);
+        // SAFETY: the three arrays have the ring's capacity, a power of two
+        // (grown above if it was full or empty), and `slot` masks by it.
+        unsafe {
+            *self.packets.get_unchecked_mut(s) = Slot(*pkt);
+            *self.times.get_unchecked_mut(s) = time;
+            *self.sizes.get_unchecked_mut(s) = pkt.size;
+        }
         self.len += 1;
         // The next slot was last used a whole ring ago and is cold: start
         // loading it now rather than at the next push.
-        prefetch(&self.packets[self.slot(self.len)]);
+        let next = self.slot(self.len);
+        self.debug_check(next);
+        // SAFETY: as above.
+        prefetch(unsafe { self.packets.get_unchecked(next) });
     }
 
     /// Remove the oldest packet.
@@ -86,33 +104,45 @@ impl Fifo {
         if self.len == 0 {
             return None;
         }
-        let pkt = self.packets[self.head].0;
+        self.debug_check(self.head);
+        // SAFETY: a non-empty ring has a capacity (a power of two) and its
+        // head is a masked slot, in range of the three arrays.
+        let pkt = unsafe { self.packets.get_unchecked(self.head).0 };
         self.head = self.slot(1);
         self.len -= 1;
         // The new head was queued long ago and is cold: ask for it now, it
         // is read when this link's next event comes up.
-        prefetch(&self.packets[self.head]);
+        self.debug_check(self.head);
+        // SAFETY: as above (a masked slot of the same capacity).
+        prefetch(unsafe { self.packets.get_unchecked(self.head) });
         Some(pkt)
     }
 
     /// Arrival time of the oldest packet.
     #[inline]
     pub fn front_time(&self) -> Option<Time> {
-        (self.len > 0).then(|| self.times[self.head])
+        if self.len == 0 {
+            return None;
+        }
+        self.debug_check(self.head);
+        // SAFETY: a non-empty ring's head is a masked slot, in range.
+        Some(unsafe { *self.times.get_unchecked(self.head) })
     }
 
     /// Arrival time of the `i`-th oldest packet (`i < len`).
     #[inline]
     pub fn time(&self, i: usize) -> Time {
-        debug_assert!(i < self.len);
-        self.times[self.slot(i)]
+        assert!(i < self.len, "fifo index {i} out of {}", self.len);
+        // SAFETY: a non-empty ring's masked slot is in range.
+        unsafe { *self.times.get_unchecked(self.slot(i)) }
     }
 
     /// Size in bytes of the `i`-th oldest packet (`i < len`).
     #[inline]
     pub fn size(&self, i: usize) -> u16 {
-        debug_assert!(i < self.len);
-        self.sizes[self.slot(i)]
+        assert!(i < self.len, "fifo index {i} out of {}", self.len);
+        // SAFETY: a non-empty ring's masked slot is in range.
+        unsafe { *self.sizes.get_unchecked(self.slot(i)) }
     }
 
     /// The `i`-th oldest packet (`i < len`).
