@@ -130,7 +130,9 @@ impl Network {
     }
 
     fn deliver_link_head(&mut self, link: u32, now: Time, sink: &mut Sink) {
-        let (mut pkt, next) = self.links[link as usize].pop_arrival();
+        let l = &mut self.links[link as usize];
+        let mut pkt = l.pop_arrival();
+        let next = l.next_arrival();
         match next {
             Some(t) => self.events.replace_top(t, Event::LinkDeliver { link }),
             None => {

@@ -42,6 +42,8 @@ pub struct Tournament {
     /// and `2j + 1`) holds the smallest time of its subtree and the leaf
     /// holding it; leaf `i` is node `leaves + i`.
     leaves: usize,
+    /// log2(leaves): the number of matches on a path.
+    depth: u32,
     times: Vec<u64>,
     winners: Vec<u32>,
     /// Per leaf: the insertion number of its key, and its link.
@@ -64,6 +66,7 @@ impl Tournament {
     pub fn with_slots(n: usize) -> Tournament {
         let mut t = Tournament {
             leaves: 0,
+            depth: 0,
             times: Vec::new(),
             winners: Vec::new(),
             seqs: Vec::new(),
@@ -125,7 +128,15 @@ impl Tournament {
             _ => self.take_leaf(link),
         };
         self.seqs[leaf as usize] = seq;
-        self.replay(leaf, time);
+        // Paths of the usual depths are replayed by straight-line code (no
+        // loop counter or exit test per match: ~4 instructions per level).
+        match self.depth {
+            2 => self.replay_levels::<2>(leaf, time),
+            3 => self.replay_levels::<3>(leaf, time),
+            4 => self.replay_levels::<4>(leaf, time),
+            5 => self.replay_levels::<5>(leaf, time),
+            _ => self.replay(leaf, time),
+        }
     }
 
     /// Remove `link`'s key (it has one) and free its leaf.
@@ -187,6 +198,36 @@ impl Tournament {
         }
     }
 
+    /// [`Tournament::replay`] of a tree of depth `D` (`D` matches), unrolled.
+    #[inline(always)]
+    fn replay_levels<const D: u32>(&mut self, leaf: u32, time: u64) {
+        debug_assert_eq!(self.depth, D);
+        let mut j = self.leaves + leaf as usize;
+        let (times, winners, seqs) = (&mut self.times[..], &mut self.winners[..], &self.seqs[..]);
+        // As in `replay`: one check for the whole path.
+        assert!(j < times.len() && winners.len() == times.len() && times.len() == 2 << D);
+        times[j] = time;
+        let (mut k, mut w) = (time, leaf);
+        for _ in 0..D {
+            // SAFETY: j < times.len() = winners.len() (asserted, j only
+            // shrinks), j ^ 1 < times.len() (a power of two), and j >= 2
+            // before each of the D = log2(times.len() / 2) matches.
+            let (ks, ws) = unsafe { (*times.get_unchecked(j ^ 1), *winners.get_unchecked(j ^ 1)) };
+            let equal;
+            (k, w, equal) = play(k, w, ks, ws);
+            if equal && seqs[ws as usize] < seqs[w as usize] {
+                w = ws;
+            }
+            j >>= 1;
+            // SAFETY: as above.
+            unsafe {
+                *times.get_unchecked_mut(j) = k;
+                *winners.get_unchecked_mut(j) = w;
+            }
+        }
+        debug_assert_eq!(j, 1);
+    }
+
     /// Rebuild with `leaves` leaves (a power of two, at least the links
     /// holding keys), the links with keys in the first leaves.
     #[cold]
@@ -200,6 +241,7 @@ impl Tournament {
         held.sort_unstable();
         assert!(held.len() <= leaves);
         self.leaves = leaves;
+        self.depth = leaves.trailing_zeros();
         self.times = vec![0; 2 * leaves];
         self.winners = vec![0; 2 * leaves];
         self.seqs = vec![0; leaves];

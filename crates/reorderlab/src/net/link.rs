@@ -213,10 +213,12 @@ impl Link {
         }
     }
 
-    /// Remove the head packet (its arrival time is now). Returns it and the
-    /// arrival time of the new head, if any.
+    /// Remove the head packet (its arrival time is now) and return it; the
+    /// new head's arrival is [`Link::next_arrival`]. (Returned alone, the
+    /// packet is copied out of the ring once: returned with that time as a
+    /// pair, it was copied twice.)
     #[inline]
-    pub fn pop_arrival(&mut self) -> (Packet, Option<Time>) {
+    pub fn pop_arrival(&mut self) -> Packet {
         let pkt = self
             .in_flight
             .pop_front()
@@ -230,7 +232,13 @@ impl Link {
         }
         self.stats.delivered += 1;
         self.stats.bytes_delivered += pkt.size as u64;
-        (pkt, self.in_flight.front_time())
+        pkt
+    }
+
+    /// Arrival time of the head packet, if any.
+    #[inline]
+    pub fn next_arrival(&self) -> Option<Time> {
+        self.in_flight.front_time()
     }
 
     /// Exchange two packets waiting in the queue (not in transmission),
@@ -299,7 +307,8 @@ mod tests {
         let mut l = link(10);
         assert_eq!(l.admit(&pkt(0, 1000), 0), Admit::Accepted(Some(ms(11))));
         assert_eq!(l.admit(&pkt(1, 1000), 0), Admit::Accepted(None));
-        let (p0, next) = l.pop_arrival();
+        let p0 = l.pop_arrival();
+        let next = l.next_arrival();
         assert_eq!(p0.seq, 0);
         assert_eq!(next, Some(ms(12)));
         // After the link drained, a new packet starts at once.

@@ -14,7 +14,9 @@ impl Simulation {
     /// queue: the link's next head takes that event's place (one path of
     /// the link-head tree replayed), then the packet moves on.
     pub(super) fn deliver_link_head(&mut self, link: u32) {
-        let (mut pkt, next) = self.links[link as usize].pop_arrival();
+        let l = &mut self.links[link as usize];
+        let mut pkt = l.pop_arrival();
+        let next = l.next_arrival();
         self.events.replace_link_head(link, next);
         self.counters.packet_hops += 1;
         self.leave_link(&mut pkt, link, 0);
@@ -132,8 +134,8 @@ impl Simulation {
             self.on_drop(pkt);
             return;
         };
-        self.links[li as usize].stats.arrivals += 1;
         self.tap(pkt, li, Side::Offered);
+        self.links[li as usize].stats.arrivals += 1;
         self.enter_link(pkt, li, 0);
     }
 
@@ -159,10 +161,18 @@ impl Simulation {
     /// loop is not, which saves a call and its register saves per hop.)
     #[inline(always)]
     fn enter_link(&mut self, pkt: &Packet, li: u32, from: usize) {
-        if from < self.links[li as usize].ingress.len() && !self.pass_ingress(pkt, li, from) {
-            return;
-        }
-        match self.links[li as usize].admit(pkt, self.now) {
+        let now = self.now;
+        let link = &mut self.links[li as usize];
+        // (one look-up of the link on the usual path, no elements)
+        let admitted = if from < link.ingress.len() {
+            if !self.pass_ingress(pkt, li, from) {
+                return;
+            }
+            self.links[li as usize].admit(pkt, now)
+        } else {
+            link.admit(pkt, now)
+        };
+        match admitted {
             Admit::Accepted(Some(t)) => self.events.schedule(t, Event::LinkDeliver { link: li }),
             Admit::Accepted(None) => {}
             Admit::Dropped => self.on_drop(pkt),
@@ -197,11 +207,12 @@ impl Simulation {
     /// to the far node.
     #[inline(always)]
     fn leave_link(&mut self, pkt: &mut Packet, li: u32, from: usize) {
-        if from < self.links[li as usize].egress.len() && !self.pass_egress(pkt, li, from) {
+        let link = &self.links[li as usize];
+        let (node, elements) = (link.to, link.egress.len());
+        if from < elements && !self.pass_egress(pkt, li, from) {
             return;
         }
         self.tap(pkt, li, Side::Delivered);
-        let node = self.links[li as usize].to;
         self.arrive(pkt, node);
     }
 
