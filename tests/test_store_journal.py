@@ -16,7 +16,9 @@ import sys
 import textwrap
 import threading
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import pytest
@@ -888,8 +890,7 @@ def test_iter_values_gives_each_key_in_order_a_chunk_per_query(
     path = tmp_path / "chunks.duckdb"
     with Store(path) as st:
         st.put_many(
-            StoreRow(key=f"k{i}", **{**fake_run(i), "result_json": big_result(i)})
-            for i in range(7)
+            StoreRow(key=f"k{i}", **{**fake_run(i), "result_json": big_result(i)}) for i in range(7)
         )  # type: ignore[arg-type]
     with Store(path) as st:
         st.put_many([StoreRow(key="pending", **fake_run(9))])  # type: ignore[arg-type]
@@ -897,7 +898,7 @@ def test_iter_values_gives_each_key_in_order_a_chunk_per_query(
         queries: list[list[str]] = []
         lookup = st._lookup
 
-        def counted(ks: list[str], *, blobs: bool):  # type: ignore[no-untyped-def]
+        def counted(ks: list[str], *, blobs: bool) -> Iterator[tuple[str, Any, Any, float | None]]:
             queries.append(list(ks))
             return lookup(ks, blobs=blobs)
 

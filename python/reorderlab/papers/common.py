@@ -118,7 +118,9 @@ def frame_records(df: pd.DataFrame) -> list[dict[Any, Any]]:
     keys = df.columns.tolist()
     rows = [dict(zip(keys, values, strict=True)) for values in df.to_numpy(dtype=object).tolist()]
     # an object column keeps its own values: numpy scalars among them too
-    boxed = [k for k, dtype in zip(keys, df.dtypes, strict=True) if dtype == object]
+    boxed = [
+        k for k, dtype in zip(keys, df.dtypes, strict=True) if pd.api.types.is_object_dtype(dtype)
+    ]
     for row in rows:
         for k in boxed:
             row[k] = _native(row[k])
