@@ -131,10 +131,10 @@ impl Tournament {
         // Paths of the usual depths are replayed by straight-line code (no
         // loop counter or exit test per match: ~4 instructions per level).
         match self.depth {
-            2 => self.replay_levels::<2>(leaf, time),
-            3 => self.replay_levels::<3>(leaf, time),
-            4 => self.replay_levels::<4>(leaf, time),
-            5 => self.replay_levels::<5>(leaf, time),
+            2 => self.replay_levels(leaf, time, 2),
+            3 => self.replay_levels(leaf, time, 3),
+            4 => self.replay_levels(leaf, time, 4),
+            5 => self.replay_levels(leaf, time, 5),
             _ => self.replay(leaf, time),
         }
     }
@@ -171,47 +171,26 @@ impl Tournament {
     /// Set leaf `leaf`'s time and replay the matches up to the root.
     #[inline(always)]
     fn replay(&mut self, leaf: u32, time: u64) {
-        let mut j = self.leaves + leaf as usize;
-        let (times, winners, seqs) = (&mut self.times[..], &mut self.winners[..], &self.seqs[..]);
-        // Both lengths are 2 * leaves, a power of two, so every node on the
-        // path (j, its sibling j ^ 1 and the ancestors j >> n) is in range:
-        // one check here instead of four per level.
-        assert!(j < times.len() && winners.len() == times.len());
-        times[j] = time;
-        let (mut k, mut w) = (time, leaf);
-        while j > 1 {
-            // SAFETY: j < times.len() = winners.len() (asserted above, j
-            // only shrinks), and j ^ 1 < times.len() as that is a power of
-            // two.
-            let (ks, ws) = unsafe { (*times.get_unchecked(j ^ 1), *winners.get_unchecked(j ^ 1)) };
-            let equal;
-            (k, w, equal) = play(k, w, ks, ws);
-            if equal && seqs[ws as usize] < seqs[w as usize] {
-                w = ws;
-            }
-            j >>= 1;
-            // SAFETY: as above.
-            unsafe {
-                *times.get_unchecked_mut(j) = k;
-                *winners.get_unchecked_mut(j) = w;
-            }
-        }
+        self.replay_levels(leaf, time, self.depth);
     }
 
-    /// [`Tournament::replay`] of a tree of depth `D` (`D` matches), unrolled.
+    /// [`Tournament::replay`], the path's `levels` matches (the tree's
+    /// depth) given: inlined with a constant, the loop is unrolled.
     #[inline(always)]
-    fn replay_levels<const D: u32>(&mut self, leaf: u32, time: u64) {
-        debug_assert_eq!(self.depth, D);
+    fn replay_levels(&mut self, leaf: u32, time: u64, levels: u32) {
+        debug_assert_eq!(self.depth, levels);
         let mut j = self.leaves + leaf as usize;
         let (times, winners, seqs) = (&mut self.times[..], &mut self.winners[..], &self.seqs[..]);
-        // As in `replay`: one check for the whole path.
-        assert!(j < times.len() && winners.len() == times.len() && times.len() == 2 << D);
+        // Both lengths are 2 * leaves = 2^(levels + 1), so every node on
+        // the path (j, its sibling j ^ 1 and the ancestors j >> n) is in
+        // range: one check here instead of four per level.
+        assert!(j < times.len() && winners.len() == times.len() && times.len() == 2 << levels);
         times[j] = time;
         let (mut k, mut w) = (time, leaf);
-        for _ in 0..D {
+        for _ in 0..levels {
             // SAFETY: j < times.len() = winners.len() (asserted, j only
             // shrinks), j ^ 1 < times.len() (a power of two), and j >= 2
-            // before each of the D = log2(times.len() / 2) matches.
+            // before each of the `levels` = log2(times.len() / 2) matches.
             let (ks, ws) = unsafe { (*times.get_unchecked(j ^ 1), *winners.get_unchecked(j ^ 1)) };
             let equal;
             (k, w, equal) = play(k, w, ks, ws);
