@@ -36,6 +36,15 @@ const FREE: u64 = u64::MAX;
 const FREE_FLOOR: u64 = 1 << 63;
 const MIN_LEAVES: usize = 4;
 
+/// A node of the tree: the smallest time of its subtree and the leaf
+/// holding it (a leaf: its own time and index). Time and winner side by
+/// side, so a match reads its sibling from one place.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    time: u64,
+    winner: u32,
+}
+
 #[derive(Debug)]
 pub struct Tournament {
     /// Number of leaves, a power of two. Node `j` (1-based, children `2j`
@@ -44,8 +53,7 @@ pub struct Tournament {
     leaves: usize,
     /// log2(leaves): the number of matches on a path.
     depth: u32,
-    times: Vec<u64>,
-    winners: Vec<u32>,
+    nodes: Vec<Node>,
     /// Per leaf: the insertion number of its key, and its link.
     seqs: Vec<u64>,
     leaf_link: Vec<u32>,
@@ -67,8 +75,7 @@ impl Tournament {
         let mut t = Tournament {
             leaves: 0,
             depth: 0,
-            times: Vec::new(),
-            winners: Vec::new(),
+            nodes: Vec::new(),
             seqs: Vec::new(),
             leaf_link: Vec::new(),
             link_leaf: vec![NONE; n],
@@ -81,11 +88,11 @@ impl Tournament {
     /// The smallest key: (time, insertion number, link), if any link has one.
     #[inline(always)]
     pub fn top(&self) -> Option<(Time, u64, u32)> {
-        let time = self.times[1];
+        let Node { time, winner } = self.nodes[1];
         if time >= FREE_FLOOR {
             return None;
         }
-        let leaf = self.winners[1] as usize;
+        let leaf = winner as usize;
         Some((time, self.seqs[leaf], self.leaf_link[leaf]))
     }
 
@@ -113,7 +120,7 @@ impl Tournament {
         let leaf = *self.link_leaf.get(link as usize)?;
         (leaf != NONE).then(|| {
             (
-                self.times[self.leaves + leaf as usize],
+                self.nodes[self.leaves + leaf as usize].time,
                 self.seqs[leaf as usize],
             )
         })
@@ -180,18 +187,19 @@ impl Tournament {
     fn replay_levels(&mut self, leaf: u32, time: u64, levels: u32) {
         debug_assert_eq!(self.depth, levels);
         let mut j = self.leaves + leaf as usize;
-        let (times, winners, seqs) = (&mut self.times[..], &mut self.winners[..], &self.seqs[..]);
-        // Both lengths are 2 * leaves = 2^(levels + 1), so every node on
-        // the path (j, its sibling j ^ 1 and the ancestors j >> n) is in
-        // range: one check here instead of four per level.
-        assert!(j < times.len() && winners.len() == times.len() && times.len() == 2 << levels);
-        times[j] = time;
+        let (nodes, seqs) = (&mut self.nodes[..], &self.seqs[..]);
+        // There are 2 * leaves = 2^(levels + 1) nodes, so every node on the
+        // path (j, its sibling j ^ 1 and the ancestors j >> n) is in range:
+        // one check here instead of two per level.
+        assert!(j < nodes.len() && nodes.len() == 2 << levels);
+        nodes[j].time = time;
         let (mut k, mut w) = (time, leaf);
         for _ in 0..levels {
-            // SAFETY: j < times.len() = winners.len() (asserted, j only
-            // shrinks), j ^ 1 < times.len() (a power of two), and j >= 2
-            // before each of the `levels` = log2(times.len() / 2) matches.
-            let (ks, ws) = unsafe { (*times.get_unchecked(j ^ 1), *winners.get_unchecked(j ^ 1)) };
+            // SAFETY: j < nodes.len() (asserted, j only shrinks), j ^ 1 <
+            // nodes.len() (a power of two), and j >= 2 before each of the
+            // `levels` = log2(nodes.len() / 2) matches.
+            let sibling = unsafe { *nodes.get_unchecked(j ^ 1) };
+            let (ks, ws) = (sibling.time, sibling.winner);
             let equal;
             (k, w, equal) = play(k, w, ks, ws);
             if equal && seqs[ws as usize] < seqs[w as usize] {
@@ -200,8 +208,7 @@ impl Tournament {
             j >>= 1;
             // SAFETY: as above.
             unsafe {
-                *times.get_unchecked_mut(j) = k;
-                *winners.get_unchecked_mut(j) = w;
+                *nodes.get_unchecked_mut(j) = Node { time: k, winner: w };
             }
         }
         debug_assert_eq!(j, 1);
@@ -214,38 +221,43 @@ impl Tournament {
         let leaves = leaves.max(MIN_LEAVES).next_power_of_two();
         let mut held: Vec<(u32, u64, u64)> = (0..self.leaves)
             .filter(|&l| self.leaf_link[l] != NONE)
-            .map(|l| (self.leaf_link[l], self.times[self.leaves + l], self.seqs[l]))
+            .map(|l| {
+                (
+                    self.leaf_link[l],
+                    self.nodes[self.leaves + l].time,
+                    self.seqs[l],
+                )
+            })
             .collect();
         // Leaves in link order: the layout does not depend on history.
         held.sort_unstable();
         assert!(held.len() <= leaves);
         self.leaves = leaves;
         self.depth = leaves.trailing_zeros();
-        self.times = vec![0; 2 * leaves];
-        self.winners = vec![0; 2 * leaves];
+        self.nodes = vec![Node { time: 0, winner: 0 }; 2 * leaves];
         self.seqs = vec![0; leaves];
         self.leaf_link = vec![NONE; leaves];
         for (leaf, &(link, time, seq)) in held.iter().enumerate() {
             self.link_leaf[link as usize] = leaf as u32;
             self.leaf_link[leaf] = link;
             self.seqs[leaf] = seq;
-            self.times[leaves + leaf] = time;
+            self.nodes[leaves + leaf].time = time;
         }
         for leaf in held.len()..leaves {
-            self.times[leaves + leaf] = FREE - leaf as u64;
+            self.nodes[leaves + leaf].time = FREE - leaf as u64;
         }
         // Lowest free leaf on top of the stack.
         self.free = (held.len() as u32..leaves as u32).rev().collect();
         for j in 0..leaves {
-            self.winners[leaves + j] = j as u32;
+            self.nodes[leaves + j].winner = j as u32;
         }
         for j in (1..leaves).rev() {
             let (l, r) = (2 * j, 2 * j + 1);
-            let left = (self.times[l], self.seqs[self.winners[l] as usize]);
-            let right = (self.times[r], self.seqs[self.winners[r] as usize]);
+            let (a, b) = (self.nodes[l], self.nodes[r]);
+            let left = (a.time, self.seqs[a.winner as usize]);
+            let right = (b.time, self.seqs[b.winner as usize]);
             let from = if right < left { r } else { l };
-            self.times[j] = self.times[from];
-            self.winners[j] = self.winners[from];
+            self.nodes[j] = self.nodes[from];
         }
     }
 }
