@@ -9,7 +9,7 @@ report --recheck``), reads every run from the store and simulates nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -168,9 +168,12 @@ class Runs:
         n = len(sweep_.seed_list())
         rows = [{str(k): v for k, v in rec.items()} for rec in frame_records(self.table(name))]
         keys = [str(row["key"]) for row in rows]
-        stored = self.store.iter_values(keys, columns=columns) if self.store is not None else None
-        for i, row in enumerate(rows):
-            hit = next(stored)[1] if stored is not None else None
+        stored: Iterable[tuple[str, tuple[Any, float | None] | None]] = (
+            self.store.iter_values(keys, columns=columns)
+            if self.store is not None
+            else ((k, None) for k in keys)
+        )
+        for i, (row, (_, hit)) in enumerate(zip(rows, stored, strict=True)):
             scenario = sweep_.points[i // n][1]
             yield row, self._full(hit, scenario, int(row["seed"]), columns)
 
