@@ -1,4 +1,4 @@
-"""Recipes of seed 003 (high-speed TCPs): registration and scenario builders."""
+"""Recipes of the high-speed paper (high-speed TCPs): registration and scenario builders."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from reorderlab.scenario import DumbbellTopology, ReorderImpairment
 EXPERIMENTS = Path(__file__).resolve().parents[2] / "shared" / "EXPERIMENTS.md"
 
 
-def test_every_seed003_figure_is_registered() -> None:
+def test_every_high_speed_paper_figure_is_registered() -> None:
     figs = papers()["high-speed"]
     got = {int(n) for key in figs for n in re.findall(r"\d+", key)}
     assert got == set(range(9, 15))
@@ -27,7 +27,7 @@ def test_every_seed003_figure_is_registered() -> None:
 
 @pytest.mark.skipif(not EXPERIMENTS.exists(), reason="EXPERIMENTS.md not available")
 def test_every_experiments_row_has_a_recipe() -> None:
-    section = EXPERIMENTS.read_text(encoding="utf-8").split("## Seed 003", 1)[1]
+    section = EXPERIMENTS.read_text(encoding="utf-8").split("## The high-speed paper", 1)[1]
     rows = re.findall(r"^\| 003-([^|]+?) \|", section.split("\n## ", 1)[0], flags=re.M)
     got = {int(n) for key in papers()["high-speed"] for n in re.findall(r"\d+", key)}
     for row in rows:

@@ -47,8 +47,8 @@ def test_each_ns2_paper_runs_its_releases_estimator(
         assert tcp.min_rto == min_rto
 
 
-def test_seed004_ncr_is_the_aggressive_mode() -> None:
-    # Seed 004 Sec. II: NCR "sends new segments in response to each dupack".
+def test_wwan_paper_ncr_is_the_aggressive_mode() -> None:
+    # wwan Sec. II: NCR "sends new segments in response to each dupack".
     assert "TCP-NCR-aggressive" in wwan.PAPER_VARIANTS
     assert "TCP-NCR" not in wwan.PAPER_VARIANTS
 

@@ -1,4 +1,4 @@
-"""Recipes of seed 000 (RR-TCP): registration, helpers, and one end-to-end run."""
+"""Recipes of the rr-tcp paper (RR-TCP): registration, helpers, and one end-to-end run."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from reorderlab.scenario import BurstLossImpairment
 
 EXPERIMENTS = Path("/work/shared/EXPERIMENTS.md")
 
-#: Every figure and table of seed 000 (EXPERIMENTS.md, "Seed 000 - RR-TCP").
+#: Every figure and table of the rr-tcp paper (EXPERIMENTS.md, "The rr-tcp paper - RR-TCP").
 PAPER_ITEMS = {("fig", n) for n in (1, *range(4, 20))} | {("table", 3), ("table", 4)}
 
 
@@ -35,7 +35,7 @@ def covered(key: str) -> set[tuple[str, int]]:
     return out
 
 
-def test_every_seed000_figure_and_table_is_registered() -> None:
+def test_every_rr_tcp_paper_figure_and_table_is_registered() -> None:
     figs = papers()["rr-tcp"]
     got: set[tuple[str, int]] = set()
     for key in figs:
@@ -49,7 +49,7 @@ def test_every_seed000_figure_and_table_is_registered() -> None:
 @pytest.mark.skipif(not EXPERIMENTS.exists(), reason="EXPERIMENTS.md not available")
 def test_every_experiments_row_has_a_recipe() -> None:
     text = EXPERIMENTS.read_text(encoding="utf-8")
-    section = text.split("## Seed 000", 1)[1].split("\n## ", 1)[0]
+    section = text.split("## The rr-tcp paper", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| 000-([^|]+?) \|", section, flags=re.MULTILINE)
     assert len(rows) == 14
     got: set[tuple[str, int]] = set()
@@ -162,7 +162,7 @@ def _plan(figure: str, quick: bool) -> Any:
 @pytest.mark.parametrize("figure", ["fig17-18", "table4-fig19"])
 def test_blanton_allman_runs_use_table2s_limited_transmit_bound(figure: str, quick: bool) -> None:
     # Table 2: limited transmit bound 1 x cwnd in all simulations; the BL
-    # variants' own default is RFC 3042's two segments (seed 001).
+    # variants' own default is RFC 3042's two segments (the tcp-pr paper).
     plan = _plan(figure, quick)
     seen = set()
     for name, sweep in plan.items():

@@ -1,4 +1,4 @@
-"""Recipes of seed 002 (tail loss): registration, scenario builders, one run."""
+"""Recipes of the tail-loss paper (tail loss): registration, scenario builders, one run."""
 
 from __future__ import annotations
 

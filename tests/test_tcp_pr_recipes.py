@@ -1,4 +1,4 @@
-"""Recipes of seed 001 (TCP-PR): registration, scenario builders, metrics, one run."""
+"""Recipes of the tcp-pr paper (TCP-PR): registration, scenario builders, metrics, one run."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def figures_of(key: str) -> set[int]:
     return {int(n) for n in re.findall(r"\d+", key)}
 
 
-def test_every_seed001_figure_is_registered_and_run_by_default() -> None:
+def test_every_tcp_pr_paper_figure_is_registered_and_run_by_default() -> None:
     figs = papers()["tcp-pr"]
     got = set().union(*(figures_of(k) for k in figs))
     assert got >= {4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16}
@@ -31,7 +31,7 @@ def test_every_seed001_figure_is_registered_and_run_by_default() -> None:
 
 @pytest.mark.skipif(not EXPERIMENTS.exists(), reason="EXPERIMENTS.md not available")
 def test_every_experiments_row_has_a_recipe() -> None:
-    section = EXPERIMENTS.read_text(encoding="utf-8").split("## Seed 001", 1)[1]
+    section = EXPERIMENTS.read_text(encoding="utf-8").split("## The tcp-pr paper", 1)[1]
     section = section.split("\n## ", 1)[0]
     rows = re.findall(r"^\| 001-([^|]+?) \|", section, flags=re.MULTILINE)
     assert len(rows) == 8

@@ -1,4 +1,4 @@
-"""Recipes of seed 004 (link-layer ARQ, TCP-Aix): metrics, scenarios, issue-9 checks."""
+"""Recipes of the wwan paper (link-layer ARQ, TCP-Aix): metrics, scenarios, issue-9 checks."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import reorderlab
 from reorderlab.papers import papers, select, wwan
 
 
-def test_every_seed004_figure_is_registered() -> None:
+def test_every_wwan_paper_figure_is_registered() -> None:
     figs = papers()["wwan"]
     assert {int(n) for k in figs for n in re.findall(r"\d+", k)} == {2, 3, 4}
     assert {r.figure for r in select("wwan")} == set(wwan.figures())

@@ -3,7 +3,7 @@
 Big results are mostly long arrays: per-object records of traffic
 generators (``traffic[i].object_list``: thousands of objects with the same
 keys), time series and traces. As JSON text they take 100-200 bytes per
-object, and zlib shrinks that only ~7x: a 300 s run of seed 002's Fig. 3
+object, and zlib shrinks that only ~7x: a 300 s run of the tail-loss paper's Fig. 3
 was 2.4 MB of text, 340 KB compressed. :func:`encode` stores them by column
 instead:
 
@@ -30,7 +30,7 @@ driver) encodes with it, to the same bytes, faster. :func:`decode`
 gives back the same JSON value: the same keys in the same order, the same
 numbers of the same types (a float stays a float, ``-0.0`` stays ``-0.0``:
 a conversion that would change any value, or its sign, is not used), the
-same ``null`` s. Seed 002's runs shrink 20-50x from their text (5-10x from
+same ``null`` s. The tail-loss paper's runs shrink 20-50x from their text (5-10x from
 its zlib), and decoding is faster than parsing the text.
 
 :func:`decode` with ``columns=True`` gives each table as :class:`Records`
@@ -79,7 +79,7 @@ MAGIC = b"RLc\x01"
 #: Lists shorter than this stay JSON.
 MIN_ARRAY = 16
 
-#: zlib level. On seed 002's Fig. 3 runs (4.5 MB of text each): 6 makes
+#: zlib level. On the tail-loss paper's Fig. 3 runs (4.5 MB of text each): 6 makes
 #: 199 KB in 30 ms of encoding, 3 makes 210 KB in 24 ms, 1 215 KB in 23 ms
 #: (9: 2 % smaller than 6, at 3x its time).
 LEVEL = 3

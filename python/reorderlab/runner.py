@@ -193,7 +193,7 @@ class Result:
 
     @property
     def fairness(self) -> dict[str, Any] | None:
-        """Fairness among the scenario's flows (seed 001): ``jain_index`` and,
+        """Fairness among the scenario's flows (the tcp-pr paper): ``jain_index`` and,
         per variant, ``mean_normalized_throughput`` and ``cov``; None with
         fewer than two flows."""
         raw = self._data.get("fairness")

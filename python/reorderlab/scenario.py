@@ -389,7 +389,7 @@ class LinkSpec(_Model):
 
 
 class ChainTopology(_Model):
-    """Seed 000 Fig. 3: ``S1 -(access)- R1 -(bottleneck)- R2 -(access)- D``."""
+    """rr-tcp Fig. 3: ``S1 -(access)- R1 -(bottleneck)- R2 -(access)- D``."""
 
     kind: Literal["chain"] = "chain"
     access_rate: PosFloat = 10e6
@@ -415,7 +415,7 @@ class DumbbellTopology(_Model):
 
 
 class ParkingLotTopology(_Model):
-    """Seed 001 Fig. 3: routers ``R0..R{h}``, hop i = ``R{i-1} -> R{i}``."""
+    """tcp-pr Fig. 3: routers ``R0..R{h}``, hop i = ``R{i-1} -> R{i}``."""
 
     kind: Literal["parking_lot"] = "parking_lot"
     hop_rates: list[PosFloat]
@@ -592,7 +592,7 @@ class SwapImpairment(_Impairment):
 
 
 class ReorderImpairment(_Impairment):
-    """The reordering generator of seed 003 Sec. III (interval, delay, block)."""
+    """The reordering generator of high-speed Sec. III (interval, delay, block)."""
 
     kind: Literal["reorder"] = "reorder"
     interval: RandomVar
@@ -676,7 +676,7 @@ class TcpSpec(_Model):
     hystart: Bool | None = None
     #: an ns-2 release's RTT estimator and timer rules (docs/variants.md)
     rto_estimator: Literal["ns2-2.1b8", "ns2-2.26", "ns2-2.27", "ns2-2.31"] | None = None
-    #: how an undo restores the window: at once (seed 000) or by slow start
+    #: how an undo restores the window: at once (the rr-tcp paper) or by slow start
     #: back to the earlier cwnd (Blanton-Allman); None = "restore"
     undo_response: Literal["restore", "slow-start"] | None = None
     syn: Bool = False
@@ -741,10 +741,10 @@ class TrafficSpec(_Transport):
     """A traffic generator: web-like sessions.
 
     ``kind="http"``: sessions opening one flow per object; the defaults are
-    seed 001's web sessions (Sec. V): page gap Exp(1 s), one object per page,
+    the tcp-pr paper's web sessions (Sec. V): page gap Exp(1 s), one object per page,
     inter-object Exp(10 ms), object size Pareto (mean 40 KB, shape 1.2).
     ``kind="page"``: page downloads over up to ``connections`` persistent
-    connections, the HTML first (seed 002 Sec. 3.3); ``page_interarrival`` is
+    connections, the HTML first (tail-loss Sec. 3.3); ``page_interarrival`` is
     the think time after a page, ``object_sizes`` an optional fixed page.
     See ``docs/traffic.md``.
     """

@@ -146,7 +146,7 @@ _LAYOUT = 5
 
 #: Results this long (characters) or longer, with bulky parts (series,
 #: traces, per-object records), are stored encoded, their summary in
-#: ``result_json``. (Seed 002's web runs, 0.3-1.3 MB of text each, were
+#: ``result_json``. (The tail-loss paper's web runs, 0.3-1.3 MB of text each, were
 #: below the 1 MiB of layout 4: 169 MB of the store as plain text.)
 COMPRESS_FROM = 8 << 10
 
@@ -1466,7 +1466,7 @@ def _pack(text: str, value: Any = None) -> tuple[str, bytes | None]:
     (:func:`is_big`) with bulky parts (series, traces, per-object records)
     its summary (:func:`summary_of`) and the result encoded by
     :mod:`reorderlab.result_codec` (from ``value``, the text parsed, if
-    given). A 2.4 MB result of seed 002's Fig. 3 is stored in 115 KB
+    given). A 2.4 MB result of the tail-loss paper's Fig. 3 is stored in 115 KB
     (zlib of its text: 310 KB), and reads back faster than its text parses
     into the same lists of dicts when asked for by column."""
     if len(text) < COMPRESS_FROM:

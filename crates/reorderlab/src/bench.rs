@@ -89,7 +89,7 @@ pub fn ref_rrtcp_nodelay() -> Scenario {
     }
 }
 
-/// The 1 Gb/s, 50 ms one-way dumbbell of seed 003 (10 Gb/s access links
+/// The 1 Gb/s, 50 ms one-way dumbbell of the high-speed paper (10 Gb/s access links
 /// with the given one-way delays, one pair each; a bottleneck queue of
 /// `queue_packets`).
 fn gigabit_dumbbell(access_delays: Vec<f64>, queue_packets: u32) -> Topology {
@@ -168,7 +168,7 @@ pub fn ref_gigabit_linux() -> Scenario {
     gigabit_with("ref-gigabit-linux", "Linux")
 }
 
-/// Seed 001's heaviest fairness setting: 64 flows (32 TCP-PR, 32 SACK) on
+/// The tcp-pr paper's heaviest fairness setting: 64 flows (32 TCP-PR, 32 SACK) on
 /// the 15 Mb/s dumbbell (20 ms RTT, 250-packet DropTail queue) with 50
 /// closed-loop HTTP sessions from R1 to R2, 200 s.
 pub fn ref_tcppr_http() -> Scenario {
@@ -217,7 +217,7 @@ pub fn ref_tcppr_http() -> Scenario {
     }
 }
 
-/// Seed 003's setting without reordering (its heaviest run): one BIC/SACK
+/// The high-speed paper's setting without reordering (its heaviest run): one BIC/SACK
 /// flow on the 1 Gb/s, 50 ms dumbbell (queue of one bandwidth-delay
 /// product, 1500-byte packets) with HTTP background both ways, 100 s.
 pub fn ref_highspeed() -> Scenario {

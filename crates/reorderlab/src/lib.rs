@@ -2,7 +2,7 @@
 //! detection and recovery when the network reorders, delays or drops
 //! packets.
 //!
-//! Layout (DESIGN.md): [`engine`] (time, events, timers, random streams),
+//! Layout (docs/architecture.md): [`engine`] (time, events, timers, random streams),
 //! [`net`] (packets, links, queues, routing, topologies), [`impair`]
 //! (impairment elements on links), [`tcp`] (receiver, sender policies,
 //! variants), [`app`] (traffic sources), [`metrics`] (results), [`spec`]

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use reorderlab::spec::{FlowSpec, ImpairmentModel, Scenario};
 
-/// Seed 004's path in one flow: 10 Mb/s bottleneck, end-to-end RTT about
+/// The wwan paper's path in one flow: 10 Mb/s bottleneck, end-to-end RTT about
 /// 60 ms (2 x (2 x 1 ms + 28 ms) of propagation), a last hop with ARQ
 /// (10 % frame errors, 40 ms link RTT, no attempt limit) delivering out of
 /// order, min RTO 200 ms, RTT from every ACK (timestamps).

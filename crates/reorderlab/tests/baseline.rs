@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use reorderlab::spec::{DelayedAck, FlowSpec, RecordSpec};
 
-/// Seed 000 Fig. 3 with P = 50 ms and M = 50: the bottleneck runs at
+/// rr-tcp Fig. 3 with P = 50 ms and M = 50: the bottleneck runs at
 /// S = M / R, so an undisturbed flow gets exactly S with no retransmission.
 #[test]
 fn undisturbed_flow_runs_at_s_without_retransmissions() {

@@ -6,7 +6,7 @@ use common::*;
 use reorderlab::spec::{QueueSpec, Topology};
 
 /// One flow of `cc` alone on 1 Gb/s, 50 ms one-way, 1500-byte packets, a
-/// bottleneck queue of one bandwidth-delay product (seed 003 Sec. V-A).
+/// bottleneck queue of one bandwidth-delay product (high-speed Sec. V-A).
 fn gigabit_alone(cc: &str, duration: f64) -> reorderlab::RunResult {
     gigabit_alone_with(cc, duration, None)
 }

@@ -140,7 +140,7 @@ fn queue_swaps_reorder_without_losing_or_duplicating() {
 }
 
 #[test]
-fn seed003_generator_reorders_at_its_interval() {
+fn high_speed_paper_generator_reorders_at_its_interval() {
     // A steady stream: the generator sits after a saturated 10 Mb/s
     // bottleneck (one packet every 0.8 ms) and dupthresh is too high for the
     // sender to react, so events are paced by the generator alone.

@@ -153,7 +153,7 @@ fn ncr_runs_with_every_congestion_control() {
 }
 
 /// Persistent reordering: 10 % of the data packets delayed by N(25 ms,
-/// 8 ms) on a 50-segment path (seed 000 Fig. 4 setting). AVG-DEV learns
+/// 8 ms) on a 50-segment path (rr-tcp Fig. 4 setting). AVG-DEV learns
 /// the reordering lengths and avoids most false fast retransmits.
 /// Measured (60 s, seed 1): false fast retransmits SACK 191 (0.74 Mb/s),
 /// DSACK-R 2468 (3.94 Mb/s: undo keeps the window, so more events), AVG-DEV

@@ -1,4 +1,4 @@
-//! RR-TCP and the DSACK family in whole runs (seed 000).
+//! RR-TCP and the DSACK family in whole runs (the rr-tcp paper).
 
 mod common;
 
@@ -40,7 +40,7 @@ fn mean_throughput(variant: &str, fraction: f64) -> f64 {
         / seeds.len() as f64
 }
 
-/// Seed 000 Fig. 4 at 10 % delayed. Measured (100 s, 2 seeds): TA 0.82,
+/// rr-tcp Fig. 4 at 10 % delayed. Measured (100 s, 2 seeds): TA 0.82,
 /// FA 0.77, R 0.54, SACK 0.10 of S. The margins asserted are well inside
 /// those gaps: 1 % of S between TA and FA (the closest pair), 10 % between
 /// the others.
@@ -57,7 +57,7 @@ fn fig4_order_ta_fa_r_sack_at_10_percent_delayed() {
     assert!(r > sack + 0.1, "R {r} vs SACK {sack}");
 }
 
-/// Seed 000 Fig. 1: the first packet of a window of 16 is delayed 0.45 s;
+/// rr-tcp Fig. 1: the first packet of a window of 16 is delayed 0.45 s;
 /// the false fast retransmit halves the window, and DSACK-R brings it back
 /// to 16 when the DSACK arrives.
 #[test]

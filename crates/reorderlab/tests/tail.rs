@@ -1,4 +1,4 @@
-//! Seed 002 (tail loss): completion times of 10-segment flows whose last
+//! The tail-loss paper (tail loss): completion times of 10-segment flows whose last
 //! segment(s) are dropped, derived by hand from the rules of each sender.
 
 mod common;
@@ -101,7 +101,7 @@ fn completed_in(variant: &str, lost: &[u32], want_ms: f64) -> reorderlab::metric
 /// * TLP: after the last ACK one segment is out, PTO = max(2 x 80,
 ///   1.5 x 80 + 200) = 320, later than the RTO (440), so the probe takes the RTO's
 ///   place: probe (retransmission of 9) at 440, arrives 480 ms (no gain at
-///   80 ms with quickack: Eq. 2 of the paper applies, seed 002 Sec. 3.1).
+///   80 ms with quickack: Eq. 2 of the paper applies, tail-loss Sec. 3.1).
 /// * TLPR: the PTO capped by the RTO (Sec. 2.2), min(160 + 320, 440) =
 ///   440, less T_last = 160 - 80 = 80 (Sec. 2.3): probe at 360, arrives
 ///   400 ms, as RTOR.
@@ -154,7 +154,7 @@ fn last_segment_lost_delack_rtor_also_saves_the_delack_timer() {
     assert!(close(base - rtor, 160.0 + 200.0));
 }
 
-/// The last n = 1..5 segments lost (seed 002 Fig. 2, RTT 80 ms, quickack):
+/// The last n = 1..5 segments lost (tail-loss Fig. 2, RTT 80 ms, quickack):
 /// every sender completes; RTOR gains one RTT for n <= 3 and nothing for
 /// n >= 4 (4 or more segments outstanding at the last ACK); the probing
 /// senders beat the baseline once more than one segment is lost.

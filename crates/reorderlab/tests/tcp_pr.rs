@@ -1,4 +1,4 @@
-//! TCP-PR in whole runs (seed 001).
+//! TCP-PR in whole runs (the tcp-pr paper).
 
 mod common;
 
@@ -59,7 +59,7 @@ fn tcp_pr_basic_and_full_recover_from_heavy_loss() {
     }
 }
 
-/// Seed 001 Sec. IV: reordering alone never makes TCP-PR retransmit. Half
+/// tcp-pr Sec. IV: reordering alone never makes TCP-PR retransmit. Half
 /// of the data packets are held 30 ms on a 100 ms path; the window stays
 /// below the path's capacity so nothing is dropped.
 #[test]
@@ -86,7 +86,7 @@ fn reordering_without_loss_causes_no_tcp_pr_retransmission() {
     assert_eq!(p.timeouts, 0);
 }
 
-/// Seed 001 Sec. V (short): 4 TCP-PR and 4 SACK flows sharing a 15 Mb/s
+/// tcp-pr Sec. V (short): 4 TCP-PR and 4 SACK flows sharing a 15 Mb/s
 /// dumbbell (20 ms RTT, 250-packet DropTail queue) get mean normalized
 /// throughputs within [0.8, 1.2], measured over the last 60 s.
 #[test]
@@ -122,7 +122,7 @@ fn tcp_pr_and_sack_share_a_dumbbell_fairly() {
 /// TCP-PR's drop deadline time(n) + mxrtt can already have passed when
 /// mxrtt shrinks; the timer must then fire at once, not at the past instant
 /// (which ran events out of time order: the simulation's debug build
-/// asserts that time never goes backwards). Seed 001's 16-flow dumbbell hit
+/// asserts that time never goes backwards). The tcp-pr paper's 16-flow dumbbell hit
 /// this at 3.87 s.
 #[test]
 fn an_overdue_tcp_pr_deadline_fires_now_not_in_the_past() {

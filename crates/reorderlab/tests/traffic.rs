@@ -5,7 +5,7 @@ mod common;
 use common::*;
 
 /// 5 web server/client pairs' worth of sessions at the left and right
-/// routers of a 15 Mb/s dumbbell with two long-lived flows (seed 001 Fig. 9).
+/// routers of a 15 Mb/s dumbbell with two long-lived flows (tcp-pr Fig. 9).
 fn web_dumbbell(duration: f64, sessions: u32) -> reorderlab::spec::Scenario {
     let flows = vec![pair_flow(0, "SACK", 0.0), pair_flow(1, "TCP-PR", 0.5)];
     let mut sc = scenario(duration, dumbbell(2, 15e6, 0.008, 250), flows);
@@ -122,7 +122,7 @@ fn bad_traffic_fields_are_named() {
 }
 
 // ---------------------------------------------------------------------------
-// Page downloads over persistent connections (kind = "page", seed 002
+// Page downloads over persistent connections (kind = "page", the tail-loss paper
 // Sec. 3.3)
 // ---------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
-"""Seed 003: packet reordering and high-speed TCPs (Figs. 9-14).
+"""The high-speed paper: packet reordering and high-speed TCPs (Figs. 9-14).
 
-Paper key ``high-speed``; one recipe per row of ``EXPERIMENTS.md`` (Seed 003).
+Paper key ``high-speed``; one recipe per row of ``docs/papers.md`` (The high-speed paper).
 
 Setting (Sec. V-A, Fig. 8)
     A dumbbell with a 1000 Mb/s, 50 ms one-way bottleneck; the studied flow
@@ -8,14 +8,14 @@ Setting (Sec. V-A, Fig. 8)
     on its access link S0 -> R1, so only it sees reordering. Generator
     defaults: mean reordering interval 0.02 s, mean reordering delay time
     20 us, block size 1 packet; interval and delay time exponential with
-    those means (the measured CDFs are not given: EXPERIMENTS.md's
+    those means (the measured CDFs are not given: docs/papers.md's
     assumption). Throughput of the studied flow after a 10 s warm-up.
 
 Curves
     Figs. 9-11: BIC and HSTCP over SACK, plus two curves the paper predates:
     CUBIC over SACK, and BIC over RACK-TLP (RFC 8985: time-based loss
     detection with a reordering window). Figs. 12-14: BIC with TCP-NCR (RFC
-    4653, careful), AVG-DEV and TCP-RR (= DSACK-TA of seed 000) against
+    4653, careful), AVG-DEV and TCP-RR (= DSACK-TA of the rr-tcp paper) against
     BIC-SACK, plus BIC over RACK-TLP. The claims are checked on the paper's
     variants only; the extra curves are drawn and tabulated.
 
@@ -26,9 +26,9 @@ fails is reported as not holding, with the numbers.
 Assumptions (the paper does not say)
     * Access links 10 Gb/s with one-way delays drawn once, uniformly in
       0.1-0.9 ms (fixed list below, so every run has the same topology).
-    * Bottleneck DropTail queue of one bandwidth-delay product (EXPERIMENTS.md).
+    * Bottleneck DropTail queue of one bandwidth-delay product (docs/papers.md).
     * "Various kinds of background traffic in both directions": two HTTP
-      generators with seed 001's web sessions (50 open-loop sessions each),
+      generators with the tcp-pr paper's web sessions (50 open-loop sessions each),
       S1 -> D1 and D2 -> S2 over the bottleneck, SACK/Reno.
     * Every sender: no receiver-window limit, no delayed ACK, the RTT
       estimator and timer of the ns-2 of the paper's time (its references
@@ -36,7 +36,7 @@ Assumptions (the paper does not say)
       x 4, RTO floored to whole ticks, initial RTO 3 s; timing cancelled at
       every fast retransmit and timeout, no sample in SACK fast recovery;
       ``tcp.rto_estimator = "ns2-2.31"``, ``docs/variants.md``) with the
-      min RTO of 1 s EXPERIMENTS.md assumes for this seed (RFC 2988) where
+      min RTO of 1 s docs/papers.md assumes for this seed (RFC 2988) where
       that release's default was 0.2 s: the paper does not give it. No
       hidden ``dupthresh = max(3, cwnd / numdupacksFrac_)`` rule.
     * AVG-DEV (Ma & Leung, GLOBECOM 2004; no text of it was found): the

@@ -1,6 +1,6 @@
-"""Seed 000: RR-TCP (Zhang, Karp, Floyd, Peterson), Sec. 5, Figs. 1, 4-19, Tables 3-4.
+"""The rr-tcp paper: RR-TCP (Zhang, Karp, Floyd, Peterson), Sec. 5, Figs. 1, 4-19, Tables 3-4.
 
-Paper key ``rr-tcp``; one recipe per row of ``EXPERIMENTS.md`` (Seed 000).
+Paper key ``rr-tcp``; one recipe per row of ``docs/papers.md`` (The rr-tcp paper).
 
 Setting (Fig. 3, Table 2)
     ``S1 -(10 Mb/s, 1 ms)- R1 -(bottleneck)- R2 -(10 Mb/s, 1 ms)- D``, one
@@ -41,7 +41,7 @@ Assumptions (where the text is silent or garbled)
       text reads it ("the delay of link (R1, R2) is 50 ms"; "[0, 4P] (up
       to 2 RTTs)"; "mean kP ... (mean k/2 RTTs)"; the Fig. 16 path of
       "100 ms RTT" at "50 ms propagation delay"; S = 4 Mb/s ~ M/R at a
-      50 ms link in Sec. 5.7). EXPERIMENTS.md does not say which; an earlier
+      50 ms link in Sec. 5.7). docs/papers.md does not say which; an earlier
       draft of this module read P as the path's propagation RTT
       (``P_IS_LINK_DELAY = True`` restores that reading: 32 of the 46 quick
       claims held then, 36 with this one).
@@ -77,7 +77,7 @@ Assumptions (where the text is silent or garbled)
     * Figs. 17-19, Table 4: the Blanton-Allman schemes run with Table 2's
       limited-transmit bound of 1 x cwnd ("In all simulations ...", Sec. 5;
       Sec. 5.7 runs their code "with our delay and loss models"); their own
-      default is RFC 3042's two segments (seed 001 Sec. VI).
+      default is RFC 3042's two segments (tcp-pr Sec. VI).
     * Limited transmit may send up to 1 x cwnd past the maximum window M
       (the core's reading of Sec. 2.3; Table 2 does not say whether maxwnd
       bounds it). Figs. 12-13 and 17-18 have a sensitivity step over that
@@ -279,7 +279,7 @@ RR_LT_BOUND = 1.0
 def lt_bound_of(variant: str) -> float | None:
     """The limited-transmit bound a variant runs with here: Table 2's for the
     Blanton-Allman schemes, whose own default is RFC 3042's two segments
-    (seed 001 Sec. VI); None (the variant's own, already 1 x cwnd) for the
+    (tcp-pr Sec. VI); None (the variant's own, already 1 x cwnd) for the
     rest, so their runs keep their store keys."""
     return RR_LT_BOUND if variant.startswith("DSACK-BL-") else None
 
@@ -2610,7 +2610,7 @@ recipe(
 
 
 def figures() -> Iterable[str]:
-    """The figure keys of this paper, in EXPERIMENTS.md order."""
+    """The figure keys of this paper, in docs/papers.md order."""
     return (
         "fig1",
         "fig4",

@@ -1,6 +1,6 @@
-"""Seed 002: tail-loss recovery with RTOR, TLP and TLPR (Figs. 1-4).
+"""The tail-loss paper: tail-loss recovery with RTOR, TLP and TLPR (Figs. 1-4).
 
-Paper key ``tail-loss``; one recipe per row of ``EXPERIMENTS.md`` (Seed 002).
+Paper key ``tail-loss``; one recipe per row of ``docs/papers.md`` (The tail-loss paper).
 
 Senders (``docs/variants.md``)
     ``Linux-ER`` is the paper's baseline (Linux 3.17 loss recovery with early
@@ -23,11 +23,11 @@ Fig. 1 / 2 (controlled tail loss)
     timer by -1 .. +1 ms and shows which comes first decides RTOR's saving.
 
 Fig. 3 (congestion loss)
-    The paper's Tmix trace is not available (EXPERIMENTS.md: use the HTTP
+    The paper's Tmix trace is not available (docs/papers.md: use the HTTP
     generator tuned to ~1.5 % loss, and say so). A dumbbell with a 100 Mb/s,
     1 ms bottleneck whose 290-packet DropTail queue holds 35 ms (the paper's
     "queueing delays of up to 35 ms", checked as a claim); background:
-    open-loop web sessions (seed 001's parameters, SACK, 1500-byte packets)
+    open-loop web sessions (the tcp-pr paper's parameters, SACK, 1500-byte packets)
     from S1 to D1 over 1 Gb/s access links; foreground: 10 closed-loop
     sessions S0 -> D0 fetching objects of exactly 4, 10 or 100 segments
     over new connections (think time Exp(0.2 s)), with the foreground's
@@ -497,7 +497,7 @@ def _fig2_claims(df: pd.DataFrame, quick: bool) -> list[Claim]:
             )
         )
         # Where RTOR's gain vanishes (n > 3), the probes still shorten the
-        # tail (seed 002 Sec. 3.1: "TLP and TLPR ... try to enable fast
+        # tail (tail-loss Sec. 3.1: "TLP and TLPR ... try to enable fast
         # recovery as a response to any degree of tail loss"); for n = 1
         # with quickack the paper itself shows no TLP gain (its Eq. 2).
         probes = {

@@ -1,6 +1,6 @@
-"""Seed 001: TCP-PR (Bohacek, Hespanha, Lee, Lim, Obraczka), Secs. V-VI, Figs. 4-16.
+"""The tcp-pr paper: TCP-PR (Bohacek, Hespanha, Lee, Lim, Obraczka), Secs. V-VI, Figs. 4-16.
 
-Paper key ``tcp-pr``; one recipe per row of ``EXPERIMENTS.md`` (Seed 001).
+Paper key ``tcp-pr``; one recipe per row of ``docs/papers.md`` (The tcp-pr paper).
 
 Fairness (Sec. V, Figs. 4-12)
     n flows share one path, half TCP-PR (alpha = 0.999, beta = 3, the
@@ -319,7 +319,7 @@ def dumbbell(
     red: tuple[float, float] = RED_THRESHOLDS,
     sack_lt: bool | None = None,
 ) -> Scenario:
-    """n flows on seed 001's dumbbell (Fig. 3 right); ``seed``: the run's
+    """n flows on the tcp-pr paper's dumbbell (Fig. 3 right); ``seed``: the run's
     seed, which sets the flows' start times (:func:`flow_starts`); ``red``:
     RED's thresholds; ``sack_lt``: SACK's limited transmit (None: on)."""
     return Scenario(

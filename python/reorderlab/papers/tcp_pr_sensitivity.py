@@ -1,4 +1,4 @@
-"""Seed 001 (TCP-PR): sensitivity sweeps over what the paper does not give.
+"""The tcp-pr paper (TCP-PR): sensitivity sweeps over what the paper does not give.
 
 Each sweep is drawn beside its figure as ``<figure>_sensitivity`` (PNG, SVG,
 and the plotted points as CSV) in both full and quick mode, and is linked

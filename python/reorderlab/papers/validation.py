@@ -5,7 +5,7 @@ network namespaces, and runs in real time), so not by ``reorderlab reproduce``
 / ``make run``: ``reorderlab reproduce validation [--quick]``. Where the
 emulator cannot run, the recipe prints why and returns no claim.
 
-Setting: seed 000's Fig. 4 (``rr_tcp.chain_scenario``): ``S1 -(10 Mb/s,
+Setting: the rr-tcp paper's Fig. 4 (``rr_tcp.chain_scenario``): ``S1 -(10 Mb/s,
 1 ms)- R1 -(S, 50 ms)- R2 -(10 Mb/s, 1 ms)- D``, P = 50 ms, S = M / R with
 M = 50 segments (3.71 Mb/s, 463 packets/s), a 100-packet queue, 1000-byte
 data packets, a receive window of 50 segments; a fraction 0..30 % of the

@@ -1,6 +1,6 @@
-"""Seed 004: link-layer in-order vs out-of-order delivery, TCP-Aix (Figs. 2-4).
+"""The wwan paper: link-layer in-order vs out-of-order delivery, TCP-Aix (Figs. 2-4).
 
-Paper key ``wwan``; one recipe per row of ``EXPERIMENTS.md`` (Seed 004).
+Paper key ``wwan``; one recipe per row of ``docs/papers.md`` (The wwan paper).
 
 Setting (Sec. III, Fig. 1), one user
     ``S -(100 Mb/s, 2 ms)- N1 -(100 Mb/s, 8 ms)- N2 -(10 Mb/s, 20 ms)- R``:

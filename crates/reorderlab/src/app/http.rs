@@ -1,4 +1,4 @@
-//! HTTP-like background traffic: the ns-2 web traffic model that seed 001
+//! HTTP-like background traffic: the ns-2 web traffic model that the tcp-pr paper
 //! (Sec. V) uses for its background and cross traffic.
 //!
 //! Each of `sessions` independent sessions starts pages as a renewal process

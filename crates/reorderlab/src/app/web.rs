@@ -1,5 +1,5 @@
 //! Web page downloads over persistent connections: the browser model of
-//! seed 002 Sec. 3.3 ("first retrieving the HTML document, and then all
+//! tail-loss Sec. 3.3 ("first retrieving the HTML document, and then all
 //! resources ... using six parallel connections per sub domain, using
 //! persistent TCP connections").
 //!
@@ -30,7 +30,7 @@
 //! segment always carries the current ACK), so that ACK is sent at once; the
 //! server then hands the object to its sender ([`crate::tcp::Sender::write`],
 //! which resumes the finished connection under the sender's own idle rules).
-//! A request is never lost: the modelled losses (seed 002: "segment loss")
+//! A request is never lost: the modelled losses (the tail-loss paper: "segment loss")
 //! hit data segments only.
 //!
 //! **New connections** open with a handshake. The simulated sender (the
@@ -61,7 +61,7 @@ use crate::engine::time::secs;
 use crate::engine::Time;
 use crate::spec::{RandomVar, TrafficSpec};
 
-/// Default number of parallel persistent connections per host (seed 002
+/// Default number of parallel persistent connections per host (the tail-loss paper
 /// Sec. 3.3, and the per-host limit of common browsers).
 pub const DEFAULT_CONNECTIONS: u32 = 6;
 

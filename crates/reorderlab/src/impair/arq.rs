@@ -1,4 +1,4 @@
-//! Link-layer ARQ as the error module of seed 004 (Sec. III) models it: a
+//! Link-layer ARQ as the error module of the wwan paper (Sec. III) models it: a
 //! frame is retried until it gets through, each attempt failing with the
 //! same probability, with one link round-trip time between attempts. As in
 //! that ns-2 module, retries delay the frame but do not occupy the link.

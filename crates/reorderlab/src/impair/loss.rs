@@ -6,7 +6,7 @@ use crate::engine::{Rng, Time};
 use crate::net::packet::Packet;
 use crate::spec::{CopiesDropped, RandomVar};
 
-/// Drop episodes (seed 000 Sec. 5.8, Table 4): outside an episode each
+/// Drop episodes (rr-tcp Sec. 5.8, Table 4): outside an episode each
 /// packet starts one with probability `q`; during it every packet is lost.
 #[derive(Debug, Clone)]
 pub struct BurstLoss {
@@ -83,7 +83,7 @@ impl GilbertElliott {
     }
 }
 
-/// Drop chosen segments of one flow (tail-loss experiments of seed 002).
+/// Drop chosen segments of one flow (tail-loss experiments of the tail-loss paper).
 #[derive(Debug, Clone)]
 pub struct Positioned {
     pub flow: u32,

@@ -5,7 +5,7 @@
 //!
 //! An element that delays packets keeps them in its own small ordered
 //! structure; only its earliest release time is in the global event queue
-//! (through one timer slot per element), as DESIGN.md asks.
+//! (through one timer slot per element), as docs/architecture.md asks.
 
 mod arq;
 mod loss;
@@ -364,37 +364,37 @@ pub const IMPAIRMENTS: &[ImpairmentInfo] = &[
     },
     ImpairmentInfo {
         kind: "delay",
-        description: "Delay a fraction of packets by a random delay; the rest pass, so long delays reorder (seed 000)",
+        description: "Delay a fraction of packets by a random delay; the rest pass, so long delays reorder (the rr-tcp paper)",
         params: "fraction in [0, 1]; delay = random variable (s); data_only = false",
     },
     ImpairmentInfo {
         kind: "burst_loss",
-        description: "Drop episodes: start with probability q per packet, drop everything for a random duration (seed 000 Table 4)",
+        description: "Drop episodes: start with probability q per packet, drop everything for a random duration (rr-tcp Table 4)",
         params: "q in [0, 1); duration = random variable (s); data_only = true",
     },
     ImpairmentInfo {
         kind: "gilbert_elliott",
-        description: "Two-state Markov loss (seed 002)",
+        description: "Two-state Markov loss (the tail-loss paper)",
         params: "p_gb, p_bg, loss_good = 0, loss_bad = 1 (all in [0, 1]); data_only = true",
     },
     ImpairmentInfo {
         kind: "positioned",
-        description: "Drop given data segments of one flow, e.g. the last n (tail loss, seed 002)",
+        description: "Drop given data segments of one flow, e.g. the last n (tail loss, the tail-loss paper)",
         params: "flow; segments = [..] (0-based); copies = original | all",
     },
     ImpairmentInfo {
         kind: "swap",
-        description: "Every period, K times exchange two waiting packets of the link's queue (seed 001 Fig. 13)",
+        description: "Every period, K times exchange two waiting packets of the link's queue (tcp-pr Fig. 13)",
         params: "period (s) > 0; swaps = K",
     },
     ImpairmentInfo {
         kind: "reorder",
-        description: "Reordering generator of seed 003: interval, delay time (s or packets), block size",
+        description: "Reordering generator of the high-speed paper: interval, delay time (s or packets), block size",
         params: "interval, delay | delay_packets, block = random variables; max_hold = 0.01 s; data_only = true",
     },
     ImpairmentInfo {
         kind: "arq",
-        description: "Link-layer ARQ: retry each failed frame one link RTT later, deliver in order or out of order (seed 004)",
+        description: "Link-layer ARQ: retry each failed frame one link RTT later, deliver in order or out of order (the wwan paper)",
         params: "frame_error in [0, 1); link_rtt (s); in_order = false; max_attempts (optional)",
     },
 ];

@@ -1,4 +1,4 @@
-//! The packet-reordering generator of seed 003 (Feng et al., Sec. III):
+//! The packet-reordering generator of the high-speed paper (Feng et al., Sec. III):
 //! every *reordering interval* a block of *block size* packets is delayed
 //! for a *reordering delay time*; all other packets are forwarded at once.
 //!

@@ -1,11 +1,11 @@
-//! Fairness among competing flows (seed 001 Sec. V, Figs. 4-12).
+//! Fairness among competing flows (tcp-pr Sec. V, Figs. 4-12).
 //!
 //! * Normalized throughput of flow i: `T_i = x_i / ((1/n) sum_j x_j)`, the
 //!   flow's throughput over the measurement window divided by the mean over
-//!   all n flows (seed 001 uses the last 60 s of the run).
+//!   all n flows (the tcp-pr paper uses the last 60 s of the run).
 //! * Mean normalized throughput of a protocol: the mean of `T_i` over its
 //!   flows; 1 for both protocols means they got the same average share.
-//! * Coefficient of variation as seed 001 defines it:
+//! * Coefficient of variation as the tcp-pr paper defines it:
 //!   `CoV = sqrt(sum_{i in I} (T_i - mean_I T)^2) / sum_{i in I} T_i`
 //!   over the flows I of one protocol. (Not the textbook sd / mean: the
 //!   paper divides the root of the summed squares by the sum.)
@@ -25,7 +25,7 @@ pub fn normalized(x: &[f64]) -> Vec<f64> {
     }
 }
 
-/// Seed 001's coefficient of variation of normalized throughputs `t`.
+/// The tcp-pr paper's coefficient of variation of normalized throughputs `t`.
 pub fn coefficient_of_variation(t: &[f64]) -> f64 {
     let sum: f64 = t.iter().sum();
     if t.is_empty() || sum <= 0.0 {

@@ -57,7 +57,7 @@ pub struct TrafficResult {
     pub object_list: Vec<ObjectRecord>,
 }
 
-/// How many of an object's last segments are its tail: seed 002 Sec. 3.3
+/// How many of an object's last segments are its tail: tail-loss Sec. 3.3
 /// keeps objects "where at least one object experienced a segment
 /// retransmission in one of the four last segments".
 pub const TAIL_SEGMENTS: u32 = 4;
@@ -84,7 +84,7 @@ pub struct ObjectRecord {
     pub timeouts: u64,
     /// Segments among the object's last four with a dropped copy.
     pub tail_drops: u32,
-    /// Segments among the object's last four sent more than once (seed 002
+    /// Segments among the object's last four sent more than once (the tail-loss paper
     /// Sec. 3.3 keeps objects "where at least one object experienced a
     /// segment retransmission in one of the four last segments").
     pub tail_retransmits: u32,
@@ -152,7 +152,7 @@ pub struct FlowResult {
     pub reorder_extent_mean: f64,
     pub reorder_extent_max: u64,
     pub throughput_bps: f64,
-    /// Throughput / mean throughput of the scenario's flows (seed 001 `T_i`);
+    /// Throughput / mean throughput of the scenario's flows (the tcp-pr paper `T_i`);
     /// `None` for a lone flow.
     pub normalized_throughput: Option<f64>,
     pub completed: bool,

@@ -1,4 +1,4 @@
-//! Time-sequence traces at the sender (seed 004 Fig. 2): every data packet
+//! Time-sequence traces at the sender (wwan Fig. 2): every data packet
 //! sent and every ACK received by the traced flows within a time window.
 //! Off unless `record.trace_window` is set; a window keeps the memory bounded.
 

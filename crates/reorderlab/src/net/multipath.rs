@@ -1,10 +1,10 @@
-//! Per-packet multipath routing (seed 001 Sec. VI-B).
+//! Per-packet multipath routing (tcp-pr Sec. VI-B).
 //!
 //! A splitter at node `at` sends each packet for `dst` along one of several
 //! given paths, chosen independently per packet. Path probabilities come
-//! from explicit weights or from the single parameter epsilon of seed 001:
+//! from explicit weights or from the single parameter epsilon of the tcp-pr paper:
 //! the paper's Fig. 14 mesh and the exact family of [37] are not in the
-//! text, so (EXPERIMENTS.md) we use p_i proportional to
+//! text, so (docs/papers.md) we use p_i proportional to
 //! exp(-epsilon * (hops_i - min_hops) / scale): epsilon = 0 uses every path
 //! equally, a large epsilon only the minimum-hop paths.
 

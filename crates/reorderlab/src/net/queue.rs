@@ -29,7 +29,7 @@ pub struct Red {
     /// Gentle RED (Floyd 2000): drop probability ramps from max_p to 1
     /// between max_th and 2 max_th instead of jumping to 1.
     pub gentle: bool,
-    /// Use the instantaneous queue instead of the average (seed 004).
+    /// Use the instantaneous queue instead of the average (the wwan paper).
     pub instantaneous: bool,
     /// Typical transmission time of a packet, for the idle-period decay.
     pub typical_tx: Time,

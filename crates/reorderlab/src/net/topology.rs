@@ -1,5 +1,5 @@
 //! Topology builders: the seed-000 chain, the dumbbell, the parking lot of
-//! seed 001, and explicit custom graphs. Each turns a [`Topology`] spec into
+//! the tcp-pr paper, and explicit custom graphs. Each turns a [`Topology`] spec into
 //! named nodes and unidirectional links.
 
 use std::collections::HashMap;

@@ -246,7 +246,7 @@ pub(crate) fn attach_impairments(
 }
 
 /// The multipath splitters: each path as (node, link) hops, with
-/// probabilities from explicit weights or from epsilon (seed 001 Sec. VII).
+/// probabilities from explicit weights or from epsilon (tcp-pr Sec. VII).
 /// Shared with the link emulator ([`crate::emu`]).
 pub(crate) fn build_multipath(
     scenario: &Scenario,

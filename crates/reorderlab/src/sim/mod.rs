@@ -43,7 +43,7 @@ pub use results::RunResult;
 /// `rto_expired_mean` in the flow results. 9: the Linux family (Linux-ER,
 /// RTOR, TLP, TLPR, Linux) undoes by timestamps (`tcp_packet_delayed`)
 /// and measures the reordering it reveals. 10: TLPR's timer is min(PTO,
-/// RTO) - T_last (seed 002 Sec. 2.2-2.3), not min(PTO - T_last, RTO).
+/// RTO) - T_last (tail-loss Sec. 2.2-2.3), not min(PTO - T_last, RTO).
 /// 11: logarithms, exponentials, powers and cosines from the `libm` crate
 /// (`crate::num`), the same bits on every machine, not from the platform's
 /// C library (glibc picks FMA variants by CPU), and HighSpeed TCP's p(w) as

@@ -86,7 +86,7 @@ impl Simulation {
     /// of it in the network and no timer armed. Nothing can reach it any
     /// more, so nothing of it can change: its counters are kept
     /// ([`ConnSummary`]) and its sender and receiver freed. A run opening
-    /// tens of thousands of connections (seed 002's congested background)
+    /// tens of thousands of connections (the tail-loss paper's congested background)
     /// otherwise kept every one until the end: its memory grew to ~300 MB
     /// and page faults, `malloc` and moving the flows took about a third
     /// of its time.

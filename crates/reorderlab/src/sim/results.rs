@@ -25,7 +25,7 @@ pub struct RunResult {
     /// The scenario's own flows (not those of traffic generators).
     pub flows: Vec<FlowResult>,
     /// Fairness among the scenario's flows over the measurement window
-    /// (seed 001 Sec. V); absent with fewer than two flows.
+    /// (tcp-pr Sec. V); absent with fewer than two flows.
     pub fairness: Option<fairness::Fairness>,
     /// Totals of each traffic generator, in scenario order.
     pub traffic: Vec<TrafficResult>,

@@ -77,7 +77,7 @@ pub enum QueueSpec {
         /// Gentle RED: drop probability rises from max_p to 1 between max_th and 2 max_th.
         #[serde(default)]
         gentle: bool,
-        /// Use the instantaneous queue length instead of the EWMA (seed 004).
+        /// Use the instantaneous queue length instead of the EWMA (the wwan paper).
         #[serde(default)]
         instantaneous: bool,
     },
@@ -126,7 +126,7 @@ fn default_true() -> bool {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Topology {
-    /// Seed 000 Fig. 3: `S1 -(access)- R1 -(bottleneck)- R2 -(access)- D`.
+    /// rr-tcp Fig. 3: `S1 -(access)- R1 -(bottleneck)- R2 -(access)- D`.
     Chain {
         #[serde(default = "default_access_rate")]
         access_rate: f64,
@@ -156,7 +156,7 @@ pub enum Topology {
         #[serde(default)]
         access_queue: Option<QueueSpec>,
     },
-    /// Seed 001 Fig. 3: routers `R0 .. R{h}` in a chain, hop i = `R{i-1} -> R{i}`.
+    /// tcp-pr Fig. 3: routers `R0 .. R{h}` in a chain, hop i = `R{i-1} -> R{i}`.
     /// End hosts `S` (at R0) and `D` (at R{h}) for the long flow, and cross
     /// traffic hosts `CS{i}` (at R{i-1}) and `CD{i}` (at R{i}) for every hop.
     ParkingLot {
@@ -166,7 +166,7 @@ pub enum Topology {
         hop_delay: f64,
         #[serde(default = "default_access_rate")]
         access_rate: f64,
-        /// Rate of each cross source's access link `CS{i} -> R{i-1}` (seed 001
+        /// Rate of each cross source's access link `CS{i} -> R{i-1}` (the tcp-pr paper
         /// Fig. 3: 5, 1.66, 2.5 Mb/s); empty = `access_rate`.
         #[serde(default)]
         cross_access_rates: Vec<f64>,
@@ -252,7 +252,7 @@ pub enum ImpairmentModel {
     },
     /// Each packet independently, with probability `fraction`, is held for
     /// a delay drawn from `delay` (seconds); the others pass at once, so a
-    /// long delay reorders (seed 000 Sec. 5).
+    /// long delay reorders (rr-tcp Sec. 5).
     Delay {
         fraction: f64,
         delay: RandomVar,
@@ -261,7 +261,7 @@ pub enum ImpairmentModel {
     },
     /// Drop episodes: each packet outside an episode starts one with
     /// probability `q`; an episode drops every packet (itself included)
-    /// for a `duration` drawn in seconds (seed 000 Table 4).
+    /// for a `duration` drawn in seconds (rr-tcp Table 4).
     BurstLoss {
         q: f64,
         duration: RandomVar,
@@ -270,7 +270,7 @@ pub enum ImpairmentModel {
     },
     /// Gilbert-Elliott two-state loss: per packet, move Good -> Bad with
     /// probability `p_gb` and Bad -> Good with `p_bg`, then drop with
-    /// `loss_good` or `loss_bad` (seed 002).
+    /// `loss_good` or `loss_bad` (the tail-loss paper).
     GilbertElliott {
         p_gb: f64,
         p_bg: f64,
@@ -282,7 +282,7 @@ pub enum ImpairmentModel {
         data_only: bool,
     },
     /// Drop given data segments (0-based segment numbers) of flow `flow`,
-    /// e.g. the last n of a 10-segment flow (seed 002 Figs. 1, 2).
+    /// e.g. the last n of a 10-segment flow (tail-loss Figs. 1, 2).
     Positioned {
         flow: u32,
         segments: Vec<u32>,
@@ -290,9 +290,9 @@ pub enum ImpairmentModel {
         copies: CopiesDropped,
     },
     /// Every `period` seconds, `swaps` times pick two waiting packets of the
-    /// link's queue at random and exchange their places (seed 001 Fig. 13).
+    /// link's queue at random and exchange their places (tcp-pr Fig. 13).
     Swap { period: f64, swaps: u32 },
-    /// The reordering generator of seed 003 Sec. III: a reordering event
+    /// The reordering generator of high-speed Sec. III: a reordering event
     /// every `interval` seconds holds the next `block` packets and releases
     /// them once `delay` seconds have passed since the first later packet
     /// was forwarded (or, with `delay_packets`, once that many later packets
@@ -311,7 +311,7 @@ pub enum ImpairmentModel {
         #[serde(default = "default_true")]
         data_only: bool,
     },
-    /// Link-layer ARQ (seed 004): each attempt fails with probability
+    /// Link-layer ARQ (the wwan paper): each attempt fails with probability
     /// `frame_error`; a failed frame is retransmitted one `link_rtt` later
     /// until it gets through (or `max_attempts` is reached: then dropped).
     /// `in_order` holds frames behind a gap until it is filled; otherwise
@@ -336,7 +336,7 @@ fn default_max_hold() -> f64 {
     0.01
 }
 
-/// Per-packet multipath routing (seed 001 Sec. VI-B): packets reaching node
+/// Per-packet multipath routing (tcp-pr Sec. VI-B): packets reaching node
 /// `at` for destination `dst` follow one of `paths`, chosen independently
 /// per packet, with probabilities from `weights` or from `epsilon`:
 /// p_i proportional to exp(-epsilon * (hops_i - min_hops) / scale).
@@ -447,7 +447,7 @@ pub struct TcpSpec {
     #[serde(default)]
     pub cwv: Option<String>,
     /// Linux's HyStart in CUBIC's slow start: `None` = the variant's (on
-    /// for Linux and the Linux 3.17 family of seed 002).
+    /// for Linux and the Linux 3.17 family of the tail-loss paper).
     #[serde(default)]
     pub hystart: Option<bool>,
     /// The RTT estimator and retransmission timer of an ns-2 release
@@ -455,7 +455,7 @@ pub struct TcpSpec {
     #[serde(default)]
     pub rto_estimator: Option<RtoEstimatorSpec>,
     /// How an undo restores the window: `"restore"` (cwnd and ssthresh back
-    /// at once, seed 000 Sec. 2.1) or `"slow-start"` (ssthresh = the earlier
+    /// at once, rr-tcp Sec. 2.1) or `"slow-start"` (ssthresh = the earlier
     /// cwnd, cwnd slow-starts back: Blanton-Allman); `None` = `"restore"`.
     /// Only variants that undo (DSACK-R and its family, Linux) use it.
     #[serde(default)]
@@ -521,7 +521,7 @@ pub struct TrafficSpec {
     #[serde(default = "default_object_size")]
     pub object_size: RandomVar,
     /// `kind = "page"` only: parallel persistent connections per page
-    /// (default 6, seed 002 Sec. 3.3).
+    /// (default 6, tail-loss Sec. 3.3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connections: Option<u32>,
     /// `kind = "page"` only: the page as a fixed list of object sizes in
@@ -540,7 +540,7 @@ pub struct TrafficSpec {
 }
 
 impl TrafficSpec {
-    /// `sessions` web sessions from `server` to `client` with seed 001's
+    /// `sessions` web sessions from `server` to `client` with the tcp-pr paper's
     /// parameters (every other field at its default).
     pub fn http(server: &str, client: &str, sessions: u32) -> TrafficSpec {
         TrafficSpec {
@@ -571,11 +571,11 @@ impl TrafficSpec {
 #[serde(rename_all = "snake_case")]
 pub enum TrafficKind {
     /// HTTP/1.0-like sessions, one connection per object (the ns-2 web
-    /// traffic model seed 001 uses).
+    /// traffic model the tcp-pr paper uses).
     #[default]
     Http,
     /// Web page downloads: the HTML, then the other objects over up to
-    /// `connections` persistent connections (seed 002 Sec. 3.3;
+    /// `connections` persistent connections (tail-loss Sec. 3.3;
     /// [`crate::app::web`]).
     Page,
 }
@@ -583,20 +583,20 @@ pub enum TrafficKind {
 fn default_sessions() -> u32 {
     1
 }
-/// Seed 001 Sec. V: "interpage time was exponentially distributed with mean
+/// tcp-pr Sec. V: "interpage time was exponentially distributed with mean
 /// 1 second".
 fn default_page_interarrival() -> RandomVar {
     RandomVar::Exponential { mean: 1.0 }
 }
-/// Seed 001 Sec. V: "uniformly distributed with mean 1" -- one object.
+/// tcp-pr Sec. V: "uniformly distributed with mean 1" -- one object.
 fn default_objects_per_page() -> RandomVar {
     RandomVar::Constant { value: 1.0 }
 }
-/// Seed 001 Sec. V: "exponentially distributed with mean 10 ms".
+/// tcp-pr Sec. V: "exponentially distributed with mean 10 ms".
 fn default_inter_object() -> RandomVar {
     RandomVar::Exponential { mean: 0.01 }
 }
-/// Seed 001 Sec. V: "Pareto-distributed with mean 40KB and shape parameter
+/// tcp-pr Sec. V: "Pareto-distributed with mean 40KB and shape parameter
 /// equal to 1.2": scale = mean (shape - 1) / shape.
 fn default_object_size() -> RandomVar {
     RandomVar::Pareto {

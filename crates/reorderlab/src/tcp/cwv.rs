@@ -1,6 +1,6 @@
 //! Congestion Window Validation, RFC 2861 (Handley, Padhye, Floyd 2000).
 //!
-//! RFC 2861 rather than its successor RFC 7661 (newCWV): seed 004's
+//! RFC 2861 rather than its successor RFC 7661 (newCWV): the wwan paper's
 //! standards-compliant baseline was an ns-2.27 agent of 2006-2007, when RFC
 //! 2861 was the CWV of record, and its two rules are simple and stateless
 //! beyond three variables, whereas newCWV adds a non-validated phase, a

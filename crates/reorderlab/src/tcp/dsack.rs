@@ -1,6 +1,6 @@
 //! What the sender remembers about its retransmissions so that a later
 //! DSACK (RFC 2883) can tell it a retransmission was spurious, and what it
-//! can learn then (seed 000 Sec. 2.1, 4.1.1, 4.4; RFC 3708).
+//! can learn then (rr-tcp Sec. 2.1, 4.1.1, 4.4; RFC 3708).
 //!
 //! Each retransmitted segment gets an entry with the send times of its
 //! original and of its retransmission. The first ACK that covers the

@@ -1,4 +1,4 @@
-//! TCP: the receiver, and the sender built from components (DESIGN.md,
+//! TCP: the receiver, and the sender built from components (docs/architecture.md,
 //! "TCP"; `docs/architecture.md`):
 //!
 //! * [`sender`]: the transmission control block and the sender's work (ACK

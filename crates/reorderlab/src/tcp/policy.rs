@@ -1,4 +1,4 @@
-//! The sender's replaceable policies (DESIGN.md, "TCP"). Each is a small
+//! The sender's replaceable policies (docs/architecture.md, "TCP"). Each is a small
 //! enum so the hot path dispatches with a `match`; a new variant adds a case
 //! here (or a file beside this one) and a line in [`super::variants`].
 
@@ -16,7 +16,7 @@ pub enum LossDetection {
     /// SACKed segments above a hole) and entry on DupThresh duplicate ACKs;
     /// without SACK: RFC 5681 Sec. 3.2, the third duplicate ACK.
     DupThresh,
-    /// TCP-PR (seed 001 Sec. III): timers only, mxrtt = beta * srtt; with
+    /// TCP-PR (tcp-pr Sec. III): timers only, mxrtt = beta * srtt; with
     /// `extreme` the Table III rules emulate timeouts.
     TcpPr {
         alpha: f64,
@@ -38,7 +38,7 @@ pub enum FastRetransmitDelay {
     /// TD-FR: until max(srtt / 2, DT) after the first duplicate ACK
     /// ([`super::detection::dupthresh::td_fr_deadline`]).
     TdFr,
-    /// TCP-DCR (Bhandarkar et al.; seed 001 Sec. II): the response to
+    /// TCP-DCR (Bhandarkar et al.; tcp-pr Sec. II): the response to
     /// duplicate ACKs is delayed by one RTT (srtt) after the first one.
     Dcr,
 }
@@ -48,16 +48,16 @@ pub enum FastRetransmitDelay {
 pub enum DsackResponse {
     /// Plain SACK sender: DSACK blocks are recognised and skipped.
     Ignore,
-    /// Detect spurious retransmissions, change nothing (DSACK-NM, seed 001).
+    /// Detect spurious retransmissions, change nothing (DSACK-NM, the tcp-pr paper).
     Detect,
-    /// Detect and undo the window reduction (DSACK-R, seed 000 Sec. 2.1).
+    /// Detect and undo the window reduction (DSACK-R, rr-tcp Sec. 2.1).
     Undo,
 }
 
 /// How an undo restores the window once a reduction is shown spurious.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UndoResponse {
-    /// Add the reduction back to cwnd at once and restore ssthresh (seed 000
+    /// Add the reduction back to cwnd at once and restore ssthresh (the rr-tcp paper
     /// Sec. 2.1: the sender "can undo the window reduction made at the time
     /// of the retransmission"; Sec. 3 says Blanton and Allman "use DSACK
     /// information to restore the sender's congestion window size").
@@ -72,7 +72,7 @@ pub enum UndoResponse {
 /// How often the RTT is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RttTiming {
-    /// One timed segment per round trip (BSD, ns-2 of seeds 000, 001, 003):
+    /// One timed segment per round trip (BSD, ns-2 of the rr-tcp, tcp-pr and high-speed papers):
     /// a long sample then weighs for eight round trips, not eight ACKs.
     PerRtt,
     /// Every ACK that acknowledges new data (Linux, RFC 7323 timestamps).
@@ -84,7 +84,7 @@ pub enum RttTiming {
 pub enum RttSampling {
     /// Karn's algorithm (RFC 6298 Sec. 3): never from retransmitted segments.
     Karn,
-    /// DSACK-ES (seed 000 Sec. 4.4): also the mean of both pairings of a
+    /// DSACK-ES (rr-tcp Sec. 4.4): also the mean of both pairings of a
     /// falsely retransmitted segment once its DSACK arrives.
     DsackEnhanced,
 }
@@ -109,7 +109,7 @@ pub enum Recovery {
     /// that ACK answers the retransmission (then RFC 6675 recovery); until
     /// then new data is sent on every duplicate ACK. Needs SACK.
     Aix,
-    /// TCP-PR (seed 001 Table I): the window is halved per newly detected
+    /// TCP-PR (tcp-pr Table I): the window is halved per newly detected
     /// drop, with burst memory, by the TCP-PR loss detection itself
     /// ([`super::detection::tcp_pr`]); only with [`LossDetection::TcpPr`].
     TcpPr,
@@ -152,7 +152,7 @@ pub enum EarlyRetransmit {
     /// Sec. 3.2: with fewer than 4 segments outstanding and no new segment
     /// sendable, DupThresh = outstanding - 1.
     Rfc5827,
-    /// Linux 3.5-4.x (`tcp_early_retrans = 2`, the kernel of seed 002):
+    /// Linux 3.5-4.x (`tcp_early_retrans = 2`, the kernel of the tail-loss paper):
     /// with fewer than 4 segments out, any SACK (no retransmission
     /// outstanding, nothing new sendable) triggers the fast retransmit
     /// after max(SRTT / 4, 2 ms) (RFC 5827 Appendix A.3 mitigation).
@@ -187,7 +187,7 @@ pub enum TailLossProbe {
     Off,
     /// draft-dukkipati-tcpm-tcp-loss-probe-01 as in Linux 3.17: PTO =
     /// max(2 SRTT, 10 ms), or max(2 SRTT, 1.5 SRTT + WCDelAckT) with one
-    /// segment out; re-armed on every ACK. `restart` (TLPR, seed 002 Sec.
+    /// segment out; re-armed on every ACK. `restart` (TLPR, tail-loss Sec.
     /// 2.3): the timer is PTO - T_last.
     Draft01 {
         restart: bool,
@@ -222,7 +222,7 @@ pub enum LimitedTransmit {
     Off,
     /// RFC 3042: one new segment for each of the first two duplicate ACKs.
     Rfc3042,
-    /// RR-TCP (seed 000 Sec. 4.3): one new segment per duplicate ACK, up to
+    /// RR-TCP (rr-tcp Sec. 4.3): one new segment per duplicate ACK, up to
     /// `k` times cwnd beyond the window.
     CwndMultiple(f64),
     /// TCP-NCR Extended Limited Transmit (RFC 4653): pipe-based, with its

@@ -63,7 +63,7 @@ pub struct Receiver {
     quick_left: u32,
     ts_recent: Time,
     /// Transmission index of the segment that triggered the next ACK,
-    /// echoed like the RTX bit of Ludwig's proposal (seed 000 Sec. 3); only
+    /// echoed like the RTX bit of Ludwig's proposal (rr-tcp Sec. 3); only
     /// the `-RTX` sender variants read it.
     echo_copy: u16,
     last_delivered: Option<u32>,

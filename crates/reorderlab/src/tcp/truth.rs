@@ -116,7 +116,7 @@ impl TruthLedger {
             .fold((0, 0), |(n, r), (_, e)| (n + 1, r + e.copies as u64 - 1))
     }
 
-    /// Segments in `range` of which at least one copy was dropped (seed 002
+    /// Segments in `range` of which at least one copy was dropped (the tail-loss paper
     /// selects flows "with at least one loss in the four last segments").
     pub fn segments_dropped_in(&self, range: std::ops::Range<u32>) -> u32 {
         self.entries

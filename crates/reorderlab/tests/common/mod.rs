@@ -125,7 +125,7 @@ pub fn pftk_full(p: f64, rtt: f64, t0: f64, b: f64, wmax: f64) -> f64 {
     }
 }
 
-/// Seed 001's dumbbell: `pairs` sender/receiver pairs on 100 Mb/s, 1 ms
+/// The tcp-pr paper's dumbbell: `pairs` sender/receiver pairs on 100 Mb/s, 1 ms
 /// access links around a bottleneck of `rate` bit/s and one-way `delay`,
 /// DropTail `queue` packets.
 pub fn dumbbell(pairs: u32, rate: f64, delay: f64, queue: u32) -> Topology {
@@ -159,7 +159,7 @@ pub fn pair_flow(pair: u32, variant: &str, start: f64) -> FlowSpec {
     }
 }
 
-/// HTTP traffic from `server` to `client` with seed 001's defaults.
+/// HTTP traffic from `server` to `client` with the tcp-pr paper's defaults.
 pub fn http(server: &str, client: &str, sessions: u32) -> reorderlab::spec::TrafficSpec {
     reorderlab::spec::TrafficSpec::http(server, client, sessions)
 }

@@ -31,7 +31,7 @@ pub const DELAY_MAX: Time = 16_000_000;
 /// Which kernel's HyStart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HyStartFlavour {
-    /// Linux 3.17 (seed 002's kernel): margin delay_min / 16; the round's
+    /// Linux 3.17 (the tail-loss paper's kernel): margin delay_min / 16; the round's
     /// minimum RTT from its first 8 samples only.
     Linux317,
     /// Current Linux (5.7 and later): margin delay_min / 8; every sample

@@ -1,5 +1,5 @@
-//! Adaptive dupthresh policies: RR-TCP's FA / TA (seed 000 Sec. 4.2-4.3),
-//! the Blanton-Allman schemes (seed 000 Sec. 3; Blanton & Allman, CCR
+//! Adaptive dupthresh policies: RR-TCP's FA / TA (rr-tcp Sec. 4.2-4.3),
+//! the Blanton-Allman schemes (rr-tcp Sec. 3; Blanton & Allman, CCR
 //! 2002) and AVG-DEV (Ma & Leung, GLOBECOM 2004), plus the fast-retransmit
 //! delay of the timer-based schemes and of TD-FR.
 
@@ -137,16 +137,16 @@ impl RrTcp {
     }
 }
 
-/// The Blanton-Allman reactions to a false fast retransmit (seed 000
-/// Sec. 3), and seed 001's "Inc by N".
+/// The Blanton-Allman reactions to a false fast retransmit (the rr-tcp paper
+/// Sec. 3), and the tcp-pr paper's "Inc by N".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BlScheme {
     /// Undo only; dupthresh stays 3 (DSACK-BL-R).
     Restore,
-    /// dupthresh += 1 (DSACK-BL-INC, seed 001 "Inc by 1").
+    /// dupthresh += 1 (DSACK-BL-INC, the tcp-pr paper "Inc by 1").
     Increment,
     /// dupthresh := the reordering just seen + 1, so that this false fast
-    /// retransmit would not have happened (seed 001 "Inc by N").
+    /// retransmit would not have happened (the tcp-pr paper "Inc by N").
     IncrementByN,
     /// dupthresh := (dupthresh + dupacks of the false episode) / 2.
     Average,
@@ -159,7 +159,7 @@ pub enum BlScheme {
     TimeIncrement,
 }
 
-/// Gain of the Blanton-Allman EWMA scheme. Seed 000 does not give it; we
+/// Gain of the Blanton-Allman EWMA scheme. The rr-tcp paper does not give it; we
 /// assume 1/4 (documented in `docs/variants.md`).
 pub const BL_EWMA_GAIN: f64 = 0.25;
 
@@ -236,7 +236,7 @@ impl BlantonAllman {
 /// environment", IEEE GLOBECOM 2004): dupthresh from the average and the
 /// mean deviation of the measured reordering lengths.
 ///
-/// No primary text was available (`../shared/refs/avg-dev.md`). Two
+/// No primary text was available (docs/sources.md). Two
 /// readings are implemented, [`AvgDevFormula`]:
 ///
 /// * [`AvgDevFormula::Sources`], what the secondary sources agree on (the
@@ -259,7 +259,7 @@ impl BlantonAllman {
 ///
 /// Both clamp to at least 3. Samples come from the sender
 /// ([`super::reordering`]): a late original that closes exactly one hole,
-/// r = m - h (seed 000 Sec. 4.1.1), and the DSACK of a spurious
+/// r = m - h (rr-tcp Sec. 4.1.1), and the DSACK of a spurious
 /// retransmission (the pairing of [`crate::tcp::dsack`]).
 #[derive(Debug, Clone)]
 pub struct AvgDev {
@@ -380,8 +380,8 @@ impl AvgDev {
     }
 }
 
-/// Time-delayed fast retransmit (TD-FR; Paxson 1997, seed 001 Sec. II,
-/// seed 000 Sec. 5.7): fast retransmit once dupthresh duplicate ACKs have
+/// Time-delayed fast retransmit (TD-FR; Paxson 1997, tcp-pr Sec. II,
+/// rr-tcp Sec. 5.7): fast retransmit once dupthresh duplicate ACKs have
 /// arrived and max(srtt / 2, DT) has passed since the first, DT being the
 /// time between the first and the third duplicate ACK.
 pub fn td_fr_deadline(first_dupack: Time, third_dupack: Time, srtt: Time) -> Time {
@@ -389,7 +389,7 @@ pub fn td_fr_deadline(first_dupack: Time, third_dupack: Time, srtt: Time) -> Tim
 }
 
 /// Linux's `sysctl_tcp_max_reordering` (Linux 3.15 and later; 3.17 for
-/// seed 002).
+/// the tail-loss paper).
 pub const LINUX_MAX_REORDERING: u32 = 300;
 
 /// Linux 3.17's `tp->reordering` as the duplicate-ACK threshold

@@ -1,4 +1,4 @@
-//! Early retransmit (RFC 5827), the paper's baseline (seed 002 Sec. 2).
+//! Early retransmit (RFC 5827), the paper's baseline (tail-loss Sec. 2).
 //!
 //! RFC 5827 Sec. 3.2 (SACK, segment-based): when fewer than four segments
 //! are outstanding (oldFlightSize < 4) and no previously unsent segment can

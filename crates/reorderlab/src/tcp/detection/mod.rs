@@ -1,5 +1,5 @@
 //! Loss detection: which outstanding segments are deemed lost, and when
-//! (DESIGN.md, "TCP"). One component of the sender, an enum dispatched by
+//! (docs/architecture.md, "TCP"). One component of the sender, an enum dispatched by
 //! `match` so the hot path allocates nothing:
 //!
 //! * [`Detection::DupAck`]: duplicate ACKs and `IsLost` (RFC 5681, RFC
@@ -8,7 +8,7 @@
 //! * [`Detection::Rack`]: RACK's time-based detection and reorder timer
 //!   (RFC 8985 Sec. 6, [`rack`]);
 //! * [`Detection::TcpPr`]: TCP-PR's per-segment timers, which also make
-//!   its window changes (seed 001 Tables I and III, [`tcp_pr`]).
+//!   its window changes (the tcp-pr paper Tables I and III, [`tcp_pr`]).
 //!
 //! Each detector is a struct in its own file implementing
 //! [`LossDetector`], whose hooks have do-nothing defaults: a detector
@@ -76,7 +76,7 @@ pub enum TimerVerdict {
 pub struct Spurious {
     /// It was a fast retransmit (not a timeout's or a probe).
     pub fast: bool,
-    /// Its reordering length, if measurable (seed 000 Sec. 4.1.1).
+    /// Its reordering length, if measurable (rr-tcp Sec. 4.1.1).
     pub reordering: Option<u32>,
     /// Time from the retransmission to the DSACK.
     pub since_retransmit: Time,
@@ -170,7 +170,7 @@ pub trait LossDetector {
     fn on_window_advance(&mut self) {}
     /// A retransmission timeout, before the sender changes anything.
     fn on_timeout(&mut self, _tcb: &Tcb) {}
-    /// Seed 000 Sec. 4.1.1: a reordering length measured when an ACK
+    /// rr-tcp Sec. 4.1.1: a reordering length measured when an ACK
     /// closed one hole.
     fn on_reordering_sample(&mut self, _len: u32, _now: Time) {}
     /// RR-TCP Sec. 4.3.3: limited transmit ran out and the sender stayed

@@ -1,5 +1,5 @@
 //! Reordering-length measurement on the scoreboard and the reordering
-//! histogram of RR-TCP (seed 000, Sec. 4.1.1 and 4.1.2).
+//! histogram of RR-TCP (the rr-tcp paper, Sec. 4.1.1 and 4.1.2).
 //!
 //! The reordering length of a segment is measured when an ACK closes a
 //! hole: with c the highest contiguously acknowledged segment, m the

@@ -1,4 +1,4 @@
-//! TCP-PR (Bohacek et al., seed 001 Sec. III, Tables I-III): loss detection
+//! TCP-PR (Bohacek et al., tcp-pr Sec. III, Tables I-III): loss detection
 //! by timers only. Duplicate ACKs are ignored; a segment is deemed dropped
 //! when it has waited longer than mxrtt = beta * srtt for its ACK, where
 //! srtt = max(alpha^(1/floor(cwnd)) * srtt, sample) tracks the peaks of the

@@ -12,7 +12,7 @@
 //!    that moment, with the recovery point at SND.NXT so that losses among
 //!    the data sent meanwhile belong to the same episode). If it was sent in
 //!    response to the original, the duplicate ACKs came from reordering and
-//!    nothing is reduced. Source: seed 004 Sec. II ("dupthresh dupacks
+//!    nothing is reduced. Source: wwan Sec. II ("dupthresh dupacks
 //!    immediately trigger loss recovery, but the decision whether to reduce
 //!    cwnd is postponed ... TCP-Aix waits for the acknowledgment of the
 //!    segment, which was indicated as lost ... If the newACK was sent in
@@ -24,7 +24,7 @@
 //!    the FlightSize at the first duplicate ACK of the episode (as TCP-NCR's
 //!    FlightSizePrev, RFC 4653): our choice, the seed does not say.
 //! 2. **New data on every duplicate ACK until congestion control acts.**
-//!    Source: seed 004 Sec. II ("Both, TCP-Aix and TCP-NCR sends new
+//!    Source: wwan Sec. II ("Both, TCP-Aix and TCP-NCR sends new
 //!    segments in response to each dupack received until congestion control
 //!    is initiated") and the abstract's component (ii), "candid growth of the
 //!    congestion window upon reception of dupacks". Implemented as: while a
@@ -48,7 +48,7 @@
 //!    runs as usual. An assumption of ours, not from the seed.
 //! 3. **winthresh.** dupthresh is computed "with regards to the available
 //!    buffer space at both the sender and the receiver", "with an upper
-//!    bound", two send windows in seed 004 (seed 004 Sec. II is the only
+//!    bound", two send windows in the wwan paper (wwan Sec. II is the only
 //!    source we had; the formula is ours, see [`Winthresh`]).
 //!
 //! Congestion control stays the sender's [`super::cc`] controller (Reno,
@@ -76,7 +76,7 @@ use crate::tcp::sender::tcb::{CaState, Tcb};
 /// ```
 ///
 /// evaluated at the first duplicate ACK of a run (FlightSize and cwnd then)
-/// and held until SND.UNA advances. `bound` = 2 is seed 004's "upper bound
+/// and held until SND.UNA advances. `bound` = 2 is the wwan paper's "upper bound
 /// of two send windows"; the floor of 3 is the standard dupthresh (RFC 5681).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Winthresh {
@@ -87,8 +87,8 @@ pub struct Winthresh {
 }
 
 impl Winthresh {
-    /// Seed 004's setting: two send windows, no send-buffer limit.
-    pub fn seed004() -> Winthresh {
+    /// The wwan paper's setting: two send windows, no send-buffer limit.
+    pub fn wwan_paper() -> Winthresh {
         Winthresh {
             bound_windows: 2.0,
             send_buffer: None,
@@ -277,7 +277,7 @@ mod tests {
 
     #[test]
     fn winthresh_is_buffer_room_capped_at_two_send_windows() {
-        let w = Winthresh::seed004();
+        let w = Winthresh::wwan_paper();
         // Receiver window 100, 30 out, cwnd 30: room 70, bound 60.
         assert_eq!(w.dupthresh(100, 30, 30.0), 60);
         // Receiver window 50: room 20 < bound 60.

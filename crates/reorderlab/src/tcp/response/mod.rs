@@ -1,5 +1,5 @@
 //! Loss response: what a loss episode does to cwnd and ssthresh, how the
-//! window is used while it lasts, and how it ends (DESIGN.md, "TCP"). One
+//! window is used while it lasts, and how it ends (docs/architecture.md, "TCP"). One
 //! component of the sender, an enum dispatched by `match`:
 //!
 //! * [`Response::Reno`]: RFC 5681 Sec. 3.2, window inflation, any new ACK
@@ -10,7 +10,7 @@
 //! * [`Response::Aix`]: TCP-Aix, the reduction decided at the newACK
 //!   ([`aix`]);
 //! * [`Response::TcpPr`]: TCP-PR, whose window changes its detector makes
-//!   (seed 001 Table I); here only its sending rule.
+//!   (tcp-pr Table I); here only its sending rule.
 //!
 //! A congestion controller ([`crate::tcp::cc`]) gives the growth and the
 //! reduction factor; the response decides when they apply.

@@ -1,4 +1,4 @@
-//! TCP-PR's loss response (seed 001 Table I): the window is halved per
+//! TCP-PR's loss response (tcp-pr Table I): the window is halved per
 //! newly detected drop, with burst memory, and grown per acknowledged
 //! segment, both by the TCP-PR loss detector
 //! ([`crate::tcp::detection::tcp_pr`]); here only what the sender asks of

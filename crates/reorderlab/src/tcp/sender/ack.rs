@@ -31,7 +31,7 @@ pub(super) struct Deliveries {
     pub original_acked: bool,
     /// The cumulative ACK's effect, if it advanced SND.UNA.
     pub cum: Option<CumAck>,
-    /// The one-hole reordering sample of seed 000 Sec. 4.1.1.
+    /// The one-hole reordering sample of rr-tcp Sec. 4.1.1.
     pub scan: HoleScan,
 }
 
@@ -326,7 +326,7 @@ impl Sender {
         }
     }
 
-    /// Seed 000 Sec. 4.1.1: one reordering-length sample when this ACK
+    /// rr-tcp Sec. 4.1.1: one reordering-length sample when this ACK
     /// closed exactly one hole below the highest segment acknowledged. A
     /// retransmitted hole is measured later, when its DSACK arrives.
     fn measure_reordering(&mut self, scan: &HoleScan, m_before: Option<u32>, now: Time) {

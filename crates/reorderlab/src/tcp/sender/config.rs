@@ -87,7 +87,7 @@ pub struct SenderConfig {
 
 impl SenderConfig {
     /// Compositions that cannot work: TCP-PR's detection and response go
-    /// together (seed 001 Table I), RACK marks losses by time and needs the
+    /// together (tcp-pr Table I), RACK marks losses by time and needs the
     /// RFC 6675 / PRR pipe, TCP-Aix needs SACK. The registry only builds
     /// valid ones; this guards new registry entries.
     pub fn composition_error(&self) -> Option<String> {

@@ -1,5 +1,5 @@
 //! Limited transmit: new data sent on duplicate ACKs before loss recovery
-//! (RFC 3042; RR-TCP's up to k x cwnd, seed 000 Sec. 4.3; TCP-NCR's
+//! (RFC 3042; RR-TCP's up to k x cwnd, rr-tcp Sec. 4.3; TCP-NCR's
 //! Extended Limited Transmit, RFC 4653, [`crate::tcp::ncr`]).
 
 use crate::engine::Time;

@@ -66,7 +66,7 @@ pub struct Tcb {
     pub dupacks: u32,
     pub first_dupack_at: Option<Time>,
     pub third_dupack_at: Option<Time>,
-    /// Highest segment cumulatively ACKed or SACKed so far (m of seed 000
+    /// Highest segment cumulatively ACKed or SACKed so far (m of the rr-tcp paper
     /// Sec. 4.1.1).
     pub highest_acked: Option<u32>,
     /// Forward retransmission cursor: no segment below it qualifies for
@@ -179,7 +179,7 @@ impl Tcb {
 }
 
 /// The RTO estimator the configuration asks for: RFC 6298, Linux or ns-2
-/// rules, and DSACK-HG's histogram (seed 000 Sec. 5.3: the 99.8th percentile of
+/// rules, and DSACK-HG's histogram (rr-tcp Sec. 5.3: the 99.8th percentile of
 /// the RTT samples of the last 80 s).
 fn rto_estimator(cfg: &SenderConfig, flow: u32) -> RtoEstimator {
     let mut rtt = RtoEstimator::new(cfg.rto);

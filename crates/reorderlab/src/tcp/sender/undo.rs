@@ -1,6 +1,6 @@
 //! Undo on DSACK evidence: each window reduction is remembered until every
 //! retransmission of its episode is reported spurious by a DSACK (then the
-//! reduction is added back: seed 000 Sec. 2.1 and 4.1 record "each fast
+//! reduction is added back: rr-tcp Sec. 2.1 and 4.1 record "each fast
 //! retransmit's starting time and window reduction amount"; RFC 3708; or,
 //! with [`UndoResponse::SlowStartBack`], cwnd slow-starts back to it) or
 //! it is too old. The DSACK also teaches the loss detection (reordering
@@ -215,7 +215,7 @@ impl Sender {
         }
     }
 
-    /// Restore the window of before the reduction (seed 000 Sec. 2.1,
+    /// Restore the window of before the reduction (rr-tcp Sec. 2.1,
     /// RFC 3708 / Blanton-Allman): the reduction was caused by reordering,
     /// not loss.
     fn undo_reduction(&mut self, i: usize) {

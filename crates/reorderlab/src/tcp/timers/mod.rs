@@ -1,4 +1,4 @@
-//! The sender's timers (DESIGN.md, "TCP"): the retransmission timer with
+//! The sender's timers (docs/architecture.md, "TCP"): the retransmission timer with
 //! its estimator ([`rto`]) and restart rules (RFC 6298 Sec. 5, RFC 7765,
 //! [`rtor`]), and the tail loss probe's timer ([`tlp`]). The loss
 //! detection's own timers (a delayed fast retransmit, RACK's reorder timer,
@@ -26,7 +26,7 @@ use tlp::Tlp;
 #[derive(Debug, Clone)]
 pub struct Timers {
     /// There is a retransmission timer (TCP-PR's per-segment timers
-    /// replace it: seed 001 Sec. III).
+    /// replace it: tcp-pr Sec. III).
     rto_enabled: bool,
     rto_deadline: Option<Time>,
     restart: RtoRestart,
@@ -92,7 +92,7 @@ impl Timers {
     }
 
     /// A sample from the timestamp option: ns-2 with `ts_resetRTO_` (the
-    /// setting seed 004 names) ends the backoff at every such sample
+    /// setting the wwan paper names) ends the backoff at every such sample
     /// (`newack`); `ts_resetRTO_` off is not modelled.
     #[inline]
     pub fn on_timestamp_sample(&self, tcb: &mut Tcb) {

@@ -1,7 +1,7 @@
 //! The ns-2 TCP agent's RTT estimator and retransmission timeout, for the
-//! papers simulated in ns-2 (seeds 000, 001, 003): `tcp/tcp.cc`
+//! papers simulated in ns-2 (the rr-tcp, tcp-pr and high-speed papers): `tcp/tcp.cc`
 //! (`rtt_init`, `rtt_update`, `rtt_timeout`, `rtt_backoff`) as of the
-//! releases below, read in the nsnam CVS history (`../shared/refs/ns2-rto.md`).
+//! releases below, read in the nsnam CVS history (docs/sources.md).
 //!
 //! * Samples are whole clock ticks: without timestamps, the number of tick
 //!   boundaries the segment's round trip crossed, `int((tao + fmod(sendtime,
@@ -39,7 +39,7 @@ pub struct Ns2Profile {
 const MS: Time = 1_000_000;
 
 impl Ns2Profile {
-    /// ns-2.1b8 (2001-06, the release seed 000 names): 100-ms tick, minrto
+    /// ns-2.1b8 (2001-06, the release the rr-tcp paper names): 100-ms tick, minrto
     /// 1 s, maxrto 100000 s, initial RTO 6 s, backoff then clamp.
     pub const V2_1B8: Ns2Profile = Ns2Profile {
         tick: 100 * MS,

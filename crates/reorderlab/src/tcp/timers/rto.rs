@@ -13,7 +13,7 @@ use crate::engine::Time;
 use crate::tcp::timers::ns2::Ns2Estimator;
 
 /// RTT samples of the last `lifetime` in 1 ms bins, for the histogram RTO
-/// of DSACK-HG (seed 000 Sec. 5.3: RTO at the 99.8th percentile of the RTT
+/// of DSACK-HG (rr-tcp Sec. 5.3: RTO at the 99.8th percentile of the RTT
 /// distribution). The lifetime is not given in the paper; we use the
 /// reordering-sample lifetime of Table 2 (80 s).
 #[derive(Debug, Clone)]

@@ -1,4 +1,4 @@
-//! RTO Restart (RFC 7765, seed 002 Sec. 2.1).
+//! RTO Restart (RFC 7765, tail-loss Sec. 2.1).
 //!
 //! RFC 6298 Sec. 5.3 restarts the retransmission timer on every ACK of new
 //! data, so a lost tail segment is resent RTO after the last ACK, i.e.

@@ -1,5 +1,5 @@
 //! Tail loss probe: draft-dukkipati-tcpm-tcp-loss-probe-01 (the Linux 3.17
-//! TLP of seed 002 Sec. 2.2), TLPR (seed 002 Sec. 2.3) and RFC 8985 Sec. 7.
+//! TLP of tail-loss Sec. 2.2), TLPR (tail-loss Sec. 2.3) and RFC 8985 Sec. 7.
 //!
 //! When a connection with data outstanding falls silent, a probe timeout
 //! (PTO) shorter than the RTO sends one probe: a new segment if one is
@@ -14,7 +14,7 @@
 //!   is one segment.
 //! * Both: never later than the pending RTO (`min(PTO, RTO)`).
 //! * TLPR: the timer is PTO - T_last, T_last = time since the last
-//!   outstanding segment was sent (seed 002 Sec. 2.3), PTO being the
+//!   outstanding segment was sent (tail-loss Sec. 2.3), PTO being the
 //!   minimum already taken with the RTO (Sec. 2.2: "the PTO is set to the
 //!   minimum of the calculated PTO and the RTO"): min(PTO, RTO) - T_last.
 //!
@@ -71,7 +71,7 @@ impl Tlp {
         }
     }
 
-    /// The PTO for `outstanding` segments (draft-01 eq. 1-2 of seed 002, or
+    /// The PTO for `outstanding` segments (draft-01 eq. 1-2 of the tail-loss paper, or
     /// RFC 8985 Sec. 7.2).
     pub fn pto(&self, srtt: Time, outstanding: u32) -> Time {
         match self.mode {
@@ -154,7 +154,7 @@ mod tests {
     #[test]
     fn pto_equations_of_the_draft_and_rfc8985() {
         let d = Tlp::new(TailLossProbe::Draft01 { restart: false });
-        // Eq. 1 and 2 of seed 002.
+        // Eq. 1 and 2 of the tail-loss paper.
         assert_eq!(d.pto(ms(80), 5), ms(160));
         assert_eq!(d.pto(ms(2), 5), ms(10));
         assert_eq!(d.pto(ms(80), 1), ms(320));
@@ -170,7 +170,7 @@ mod tests {
         let mut t = Tlp::new(TailLossProbe::Draft01 { restart: true });
         t.arm(ms(160), ms(80), 1, ms(80), Some(ms(440)));
         assert_eq!(t.deadline, Some(ms(360)));
-        // Seed 002 Fig. 1 at RTT 20 ms (quickack, one segment lost): PTO
+        // tail-loss Fig. 1 at RTT 20 ms (quickack, one segment lost): PTO
         // 230 ms, the RTO (220 ms) due first, the segment sent 20 ms ago:
         // the probe at 200 ms from now, i.e. as RTOR's timer.
         t.arm(ms(40), ms(20), 1, ms(20), Some(ms(260)));

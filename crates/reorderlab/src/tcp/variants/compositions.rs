@@ -91,8 +91,8 @@ fn dsack_ta_rtx(c: &mut SenderConfig) {
 }
 
 /// The Blanton-Allman schemes on DSACK-R's undo, with RFC 3042 limited
-/// transmit: seed 001 Sec. VI says the methods of Blanton & Allman "use
-/// limited transmit [RFC 3042]" (seed 000 Figs. 17-18 give them RR-TCP's
+/// transmit: tcp-pr Sec. VI says the methods of Blanton & Allman "use
+/// limited transmit [RFC 3042]" (rr-tcp Figs. 17-18 give them RR-TCP's
 /// bound k explicitly, through `limited_transmit_bound`).
 fn bl(c: &mut SenderConfig, scheme: BlScheme) {
     dsack_r(c);
@@ -122,7 +122,7 @@ fn bl_timeinc(c: &mut SenderConfig) {
     bl(c, BlScheme::TimeIncrement)
 }
 
-/// TD-FR with RFC 3042 limited transmit, as seed 001 Sec. VI ran it (one of
+/// TD-FR with RFC 3042 limited transmit, as tcp-pr Sec. VI ran it (one of
 /// the methods of [1] that "use limited transmit [RFC 3042]").
 fn td_fr(c: &mut SenderConfig) {
     dsack_r(c);
@@ -130,7 +130,7 @@ fn td_fr(c: &mut SenderConfig) {
     c.fr_delay = FastRetransmitDelay::TdFr;
 }
 
-/// TCP-PR with the defaults of seed 001 (alpha = 0.999, beta = 3).
+/// TCP-PR with the defaults of the tcp-pr paper (alpha = 0.999, beta = 3).
 fn tcp_pr(c: &mut SenderConfig) {
     sack(c);
     c.limited_transmit = LimitedTransmit::Off;
@@ -187,7 +187,7 @@ fn avg_dev_k4(c: &mut SenderConfig) {
     c.dupthresh = DupthreshPolicy::AvgDev(AvgDev::new(AvgDevFormula::K4));
 }
 
-/// Seed 004's standards-compliant baseline: SACK-based loss recovery
+/// The wwan paper's standards-compliant baseline: SACK-based loss recovery
 /// (RFC 6675), limited transmit (RFC 3042) and Congestion Window Validation
 /// (RFC 2861, see [`crate::tcp::cwv`] for why not RFC 7661), with
 /// timestamps on, i.e. an RTT sample from every ACK (RFC 7323).
@@ -198,18 +198,18 @@ fn sack_cwv(c: &mut SenderConfig) {
 }
 
 /// TCP-Aix ([`crate::tcp::aix`]) on the SACK sender: winthresh dupthresh
-/// (bound two send windows, seed 004), the window reduction decided at the
+/// (bound two send windows, the wwan paper), the window reduction decided at the
 /// newACK, new data on every duplicate ACK (which replaces RFC 3042), and
 /// timestamps (RTT from every ACK), which TCP-Aix relies on.
 fn tcp_aix(c: &mut SenderConfig) {
     sack(c);
     c.limited_transmit = LimitedTransmit::Off;
     c.recovery = Recovery::Aix;
-    c.dupthresh = DupthreshPolicy::Winthresh(Winthresh::seed004());
+    c.dupthresh = DupthreshPolicy::Winthresh(Winthresh::wwan_paper());
     c.rtt_timing = RttTiming::PerAck;
 }
 
-/// Seed 002's baseline, the Linux 3.17 sender without TLP
+/// The tail-loss paper's baseline, the Linux 3.17 sender without TLP
 /// (`tcp_early_retrans = 2`): initial window 10, Linux RTO (SRTT + max(4
 /// mdev, 200 ms)), RTT from every ACK (timestamps), SACK recovery with
 /// PRR (Linux 3.2 and later: `tcp_cwnd_reduction`), limited transmit, FACK,
@@ -236,19 +236,19 @@ fn linux_er(c: &mut SenderConfig) {
     c.hystart = Some(HyStartFlavour::Linux317);
 }
 
-/// RTO restart (RFC 7765) on the seed 002 baseline.
+/// RTO restart (RFC 7765) on the tail-loss paper baseline.
 fn rtor(c: &mut SenderConfig) {
     linux_er(c);
     c.rto_restart = RtoRestart::Rfc7765 { rrthresh: RRTHRESH };
 }
 
-/// Tail loss probe (draft-01, Linux 3.17) on the seed 002 baseline.
+/// Tail loss probe (draft-01, Linux 3.17) on the tail-loss paper baseline.
 fn tlp(c: &mut SenderConfig) {
     linux_er(c);
     c.tlp = TailLossProbe::Draft01 { restart: false };
 }
 
-/// TLP with the probe timer restarted as PTO - T_last (seed 002 Sec. 2.3).
+/// TLP with the probe timer restarted as PTO - T_last (tail-loss Sec. 2.3).
 fn tlpr(c: &mut SenderConfig) {
     linux_er(c);
     c.tlp = TailLossProbe::Draft01 { restart: true };
@@ -333,121 +333,121 @@ pub const VARIANTS: &[VariantInfo] = &[
     VariantInfo {
         name: "DSACK-NM",
         description: "SACK that detects spurious retransmissions with DSACK but does not react",
-        source: "seed 001 Sec. VI; RFC 2883, RFC 3708",
+        source: "tcp-pr Sec. VI; RFC 2883, RFC 3708",
         configure: dsack_nm,
     },
     VariantInfo {
         name: "DSACK-R",
         description: "SACK + undo of the window reduction after a false fast retransmit or timeout found by DSACK",
-        source: "seed 000 Sec. 2.1, Table 1",
+        source: "rr-tcp Sec. 2.1, Table 1",
         configure: dsack_r,
     },
     VariantInfo {
         name: "DSACK-FA",
         description: "DSACK-R + dupthresh from a fixed percentile (FA ratio, default 90 %) of the reordering histogram",
-        source: "seed 000 Sec. 4.1-4.2",
+        source: "rr-tcp Sec. 4.1-4.2",
         configure: dsack_fa,
     },
     VariantInfo {
         name: "DSACK-FAES",
         description: "DSACK-FA + DSACK-enhanced RTT sampling",
-        source: "seed 000 Sec. 4.4",
+        source: "rr-tcp Sec. 4.4",
         configure: dsack_faes,
     },
     VariantInfo {
         name: "DSACK-TA",
         description: "DSACK-FA with the FA ratio adapted by timeout / false-FR / limited-transmit costs",
-        source: "seed 000 Sec. 4.3",
+        source: "rr-tcp Sec. 4.3",
         configure: dsack_ta,
     },
     VariantInfo {
         name: "DSACK-TAES",
         description: "DSACK-TA + DSACK-enhanced RTT sampling",
-        source: "seed 000 Sec. 4.3-4.4",
+        source: "rr-tcp Sec. 4.3-4.4",
         configure: dsack_taes,
     },
     VariantInfo {
         name: "DSACK-HG",
         description: "DSACK-TA + RTO from the 99.8th percentile of an RTT histogram",
-        source: "seed 000 Sec. 5.3, Table 2",
+        source: "rr-tcp Sec. 5.3, Table 2",
         configure: dsack_hg,
     },
     VariantInfo {
         name: "DSACK-FA-RTX",
         description: "DSACK-FA pairing ACKs with transmissions by an RTX bit instead of the mean",
-        source: "seed 000 Sec. 4.1.1, 5.1.1",
+        source: "rr-tcp Sec. 4.1.1, 5.1.1",
         configure: dsack_fa_rtx,
     },
     VariantInfo {
         name: "DSACK-TA-RTX",
         description: "DSACK-TA pairing ACKs with transmissions by an RTX bit instead of the mean",
-        source: "seed 000 Sec. 4.1.1, 5.1.1",
+        source: "rr-tcp Sec. 4.1.1, 5.1.1",
         configure: dsack_ta_rtx,
     },
     VariantInfo {
         name: "DSACK-BL-R",
         description: "Blanton-Allman: undo after a false fast retransmit, dupthresh stays 3",
-        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        source: "rr-tcp Sec. 3; Blanton & Allman 2002",
         configure: bl_r,
     },
     VariantInfo {
         name: "DSACK-BL-INC",
-        description: "Blanton-Allman: dupthresh + 1 per false fast retransmit (seed 001: Inc by 1)",
-        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        description: "Blanton-Allman: dupthresh + 1 per false fast retransmit (the tcp-pr paper: Inc by 1)",
+        source: "rr-tcp Sec. 3; Blanton & Allman 2002",
         configure: bl_inc,
     },
     VariantInfo {
         name: "DSACK-BL-INCN",
-        description: "dupthresh raised so that the false fast retransmit just seen would not have happened (seed 001: Inc by N)",
-        source: "seed 001 Sec. VI; Blanton & Allman 2002",
+        description: "dupthresh raised so that the false fast retransmit just seen would not have happened (the tcp-pr paper: Inc by N)",
+        source: "tcp-pr Sec. VI; Blanton & Allman 2002",
         configure: bl_incn,
     },
     VariantInfo {
         name: "DSACK-BL-AVG",
         description: "Blanton-Allman: dupthresh averaged with the dupacks of each false fast retransmit",
-        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        source: "rr-tcp Sec. 3; Blanton & Allman 2002",
         configure: bl_avg,
     },
     VariantInfo {
         name: "DSACK-BL-EWMA",
         description: "Blanton-Allman: dupthresh an EWMA (gain 1/4, assumed) of the dupacks of false fast retransmits",
-        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        source: "rr-tcp Sec. 3; Blanton & Allman 2002",
         configure: bl_ewma,
     },
     VariantInfo {
         name: "DSACK-BL-TIMEDEL",
         description: "Blanton-Allman: fast retransmit delayed by the measured first-dupack-to-ACK time (<= srtt/2)",
-        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        source: "rr-tcp Sec. 3; Blanton & Allman 2002",
         configure: bl_timedel,
     },
     VariantInfo {
         name: "DSACK-BL-TIMEINC",
         description: "Blanton-Allman: fast retransmit delayed by a timer grown 10 ms per false one (<= srtt/2)",
-        source: "seed 000 Sec. 3; Blanton & Allman 2002",
+        source: "rr-tcp Sec. 3; Blanton & Allman 2002",
         configure: bl_timeinc,
     },
     VariantInfo {
         name: "TCP-PR",
         description: "Timer-only loss detection (mxrtt = beta srtt), burst-aware halving, extreme-loss timeouts",
-        source: "seed 001 Sec. III, Tables I and III",
+        source: "tcp-pr Sec. III, Tables I and III",
         configure: tcp_pr,
     },
     VariantInfo {
         name: "TCP-PR-basic",
         description: "TCP-PR without the extreme-loss rules (Table I only)",
-        source: "seed 001 Sec. III-A, Table I",
+        source: "tcp-pr Sec. III-A, Table I",
         configure: tcp_pr_basic,
     },
     VariantInfo {
         name: "TCP-DCR",
         description: "Delayed congestion response: fast retransmit one RTT after the first dupack",
-        source: "Bhandarkar et al. 2004; seed 001 Sec. II",
+        source: "Bhandarkar et al. 2004; tcp-pr Sec. II",
         configure: tcp_dcr,
     },
     VariantInfo {
         name: "TD-FR",
         description: "Time-delayed fast retransmit: wait max(srtt/2, first-to-third dupack time) after the first dupack",
-        source: "seed 001 Sec. II; seed 000 Sec. 5.7",
+        source: "tcp-pr Sec. II; rr-tcp Sec. 5.7",
         configure: td_fr,
     },
     VariantInfo {
@@ -476,38 +476,38 @@ pub const VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "SACK-CWV",
-        description: "SACK + limited transmit + RFC 2861 congestion window validation, RTT from every ACK (seed 004 baseline)",
-        source: "seed 004 Sec. II; RFC 6675, RFC 3042, RFC 2861",
+        description: "SACK + limited transmit + RFC 2861 congestion window validation, RTT from every ACK (the wwan paper baseline)",
+        source: "wwan Sec. II; RFC 6675, RFC 3042, RFC 2861",
         configure: sack_cwv,
     },
     VariantInfo {
         name: "TCP-Aix",
         description: "SACK; retransmit at winthresh dupacks (buffer room, <= 2 send windows), cwnd cut only if the newACK answers the retransmission; new data per dupack",
-        source: "Landstrom et al. 2006 (TCP-Aix report); seed 004 Sec. II (only source read, see aix.rs)",
+        source: "Landstrom et al. 2006 (TCP-Aix report); wwan Sec. II (only source read, see aix.rs)",
         configure: tcp_aix,
     },
     VariantInfo {
         name: "Linux-ER",
-        description: "Linux 3.17 without TLP (seed 002 baseline): IW 10, RTO = SRTT + max(4 mdev, 200 ms) with Linux rttvar rules, RTT per ACK, SACK + PRR + FACK + limited transmit + forward retransmission (RFC 6675 NextSeg rule 3), early retransmit (< 4 out, any SACK) after max(SRTT/4, 2 ms), DSACK undo and undo by timestamps; dupthresh = tp->reordering (3, raised to a measured reordering distance up to 300, which also turns FACK and early retransmit off)",
-        source: "seed 002 Sec. 2-3.1; RFC 5827 (Appendix A.1, A.3), RFC 6675, RFC 6937, RFC 3042; Linux 3.17 tcp_input.c (tcp_rtt_estimator, tcp_update_reordering, tcp_try_undo_partial)",
+        description: "Linux 3.17 without TLP (the tail-loss paper baseline): IW 10, RTO = SRTT + max(4 mdev, 200 ms) with Linux rttvar rules, RTT per ACK, SACK + PRR + FACK + limited transmit + forward retransmission (RFC 6675 NextSeg rule 3), early retransmit (< 4 out, any SACK) after max(SRTT/4, 2 ms), DSACK undo and undo by timestamps; dupthresh = tp->reordering (3, raised to a measured reordering distance up to 300, which also turns FACK and early retransmit off)",
+        source: "tail-loss Sec. 2-3.1; RFC 5827 (Appendix A.1, A.3), RFC 6675, RFC 6937, RFC 3042; Linux 3.17 tcp_input.c (tcp_rtt_estimator, tcp_update_reordering, tcp_try_undo_partial)",
         configure: linux_er,
     },
     VariantInfo {
         name: "RTOR",
         description: "Linux-ER + RTO restart: on an ACK of new data the RTO expires RTO - T_earliest after it when < 4 segments are out and no unsent data is ready",
-        source: "RFC 7765 Sec. 4; seed 002 Sec. 2.1",
+        source: "RFC 7765 Sec. 4; tail-loss Sec. 2.1",
         configure: rtor,
     },
     VariantInfo {
         name: "TLP",
         description: "Linux-ER + tail loss probe: PTO = max(2 SRTT, 10 ms), or max(2 SRTT, 1.5 SRTT + 200 ms) with one segment out, capped at the RTO, re-armed on every ACK; probe = new segment or the last one again; one per episode; cwnd cut only if the probe repaired a loss",
-        source: "draft-dukkipati-tcpm-tcp-loss-probe-01; seed 002 Sec. 2.2 (Linux 3.17)",
+        source: "draft-dukkipati-tcpm-tcp-loss-probe-01; tail-loss Sec. 2.2 (Linux 3.17)",
         configure: tlp,
     },
     VariantInfo {
         name: "TLPR",
         description: "TLP with the probe timer set to min(PTO, RTO) - T_last (time since the last outstanding segment was sent)",
-        source: "seed 002 Sec. 2.2-2.3",
+        source: "tail-loss Sec. 2.2-2.3",
         configure: tlpr,
     },
     VariantInfo {

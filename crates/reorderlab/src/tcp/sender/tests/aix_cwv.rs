@@ -1,4 +1,4 @@
-//! TCP-Aix (seed 004 Sec. II) and RFC 2861 congestion window validation.
+//! TCP-Aix (wwan Sec. II) and RFC 2861 congestion window validation.
 
 use super::*;
 

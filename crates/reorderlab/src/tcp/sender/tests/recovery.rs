@@ -290,7 +290,7 @@ fn a_dsack_for_a_twice_retransmitted_segment_concludes_nothing() {
 
 #[test]
 fn td_fr_and_blanton_allman_limited_transmit_is_rfc3042() {
-    // Seed 001 Sec. VI: the methods of Blanton & Allman and TD-FR "use
+    // tcp-pr Sec. VI: the methods of Blanton & Allman and TD-FR "use
     // limited transmit [RFC 3042]": one new segment for each of the first
     // two duplicate ACKs, none for the ones TD-FR's timer waits through.
     for variant in ["TD-FR", "DSACK-BL-INC"] {
@@ -362,7 +362,7 @@ fn the_ns2_estimator_cancels_timing_and_restarts_the_timer_at_a_fast_retransmit(
 
 #[test]
 fn the_ns2_estimator_with_timestamps_ends_the_backoff_at_every_sample() {
-    // ns-2 with the timestamp option and `ts_resetRTO_` (seed 004's
+    // ns-2 with the timestamp option and `ts_resetRTO_` (the wwan paper's
     // settings): `newack` sets t_backoff_ = 1 after every timestamp sample
     // (the ns-2 estimator's own samples leave the backoff alone).
     let tcp = TcpSpec {

@@ -1,4 +1,4 @@
-//! Seed 002: RTO restart, TLP, RACK-TLP, PRR.
+//! The tail-loss paper: RTO restart, TLP, RACK-TLP, PRR.
 
 use super::*;
 
