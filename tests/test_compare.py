@@ -14,7 +14,7 @@ from reorderlab.league import LEAGUE_COLUMNS, MeanCI, t975, undisturbed, write_l
 
 from .conftest import ROOT, run_cli
 
-#: The seed-000 chain (P = 50 ms, 8 Mb/s, window M = 50 = the path's
+#: The rr-tcp chain (P = 50 ms, 8 Mb/s, window M = 50 = the path's
 #: bandwidth-delay product, a 100-packet queue that never fills) with 5 % of
 #: the packets delayed by Normal(25 ms, 8 ms): reordering and nothing else.
 REORDER_ONLY = """\

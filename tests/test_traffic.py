@@ -43,7 +43,7 @@ objects = true
 """
 
 
-def test_traffic_loads_from_toml_with_seed_001_defaults() -> None:
+def test_traffic_loads_from_toml_with_tcp_pr_defaults() -> None:
     sc = Scenario.from_toml(TOML)
     gen = sc.traffic[0]
     assert gen.sessions == 5 and gen.closed_loop

@@ -63,7 +63,7 @@ def bench_scenarios(
 ) -> list[tuple[dict[str, Any], Scenario]]:
     """``runs`` distinct scenarios of ``seconds`` simulated seconds each.
 
-    * ``light``: the seed-000 chain (8 Mb/s, P = 50 ms), one SACK flow with
+    * ``light``: the rr-tcp chain (8 Mb/s, P = 50 ms), one SACK flow with
       M = 50, i.i.d. loss p = 0.01 % .. 2 % (a few ms of core time per run);
     * ``medium``: the chain at 100 Mb/s, four SACK flows, p = 0.01 % .. 0.5 %
       (tens of ms per run);

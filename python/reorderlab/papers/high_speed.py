@@ -4,7 +4,7 @@ Paper key ``high-speed``; one recipe per row of ``docs/papers.md`` (The high-spe
 
 Setting (Sec. V-A, Fig. 8)
     A dumbbell with a 1000 Mb/s, 50 ms one-way bottleneck; the studied flow
-    S0 -> D0 (1500-byte packets) crosses the seed-003 reordering generator
+    S0 -> D0 (1500-byte packets) crosses the paper's reordering generator
     on its access link S0 -> R1, so only it sees reordering. Generator
     defaults: mean reordering interval 0.02 s, mean reordering delay time
     20 us, block size 1 packet; interval and delay time exponential with
@@ -200,7 +200,7 @@ DEFAULT_SETTING = Setting()
 def reorderer(
     interval: float, delay: float, block: float, setting: Setting = DEFAULT_SETTING
 ) -> list[Impairment]:
-    """The seed-003 generator on S0 -> R1 (none when the delay time is 0)."""
+    """The paper's reordering generator on S0 -> R1 (none when the delay time is 0)."""
     if delay <= 0:
         return []
     extra: dict[str, Any] = {}

@@ -63,7 +63,7 @@ pub enum UndoResponse {
     /// information to restore the sender's congestion window size").
     Restore,
     /// Blanton and Allman's response as a secondary source describes their
-    /// code (refs/tdfr-blanton-allman.md rule 4, a blog summary of CCR 2002):
+    /// code (docs/sources.md, Blanton-Allman rule 4, from a summary of CCR 2002):
     /// ssthresh = the cwnd before the reduction, cwnd stays where it is and
     /// slow-starts back.
     SlowStartBack,
