@@ -1,4 +1,6 @@
-"""The README's example and the example files work as documented."""
+"""The README's example and the example files work as documented, and the
+repository stands on its own: no file points outside it, and every paper
+the recipes reproduce is cited in docs/papers.md."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from types import ModuleType
 
 import pytest
 
+from reorderlab.papers import papers
 from reorderlab.store import Store
 from reorderlab.sweeper import SweepFile
 
@@ -80,3 +83,109 @@ def test_a_new_registry_entry_changes_the_generated_table() -> None:
     found = vt.problems(doc, data)
     assert "+| `NEW-1` | `N1` | a \\| b | RFC 0 |" in found[0]
     assert found[1].endswith("has no entry for: NEW-1")
+
+
+#: What no tracked file may contain, and why: a clone of the repository has
+#: nothing outside it, and "seed" means the random seed, so a paper is named
+#: by its key (rr-tcp, tcp-pr, tail-loss, high-speed, wwan), never by a
+#: number. The patterns are written so that this file does not match them.
+FORBIDDEN = (
+    (
+        re.compile(r"\.\./shared|/work/sh[a]red|\brefs/[\w-]+\.md"),
+        "a path outside the repository",
+    ),
+    (re.compile(r"\bDESIGN\.md\b"), "notes outside the repository (docs/architecture.md)"),
+    (re.compile(r"\bEXPERIMENTS\.md\b"), "notes outside the repository (docs/papers.md)"),
+    (
+        re.compile(r"(?<![a-z])seeds?[ _-]?00\d(?!\d)", re.IGNORECASE),
+        "a paper named by a number (name it by its key)",
+    ),
+)
+
+
+def forbidden_mentions(name: str, text: str) -> list[str]:
+    """``name:line: why: 'match'`` for every forbidden mention in ``text``."""
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        for pattern, why in FORBIDDEN:
+            found += [f"{name}:{number}: {why}: {m.group(0)!r}" for m in pattern.finditer(line)]
+    return found
+
+
+def _tracked_files() -> list[str]:
+    proc = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False)
+    if proc.returncode != 0:
+        pytest.skip(f"not a git checkout ({proc.stderr.decode(errors='replace').strip()})")
+    return [name for name in proc.stdout.decode().split("\0") if name]
+
+
+def test_no_tracked_file_points_outside_the_repository_or_names_a_paper_by_number() -> None:
+    names = _tracked_files()
+    assert "docs/papers.md" in names and "tests/test_docs.py" in names
+    found: list[str] = []
+    for name in names:
+        path = ROOT / name
+        if not path.is_file():
+            continue  # deleted in the work tree, not yet in the index
+        data = path.read_bytes()
+        if b"\0" in data:
+            continue  # binary
+        found += forbidden_mentions(name, data.decode("utf-8", errors="replace"))
+    assert not found, "\n".join(found)
+
+
+def test_each_forbidden_mention_is_found() -> None:
+    lines = {
+        "see " + "../" + "shared/notes.txt": "outside the repository",
+        "open " + "/work/" + "shared/notes.txt": "outside the repository",
+        "see " + "refs/" + "aix.md rule 2": "outside the repository",
+        "as " + "DESIGN" + ".md says": "docs/architecture.md",
+        "a row of " + "EXPERIMENTS" + ".md": "docs/papers.md",
+        "the " + "seed" + " 003 generator": "by its key",
+        "Seeds" + " 000, 001": "by its key",
+        "the " + "seed" + "-000 chain": "by its key",
+        "def test_with_" + "seed" + "_001_defaults": "by its key",
+    }
+    for line, why in lines.items():
+        found = forbidden_mentions("x.md", line)
+        assert len(found) == 1 and why in found[0], (line, found)
+    for fine in ("seed = 1", "seeds 0-4", "5 seeds", "--seeds 3", "a random seed 1000"):
+        assert forbidden_mentions("x.md", fine) == [], fine
+
+
+def paper_entries(doc: str) -> dict[str, str]:
+    """key -> its citation, from the Keys table of docs/papers.md."""
+    section = doc.split("\n## Keys\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.finditer(r"^\| `([a-z0-9-]+)` \| ([^|]+) \|", section, flags=re.MULTILINE)
+    return {m.group(1): m.group(2) for m in rows}
+
+
+def missing_papers(doc: str, keys: list[str]) -> list[str]:
+    """What docs/papers.md lacks for these recipe keys: a row in its Keys
+    table; and for each paper (a row that is not "Not a paper"), a year or
+    the word that its citation was not found, and a section of its own."""
+    entries = paper_entries(doc)
+    problems = [f"{key}: no row in the Keys table" for key in keys if key not in entries]
+    for key, cite in entries.items():
+        if cite.startswith("Not a paper"):
+            continue
+        if not re.search(r"\b(19|20)\d\d\b", cite) and "not found" not in cite:
+            problems.append(f"{key}: a citation without a year")
+        if f"\n## The {key} paper\n" not in doc:
+            problems.append(f"{key}: no section '## The {key} paper'")
+    return problems
+
+
+def test_every_recipe_paper_key_is_cited_in_docs_papers() -> None:
+    doc = (ROOT / "docs" / "papers.md").read_text(encoding="utf-8")
+    keys = sorted(papers())
+    assert {"rr-tcp", "tcp-pr", "tail-loss", "high-speed", "wwan"} <= set(keys)
+    assert missing_papers(doc, keys) == []
+    for edit, problem in (
+        (("| `tcp-pr` |", "| tcp-pr |"), "tcp-pr: no row in the Keys table"),
+        (("\n## The wwan paper\n", "\n## The WWAN paper\n"), "wwan: no section"),
+        (("Review 45(1), 2015 (doi", "Review 45(1) (doi"), "tail-loss: a citation without"),
+    ):
+        edited = doc.replace(*edit, 1)
+        assert edited != doc, edit
+        assert any(p.startswith(problem) for p in missing_papers(edited, keys)), edit
