@@ -36,7 +36,7 @@ Assumptions (the paper does not say)
       x 4, RTO floored to whole ticks, initial RTO 3 s; timing cancelled at
       every fast retransmit and timeout, no sample in SACK fast recovery;
       ``tcp.rto_estimator = "ns2-2.31"``, ``docs/variants.md``) with the
-      min RTO of 1 s docs/papers.md assumes for this seed (RFC 2988) where
+      min RTO of 1 s docs/papers.md assumes for this paper (RFC 2988) where
       that release's default was 0.2 s: the paper does not give it. No
       hidden ``dupthresh = max(3, cwnd / numdupacksFrac_)`` rule.
     * AVG-DEV (Ma & Leung, GLOBECOM 2004; no text of it was found): the
