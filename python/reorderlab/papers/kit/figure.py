@@ -1,0 +1,95 @@
+"""Line figures written as data.
+
+A :class:`LineFigure` is what a line plot shows apart from its points:
+file stem, axis labels, title, log axes and line styles. The stem and the
+title may hold ``{fields}`` filled when it is drawn (the mode's seeds and
+duration, a panel's number). A figure module declares its plots as
+``LineFigure`` s and draws each with the series its table gives, built by
+:func:`series_of` (one line per value of a column) or :func:`stat_series`
+(one line per curve of a :data:`~reorderlab.papers.kit.summary.Table`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from reorderlab.papers.kit.summary import Table, xs
+from reorderlab.plot import line_plot
+
+__all__ = ["LineFigure", "Lines", "series_of", "stat_series"]
+
+#: Plot series: label -> (xs, ys, error bars or None), in drawing order.
+Lines = dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]]
+
+
+@dataclass(frozen=True)
+class LineFigure:
+    """One line plot: ``stem.png`` / ``.svg`` / ``.csv`` (:func:`reorderlab.plot.line_plot`)."""
+
+    stem: str
+    xlabel: str
+    ylabel: str
+    title: str = ""
+    logx: bool = False
+    logy: bool = False
+    styles: Mapping[str, str] | None = None
+
+    def draw(self, out: Path, series: Mapping[str, Any], **fields: Any) -> list[Path]:
+        """Plot ``series`` under ``out``; ``fields`` fill the stem and title."""
+        return line_plot(
+            out,
+            self.stem.format(**fields) if fields else self.stem,
+            series,
+            xlabel=self.xlabel,
+            ylabel=self.ylabel,
+            title=self.title.format(**fields) if fields else self.title,
+            logx=self.logx,
+            logy=self.logy,
+            styles=self.styles,
+        )
+
+
+def series_of(
+    table: pd.DataFrame, label: str, x: str, y: str, *, xscale: float = 1.0, yscale: float = 1.0
+) -> Lines:
+    """One line per value of column ``label``: ``y`` against ``x`` (as
+    floats, times their scales), in the table's order."""
+    return {
+        str(name): (
+            list(g[x].astype(float) * xscale),
+            list(g[y].astype(float) * yscale),
+            None,
+        )
+        for name, g in table.groupby(label, sort=False)
+    }
+
+
+def stat_series(
+    table: Table,
+    curves: Iterable[str] | Mapping[str, str],
+    metric: str,
+    *,
+    xscale: float = 1.0,
+    yscale: float = 1.0,
+) -> Lines:
+    """One line per curve of ``metric`` against x, error bars the sample
+    standard deviation over the seeds (none with one seed). ``curves``:
+    the curves' keys, or label -> key; a curve without points is left out."""
+    pairs = curves.items() if isinstance(curves, Mapping) else ((c, c) for c in curves)
+    series: Lines = {}
+    for label, curve in pairs:
+        points = xs(table, curve)
+        if not points:
+            continue
+        stats = [table[(curve, x)] for x in points]
+        ys = [s[metric] * yscale for s in stats]
+        err: list[float] | None = None
+        if metric in stats[0].sd and all(s.seeds > 1 for s in stats):
+            err = [s.sd[metric] * yscale for s in stats]
+        series[label] = ([x * xscale for x in points], ys, err)
+    return series
