@@ -42,12 +42,11 @@ SENSITIVITY = "sensitivity"
 @dataclass(frozen=True)
 class Sensitivity:
     """A figure's sensitivity sweep: its points for a mode and seed, the
-    table its runs give, and the plot of that table (under ``out``, for
-    the figure's key)."""
+    table its runs give, and the plot of that table (under ``out``)."""
 
     points: Callable[[bool, int], list[Point]]
     table: Callable[[pd.DataFrame], pd.DataFrame]
-    plot: Callable[[pd.DataFrame, Path, str], None]
+    plot: Callable[[pd.DataFrame, Path], None]
 
 
 def per_seed_plan(sens: Sensitivity, quick: bool) -> dict[str, Sweep]:
@@ -92,7 +91,7 @@ def with_sensitivity(rec: FigureRecipe, sens: Sensitivity) -> FigureRecipe:
 
     def plot(data: WithSensitivity, out: Path, quick: bool) -> None:
         rec.plot(data.data, out, quick)
-        sens.plot(data.sensitivity, out, rec.figure)
+        sens.plot(data.sensitivity, out)
 
     def claims(data: WithSensitivity, quick: bool) -> list[Claim]:
         return rec.claims(data.data, quick)
