@@ -1,8 +1,8 @@
 """Line figures written as data.
 
 A :class:`LineFigure` is what a line plot shows apart from its points:
-file stem, axis labels, title, log axes and line styles. The stem and the
-title may hold ``{fields}`` filled when it is drawn (the mode's seeds and
+file stem, axis labels, title, log axes and line styles. The stem, the
+labels and the title may hold ``{fields}`` filled when it is drawn (the mode's seeds and
 duration, a panel's number). A figure module declares its plots as
 ``LineFigure`` s and draws each with the series its table gives, built by
 :func:`series_of` (one line per value of a column) or :func:`stat_series`
@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from reorderlab.papers.kit.summary import Table, xs
+from reorderlab.papers.kit.summary import Table, x_values
 from reorderlab.plot import line_plot
 
 __all__ = ["LineFigure", "Lines", "series_of", "stat_series"]
@@ -40,14 +40,19 @@ class LineFigure:
     styles: Mapping[str, str] | None = None
 
     def draw(self, out: Path, series: Mapping[str, Any], **fields: Any) -> list[Path]:
-        """Plot ``series`` under ``out``; ``fields`` fill the stem and title."""
+        """Plot ``series`` under ``out``; ``fields`` fill the stem, the
+        labels and the title."""
+
+        def fill(text: str) -> str:
+            return text.format(**fields) if fields else text
+
         return line_plot(
             out,
-            self.stem.format(**fields) if fields else self.stem,
+            fill(self.stem),
             series,
-            xlabel=self.xlabel,
-            ylabel=self.ylabel,
-            title=self.title.format(**fields) if fields else self.title,
+            xlabel=fill(self.xlabel),
+            ylabel=fill(self.ylabel),
+            title=fill(self.title),
             logx=self.logx,
             logy=self.logy,
             styles=self.styles,
@@ -83,7 +88,7 @@ def stat_series(
     pairs = curves.items() if isinstance(curves, Mapping) else ((c, c) for c in curves)
     series: Lines = {}
     for label, curve in pairs:
-        points = xs(table, curve)
+        points = x_values(table, curve)
         if not points:
             continue
         stats = [table[(curve, x)] for x in points]

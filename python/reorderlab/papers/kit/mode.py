@@ -26,6 +26,11 @@ class Mode:
     seeds: int = 1
     warmup: float = 0.0
 
+    def fields(self) -> dict[str, float]:
+        """``{seeds}`` and ``{duration}`` for a plot's title
+        (:class:`~reorderlab.papers.kit.figure.LineFigure`)."""
+        return {"seeds": self.seeds, "duration": self.duration}
+
 
 @dataclass(frozen=True)
 class Modes(Generic[T]):

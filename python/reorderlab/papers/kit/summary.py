@@ -3,7 +3,7 @@ its metrics over the seeds.
 
 Two shapes: a :data:`Table` of :class:`Stat` s keyed by (curve, x), for
 figures drawn as curves of one metric against one parameter
-(:func:`seed_stats`, :func:`xs`, :func:`by_x`; drawn with
+(:func:`seed_stats`, :func:`x_values`, :func:`by_x`; drawn with
 :func:`reorderlab.papers.kit.figure.stat_series`); and a DataFrame of seed
 means per key columns (:func:`mean_by`).
 """
@@ -16,7 +16,7 @@ from typing import cast
 
 import pandas as pd
 
-__all__ = ["Stat", "Table", "by_x", "mean_by", "seed_stats", "xs"]
+__all__ = ["Stat", "Table", "by_x", "mean_by", "seed_stats", "x_values"]
 
 
 @dataclass
@@ -57,14 +57,14 @@ def seed_stats(
     return table
 
 
-def xs(table: Table, curve: str) -> list[float]:
+def x_values(table: Table, curve: str) -> list[float]:
     """The x values of ``curve``, in order."""
     return sorted(x for c, x in table if c == curve)
 
 
 def by_x(table: Table, curve: str, metric: str = "norm") -> dict[float, float]:
     """``metric`` of ``curve`` by x."""
-    return {x: table[(curve, x)][metric] for x in xs(table, curve)}
+    return {x: table[(curve, x)][metric] for x in x_values(table, curve)}
 
 
 def mean_by(df: pd.DataFrame, keys: list[str], values: dict[str, str]) -> pd.DataFrame:

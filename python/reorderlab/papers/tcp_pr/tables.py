@@ -288,8 +288,7 @@ def by_variant_plot(
         str(v): (list(g[x].astype(float)), list(g["throughput_bps"] / 1e6), None)
         for v, g in table.groupby("variant", sort=False)
     }
-    line = replace(BY_VARIANT, xlabel=xlabel)
-    line.draw(out, series, stem=stem, title=title)
+    BY_VARIANT.draw(out, series, stem=stem, xlabel=xlabel, title=title)
 
 
 def throughput_of(x: str, figure: str) -> Callable[[Runs, bool], Derived[pd.DataFrame]]:
