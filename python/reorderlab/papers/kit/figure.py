@@ -11,7 +11,7 @@ duration, a panel's number). A figure module declares its plots as
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,18 +76,20 @@ def series_of(
 
 def stat_series(
     table: Table,
-    curves: Iterable[str] | Mapping[str, str],
+    labels: Iterable[str],
     metric: str,
     *,
     xscale: float = 1.0,
     yscale: float = 1.0,
+    key: Callable[[str], str] | None = None,
 ) -> Lines:
-    """One line per curve of ``metric`` against x, error bars the sample
-    standard deviation over the seeds (none with one seed). ``curves``:
-    the curves' keys, or label -> key; a curve without points is left out."""
-    pairs = curves.items() if isinstance(curves, Mapping) else ((c, c) for c in curves)
+    """One line per label of ``metric`` against x, error bars the sample
+    standard deviation over the seeds (none with one seed). A label's curve
+    in ``table`` is ``key(label)`` (default: the label itself); a curve
+    without points is left out."""
     series: Lines = {}
-    for label, curve in pairs:
+    for label in labels:
+        curve = label if key is None else key(label)
         points = x_values(table, curve)
         if not points:
             continue

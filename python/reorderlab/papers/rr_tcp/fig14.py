@@ -83,7 +83,7 @@ THROUGHPUT = LineFigure(
 
 
 def _fig14_plot(tab: Table, out: Path, quick: bool) -> None:
-    lines = stat_series(tab, FIG6_CURVES, "norm", xscale=100)
+    lines = stat_series(tab, list(FIG6_CURVES), "norm", xscale=100)
     THROUGHPUT.draw(out, lines, **MODE(quick).fields())
 
 

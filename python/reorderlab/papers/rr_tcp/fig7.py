@@ -76,7 +76,7 @@ THROUGHPUT = LineFigure(
 
 
 def _fig7_plot(tab: Table, out: Path, quick: bool) -> None:
-    THROUGHPUT.draw(out, stat_series(tab, FIG4_CURVES, "norm"), **MODE(quick).fields())
+    THROUGHPUT.draw(out, stat_series(tab, list(FIG4_CURVES), "norm"), **MODE(quick).fields())
 
 
 def _fig7_claims(tab: Table, quick: bool) -> list[Claim]:

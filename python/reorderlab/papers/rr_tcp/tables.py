@@ -153,4 +153,4 @@ LT_XLABEL = "limited transmit past the maximum window M (congestion windows; Tab
 def lt_series(tab: Table, labels: Sequence[str], metric: str, yscale: float = 1.0) -> Lines:
     """``metric`` vs the limited-transmit bound, one line per label (its
     curve :func:`sens_curve`)."""
-    return stat_series(tab, {label: sens_curve(label) for label in labels}, metric, yscale=yscale)
+    return stat_series(tab, labels, metric, yscale=yscale, key=sens_curve)
