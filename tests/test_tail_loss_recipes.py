@@ -250,7 +250,7 @@ def test_no_spurious_claim_names_the_runs_that_retransmitted_spuriously() -> Non
 
 
 def test_fig3_calibration_sweep_holds_the_chosen_session_count() -> None:
-    plan = tl_fig1.plan(quick=True)
+    plan = tl_fig3.plan(quick=True)
     cal = plan[tl_setting.CALIBRATION]
     assert [p["sessions"] for p, _ in cal.points] == list(tl_setting.CALIBRATION_SESSIONS)
     assert tl_setting.BACKGROUND_SESSIONS in tl_setting.CALIBRATION_SESSIONS
