@@ -10,7 +10,7 @@ Setting (Fig. 3, Table 2)
     packets on R1->R2 (ACK reordering, Fig. 14: on R2->R1). The bottleneck
     capacity is S = M / R packets/s, R the unqueued path RTT including the
     serialisation of the data packet and of its ACK on each of the 3 hops
-    (the fixed point of ``baseline.py``), so an undisturbed flow runs at S
+    (the fixed point of ``baseline/setting.py``), so an undisturbed flow runs at S
     with window 50 ("SACK-NODELAY"): calibrated from Sec. 5's condition
     alone ("when we don't introduce a controlled packet delay or dropping
     process at the link, a TCP flow achieves throughput S"), which Fig. 4
