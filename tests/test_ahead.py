@@ -1,6 +1,6 @@
 """The look-ahead of ``reproduce``: the runs of every chosen figure
 simulated ahead, in figure order, on a thread of the driver
-(``papers.ahead``, ``sweeper.simulate_jobs``)."""
+(``reproduce_ahead``, ``sweeper.simulate_jobs``)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pandas as pd
 
 import reorderlab
-from reorderlab.papers import reproduce
-from reorderlab.papers.ahead import Ahead
-from reorderlab.papers.common import Sweep
+from reorderlab.papers.kit.runs import Sweep
+from reorderlab.reproduce import reproduce
+from reorderlab.reproduce_ahead import Ahead
 from reorderlab.store import Store
 from reorderlab.sweeper import jobs_for, simulate_jobs
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from reorderlab import deviations
-from reorderlab.claims import Claim, load_claims, write_claims
-from reorderlab.deviations import DeviationError, explain, explanations
+from reorderlab.claims import Claim, explain, write_claims
+from reorderlab.deviations import DeviationError, explanations
 from reorderlab.papers import papers
+from reorderlab.report import read_claims
 
 ENTRY = """
 [[deviation]]
@@ -77,7 +78,7 @@ def test_claims_json_round_trip(folder: Path, tmp_path: Path) -> None:
     assert raw[0]["deviation"]["cause"] == "setting"
     assert raw[0]["deviation"]["evidence"][0]["kind"] == "sweep"
     assert raw[1]["deviation"] is None
-    assert load_claims(path) == claims
+    assert read_claims(path) == claims
 
 
 @pytest.mark.parametrize(

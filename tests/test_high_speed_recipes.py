@@ -8,9 +8,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reorderlab.papers import high_speed as hs
 from reorderlab.papers import papers, select
-from reorderlab.papers.common import RUNS, Plan, write_table
+from reorderlab.papers.high_speed import fig9 as hs_fig9
+from reorderlab.papers.high_speed import setting as hs_setting
+from reorderlab.papers.kit import sensitivity as kit_sensitivity
+from reorderlab.papers.kit.runs import RUNS, Plan, write_table
 from reorderlab.runner import engine_version
 from reorderlab.scenario import DumbbellTopology, ReorderImpairment
 
@@ -21,7 +23,7 @@ def test_every_high_speed_paper_figure_is_registered() -> None:
     figs = papers()["high-speed"]
     got = {int(n) for key in figs for n in re.findall(r"\d+", key)}
     assert got == set(range(9, 15))
-    assert set(figs) == set(hs.figures())
+    assert set(figs) == set(hs_setting.figures())
     assert {r.figure for r in select("high-speed")} == set(figs)
 
 
@@ -35,13 +37,13 @@ def test_every_papers_doc_row_has_a_recipe() -> None:
 
 
 def test_gigabit_dumbbell_and_generator_placement() -> None:
-    sc = hs.scenario("TCP-NCR", "bic", 100.0, interval=0.05, delay=40e-6, block=3)
+    sc = hs_setting.scenario("TCP-NCR", "bic", 100.0, interval=0.05, delay=40e-6, block=3)
     topo = sc.topology
     assert isinstance(topo, DumbbellTopology)
     assert topo.bottleneck_rate == 1e9 and topo.bottleneck_delay == 0.05
     assert all(0.0001 <= d <= 0.0009 for d in topo.access_delays)
     # queue of one bandwidth-delay product: 1e9 * ~0.102 s / 12000 bits
-    assert 8400 <= hs.bdp_packets() <= 8600
+    assert 8400 <= hs_setting.bdp_packets() <= 8600
     (gen,) = sc.impairments
     assert isinstance(gen, ReorderImpairment)
     assert gen.link == "S0->R1"  # only the studied flow's access link
@@ -53,7 +55,7 @@ def test_gigabit_dumbbell_and_generator_placement() -> None:
 
 
 def test_zero_delay_means_no_reordering() -> None:
-    assert hs.scenario("SACK", "highspeed", 30.0, delay=0.0).impairments == []
+    assert hs_setting.scenario("SACK", "highspeed", 30.0, delay=0.0).impairments == []
 
 
 class FakeRuns:
@@ -99,7 +101,7 @@ def test_rack_tlp_is_drawn_in_every_figure_but_not_judged() -> None:
         curves_by_sweep += [
             {p["curve"] for p, _ in sweep.points}
             for name, sweep in plan.items()
-            if name != hs.SENSITIVITY
+            if name != kit_sensitivity.SENSITIVITY
         ]
         data = rec.table(FakeRuns(plan, level), True).data  # type: ignore[arg-type]
         claims += rec.claims(data, True)
@@ -123,7 +125,8 @@ def test_a_figure_plot_does_not_replace_its_table(tmp_path: Path) -> None:
         }
     )
     write_table(tmp_path, "fig9", table)
-    hs._plot(tmp_path, "fig9", table, "interval (s)", "Fig. 9", logx=True)
+    line = hs_setting.throughput_figure("fig9", "interval (s)", "Fig. 9", logx=True)
+    line.draw(tmp_path, hs_setting.curves(table))
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "fig9.csv"), table)
     assert (tmp_path / "fig9_throughput.png").exists()
     assert (tmp_path / "fig9_throughput.csv").exists()
@@ -133,28 +136,32 @@ def test_default_setting_is_the_figures_own_scenario() -> None:
     """A sensitivity point under the default setting is the same run as the
     figure's (same cache key), so it is simulated once."""
     version = engine_version()
-    plain = hs.scenario("TCP-NCR", "bic", 30.0, block=2)
-    explicit = hs.scenario("TCP-NCR", "bic", 30.0, block=2, setting=hs.Setting(max_hold=10e-3))
+    plain = hs_setting.scenario("TCP-NCR", "bic", 30.0, block=2)
+    explicit = hs_setting.scenario(
+        "TCP-NCR", "bic", 30.0, block=2, setting=hs_setting.Setting(max_hold=10e-3)
+    )
     assert plain.cache_key(1, version) == explicit.cache_key(1, version)
-    assert hs.at_point("SACK", "bic", 30.0, "delay", 60e-6).cache_key(1, version) == (
-        hs.scenario("SACK", "bic", 30.0, delay=60e-6).cache_key(1, version)
+    assert hs_setting.at_point("SACK", "bic", 30.0, "delay", 60e-6).cache_key(1, version) == (
+        hs_setting.scenario("SACK", "bic", 30.0, delay=60e-6).cache_key(1, version)
     )
     with pytest.raises(ValueError, match="param"):
-        hs.at_point("SACK", "bic", 30.0, "rate", 1.0)
+        hs_setting.at_point("SACK", "bic", 30.0, "rate", 1.0)
 
 
 def test_settings_change_only_what_they_name() -> None:
-    base = hs.scenario("SACK", "highspeed", 30.0)
-    delack = hs.scenario("SACK", "highspeed", 30.0, setting=hs.DELAYED_ACK)
+    base = hs_setting.scenario("SACK", "highspeed", 30.0)
+    delack = hs_setting.scenario("SACK", "highspeed", 30.0, setting=hs_setting.DELAYED_ACK)
     assert delack.flows[0].receiver.delayed_ack == "rfc1122"
     assert all(t.receiver.delayed_ack == "none" for t in delack.traffic)  # background as before
     assert delack.impairments == base.impairments
-    gig = hs.scenario("SACK", "highspeed", 30.0, setting=hs.GIGABIT_ACCESS)
+    gig = hs_setting.scenario("SACK", "highspeed", 30.0, setting=hs_setting.GIGABIT_ACCESS)
     (gen,) = gig.impairments
     assert isinstance(gen, ReorderImpairment) and gen.position == "egress"
     assert isinstance(gig.topology, DumbbellTopology) and gig.topology.access_rate == 1e9
     assert gig.flows == base.flows
-    held = hs.scenario("SACK", "highspeed", 30.0, setting=hs.Setting(max_hold=20e-6))
+    held = hs_setting.scenario(
+        "SACK", "highspeed", 30.0, setting=hs_setting.Setting(max_hold=20e-6)
+    )
     (gen,) = held.impairments
     assert isinstance(gen, ReorderImpairment) and gen.max_hold == 20e-6
     assert gen.position is None  # before the access link's queue, as by default
@@ -176,7 +183,7 @@ def test_sensitivity_figures_are_written_and_change_no_claim(tmp_path: Path) -> 
     for key, stem in (("fig9", "fig9"), ("fig10", "fig10"), ("fig12-13-14", "fig12")):
         rec = figs[key]
         plan = rec.points(True)
-        assert hs.SENSITIVITY in plan
+        assert kit_sensitivity.SENSITIVITY in plan
         data = rec.table(FakeRuns(plan, level), True).data  # type: ignore[arg-type]
         rec.plot(data, tmp_path, True)
         assert (tmp_path / f"{stem}_sensitivity.png").exists()
@@ -184,7 +191,7 @@ def test_sensitivity_figures_are_written_and_change_no_claim(tmp_path: Path) -> 
         names = set(points["series"])
         if stem == "fig12":
             assert {"BIC-NCR, block 1", "BIC-NCR, block 2", "BIC-SACK, block 1"} <= names
-            assert set(points["x"]) == {h * 1e6 for h in hs.QUICK_HOLDS}
+            assert set(points["x"]) == {h * 1e6 for h in hs_setting.QUICK_HOLDS}
         else:
             assert {"BIC-SACK, default", "BIC-SACK, delayed ACK"} <= names
         # the sensitivity runs far off: the claims stay what the figure's runs give
@@ -201,7 +208,9 @@ def _sensitivity_only(plan: Plan, level: dict[str, float], other: dict[str, floa
     own = runs.table
 
     def table(name: str = RUNS) -> pd.DataFrame:
-        return FakeRuns(plan, other).table(name) if name == hs.SENSITIVITY else own(name)
+        return (
+            FakeRuns(plan, other).table(name) if name == kit_sensitivity.SENSITIVITY else own(name)
+        )
 
     runs.table = table  # type: ignore[method-assign]
     return runs
@@ -212,13 +221,13 @@ def test_fig9_tabulates_its_seed_spread_without_judging_it() -> None:
     policy over more seeds than the figure (6 in full mode), each run and
     its mean / min / max; the claims read the figure's runs only."""
     rec = papers()["high-speed"]["fig9"]
-    full = rec.points(False)[hs.SEED_SPREAD]
+    full = rec.points(False)[hs_fig9.SEED_SPREAD]
     assert full.seed_list() == [1, 2, 3, 4, 5, 6]
     params = [p for p, _ in full.points]
     assert {(p["curve"], p["setting"]) for p in params} == {
         (c, s) for c in ("BIC-SACK", "HSTCP-SACK") for s in ("default", "delayed ACK")
     }
-    assert {p["x"] for p in params} == {max(hs.FIG9_INTERVALS)}
+    assert {p["x"] for p in params} == {max(hs_setting.FIG9_INTERVALS)}
     level = {"BIC-SACK": 5.0, "HSTCP-SACK": 1.0, "CUBIC-SACK": 1.0, "BIC-RACK-TLP": 9.0}
     plan = rec.points(True)
     derived = rec.table(FakeRuns(plan, level), True)  # type: ignore[arg-type]
@@ -234,7 +243,7 @@ def test_fig9_tabulates_its_seed_spread_without_judging_it() -> None:
             "spurious_fast_retransmits": [30, 31, 20],
         }
     )
-    table = hs.seed_spread_table(runs).set_index("seed")
+    table = hs_fig9.seed_spread_table(runs).set_index("seed")
     assert list(table.index) == ["1", "2", "3", "mean", "min", "max"]
     assert table.loc["mean", "mbps"] == pytest.approx(32.0)
     assert (table.loc["min", "mbps"], table.loc["max", "mbps"]) == (3.0, 89.0)

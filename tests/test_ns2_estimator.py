@@ -9,7 +9,11 @@ from collections.abc import Callable
 import pytest
 
 import reorderlab as rl
-from reorderlab.papers import high_speed, rr_tcp, tcp_pr, wwan
+from reorderlab.papers.high_speed import setting as high_speed_setting
+from reorderlab.papers.rr_tcp import fig1 as rr_tcp_fig1
+from reorderlab.papers.rr_tcp import setting as rr_tcp_setting
+from reorderlab.papers.tcp_pr import setting as tcp_pr_setting
+from reorderlab.papers.wwan import setting as wwan_setting
 from reorderlab.scenario import Scenario, TcpSpec
 
 
@@ -23,17 +27,23 @@ def _specs(sc: Scenario) -> list[TcpSpec]:
 @pytest.mark.parametrize(
     ("scenario", "release", "min_rto"),
     [
-        (lambda: rr_tcp.chain_scenario(rr_tcp.CHAIN, 0.05, "DSACK-TA", 10.0), "ns2-2.1b8", 1.0),
-        (lambda: rr_tcp.fig1_scenario("DSACK-R"), "ns2-2.1b8", 1.0),
         (
-            lambda: tcp_pr.dumbbell(4),
+            lambda: rr_tcp_setting.chain_scenario(rr_tcp_setting.CHAIN, 0.05, "DSACK-TA", 10.0),
+            "ns2-2.1b8",
+            1.0,
+        ),
+        (lambda: rr_tcp_fig1.fig1_scenario("DSACK-R"), "ns2-2.1b8", 1.0),
+        (
+            lambda: tcp_pr_setting.dumbbell(4),
             "ns2-2.26",
             None,
         ),
-        (lambda: tcp_pr.swap_scenario("SACK", 0.03, 5, 10.0), "ns2-2.26", None),
-        (lambda: high_speed.scenario("TCP-NCR", "bic", 30.0), "ns2-2.31", 1.0),
+        (lambda: tcp_pr_setting.swap_scenario("SACK", 0.03, 5, 10.0), "ns2-2.26", None),
+        (lambda: high_speed_setting.scenario("TCP-NCR", "bic", 30.0), "ns2-2.31", 1.0),
         (
-            lambda: wwan.scenario("TCP-Aix", in_order=False, frame_error=0.1, duration=10.0),
+            lambda: wwan_setting.scenario(
+                "TCP-Aix", in_order=False, frame_error=0.1, duration=10.0
+            ),
             "ns2-2.27",
             0.2,
         ),
@@ -49,12 +59,12 @@ def test_each_ns2_paper_runs_its_releases_estimator(
 
 def test_wwan_paper_ncr_is_the_aggressive_mode() -> None:
     # wwan Sec. II: NCR "sends new segments in response to each dupack".
-    assert "TCP-NCR-aggressive" in wwan.PAPER_VARIANTS
-    assert "TCP-NCR" not in wwan.PAPER_VARIANTS
+    assert "TCP-NCR-aggressive" in wwan_setting.PAPER_VARIANTS
+    assert "TCP-NCR" not in wwan_setting.PAPER_VARIANTS
 
 
 def test_the_ns2_estimator_changes_the_initial_rto_and_the_tick() -> None:
-    sc = rr_tcp.chain_scenario(rr_tcp.CHAIN, 0.05, "SACK", 5.0)
+    sc = rr_tcp_setting.chain_scenario(rr_tcp_setting.CHAIN, 0.05, "SACK", 5.0)
     ns2 = rl.run(sc, seed=1).flow(0)
     tcp = sc.flows[0].tcp.model_copy(update={"rto_estimator": None})
     plain = rl.run(

@@ -19,8 +19,13 @@ from reorderlab.checks import at_least, equals, within
 from reorderlab.claims import Claim
 from reorderlab.errors import MissingRunsError
 from reorderlab.papers import _REGISTRY as REGISTRY
-from reorderlab.papers import Derived, common, recheck, recipe, reproduce
-from reorderlab.papers.common import RUNS, Plan, Runs, Sweep, make_claim
+from reorderlab.papers import register
+from reorderlab.papers.kit import runs as common
+from reorderlab.papers.kit.claims import make_claim
+from reorderlab.papers.kit.recipe import Derived, recipe
+from reorderlab.papers.kit.runs import RUNS, Plan, Runs, Sweep
+from reorderlab.recheck import recheck
+from reorderlab.reproduce import reproduce
 from reorderlab.store import Store
 
 from .conftest import run_cli, small_scenario
@@ -87,7 +92,7 @@ def _claims(data: Toy, quick: bool) -> list[Claim]:
 def toy() -> Iterator[None]:
     """A paper of one small figure that reads its runs in all three ways
     (a sweep's table, full results, one run's Result)."""
-    recipe(TOY, "fig1", "toy", points=_points, table=_table, plot=_plot, claims=_claims)
+    register(recipe(TOY, "fig1", "toy", points=_points, table=_table, plot=_plot, claims=_claims))
     try:
         yield
     finally:

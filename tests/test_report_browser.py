@@ -11,9 +11,9 @@ import pytest
 
 import reorderlab as rl
 from reorderlab.league import write_league
-from reorderlab.papers import reproduce
 from reorderlab.report import write_report
 from reorderlab.report_check import check_report, find_chromium
+from reorderlab.reproduce import reproduce
 
 from .conftest import run_cli
 from .test_compare import REORDER_ONLY

@@ -11,10 +11,21 @@ import pandas as pd
 import pytest
 
 from reorderlab.claims import Claim
-from reorderlab.papers import papers, reproduce, select
-from reorderlab.papers import rr_tcp as rr
-from reorderlab.papers.baseline import bottleneck_rate
-from reorderlab.papers.common import RUNS
+from reorderlab.papers import papers, select
+from reorderlab.papers.baseline.setting import bottleneck_rate
+from reorderlab.papers.kit import sensitivity as kit_sensitivity
+from reorderlab.papers.kit import summary as kit_summary
+from reorderlab.papers.kit.figure import LineFigure
+from reorderlab.papers.kit.runs import RUNS
+from reorderlab.papers.rr_tcp import fig1 as rr_fig1
+from reorderlab.papers.rr_tcp import fig4_5 as rr_fig4_5
+from reorderlab.papers.rr_tcp import fig10_11 as rr_fig10_11
+from reorderlab.papers.rr_tcp import fig12_13_table3 as rr_fig12_13_table3
+from reorderlab.papers.rr_tcp import fig17_18 as rr_fig17_18
+from reorderlab.papers.rr_tcp import setting as rr_setting
+from reorderlab.papers.rr_tcp import table4_fig19 as rr_table4_fig19
+from reorderlab.papers.rr_tcp import tables as rr_tables
+from reorderlab.reproduce import reproduce
 from reorderlab.scenario import BurstLossImpairment
 
 PAPERS_DOC = Path(__file__).resolve().parents[1] / "docs" / "papers.md"
@@ -41,7 +52,7 @@ def test_every_rr_tcp_paper_figure_and_table_is_registered() -> None:
     for key in figs:
         got |= covered(key)
     assert got >= PAPER_ITEMS, f"missing: {sorted(PAPER_ITEMS - got)}"
-    assert set(figs) == set(rr.figures())
+    assert set(figs) == set(rr_setting.figures())
     # all run by ``reproduce rr-tcp``
     assert {r.figure for r in select("rr-tcp")} == set(figs)
 
@@ -64,27 +75,29 @@ def test_every_papers_doc_row_has_a_recipe() -> None:
 
 def test_capacity_is_the_window_over_the_unqueued_rtt() -> None:
     for p in (0.05, 0.1, 0.2):
-        c = rr.capacity_bps(p)
+        c = rr_setting.capacity_bps(p)
         # fixed point: R computed with the bottleneck at C gives C = 8 mss M / R
-        r = rr.unqueued_rtt(p, rate=c)
-        assert c == pytest.approx(8 * rr.MSS * rr.M / r, rel=1e-12)
-    if not rr.P_IS_LINK_DELAY:
+        r = rr_setting.unqueued_rtt(p, rate=c)
+        assert c == pytest.approx(8 * rr_setting.MSS * rr_setting.M / r, rel=1e-12)
+    if not rr_setting.P_IS_LINK_DELAY:
         # P = 50 ms is the baseline chain (bottleneck delay 23 ms)
-        assert rr.bottleneck_delay(0.05) == pytest.approx(0.023)
-        assert rr.capacity_bps(0.05) == pytest.approx(bottleneck_rate(), rel=1e-12)
+        assert rr_setting.bottleneck_delay(0.05) == pytest.approx(0.023)
+        assert rr_setting.capacity_bps(0.05) == pytest.approx(bottleneck_rate(), rel=1e-12)
 
 
 def test_every_variant_of_the_recipes_is_known_to_the_core() -> None:
     variants = {
-        *rr.FIG4_CURVES.values(),
-        *rr.FIG10_CURVES,
-        *rr.FIG12_REFS,
-        *rr.FIG17_CURVES,
-        *rr.T4_VARIANTS,
+        *rr_setting.FIG4_CURVES.values(),
+        *rr_fig10_11.FIG10_CURVES,
+        *rr_fig12_13_table3.FIG12_REFS,
+        *rr_fig17_18.FIG17_CURVES,
+        *rr_table4_fig19.T4_VARIANTS,
         "DSACK-FAES",
     }
     for v in sorted(variants):
-        sc = rr.chain_scenario("t", 0.05, v, 1.0, [rr.delayed(0.1, rr.FIG4_DELAY)])
+        sc = rr_setting.chain_scenario(
+            "t", 0.05, v, 1.0, [rr_setting.delayed(0.1, rr_setting.FIG4_DELAY)]
+        )
         assert sc.flows[0].variant == v
 
 
@@ -110,7 +123,7 @@ def test_summarise_normalises_and_pools() -> None:
             for tput, fr, false in ((5e5, 10, 5), (7e5, 30, 5))
         ]
     )
-    st = rr.summarise(df)[("A", 0.1)]
+    st = rr_tables.summarise(df)[("A", 0.1)]
     assert st.seeds == 2
     assert st["norm"] == pytest.approx(0.6)
     assert st.sd["norm"] == pytest.approx(0.1414213562, rel=1e-6)
@@ -147,7 +160,7 @@ def test_fig1_quick_end_to_end(tmp_path: Path) -> None:
     assert undo.holds, undo.measured
     assert halve.values["cwnd_min"] == 8
     assert undo.values["undos"] == 1
-    assert undo.values["restore_after_s"] == pytest.approx(rr.FIG1_HOLD, abs=0.1)
+    assert undo.values["restore_after_s"] == pytest.approx(rr_fig1.FIG1_HOLD, abs=0.1)
     # SACK has no undo: it regrows only after several RTTs
     assert undo.values["sack_undos"] == 0
     assert undo.values["sack_regrown_at"] > undo.values["t_restore"] + 0.5
@@ -165,13 +178,16 @@ def test_blanton_allman_runs_use_table2s_limited_transmit_bound(figure: str, qui
     plan = _plan(figure, quick)
     seen = set()
     for name, sweep in plan.items():
-        if name == rr.SENSITIVITY:
+        if name == kit_sensitivity.SENSITIVITY:
             continue
         for _, sc in sweep.points:
             flow = sc.flows[0]
             if flow.variant.startswith("DSACK-BL-"):
                 seen.add(flow.variant)
-                assert flow.tcp.limited_transmit_bound == rr.RR_LT_BOUND, (figure, flow.variant)
+                assert flow.tcp.limited_transmit_bound == rr_setting.RR_LT_BOUND, (
+                    figure,
+                    flow.variant,
+                )
             else:
                 assert flow.tcp.limited_transmit_bound is None, (figure, flow.variant)
     assert seen
@@ -180,14 +196,14 @@ def test_blanton_allman_runs_use_table2s_limited_transmit_bound(figure: str, qui
 @pytest.mark.parametrize("quick", [True, False])
 @pytest.mark.parametrize(
     ("figure", "variants"),
-    [("fig12-13-table3", rr.FIG12_LT_VARIANTS), ("fig17-18", ("DSACK-TA",))],
+    [("fig12-13-table3", rr_fig12_13_table3.FIG12_LT_VARIANTS), ("fig17-18", ("DSACK-TA",))],
 )
 def test_limited_transmit_sensitivity_sweeps(
     figure: str, variants: tuple[str, ...], quick: bool
 ) -> None:
     plan = _plan(figure, quick)
-    sens = plan[rr.SENSITIVITY]
-    bounds = rr.LT_SWEEP_QUICK if quick else rr.LT_SWEEP
+    sens = plan[kit_sensitivity.SENSITIVITY]
+    bounds = rr_tables.LT_SWEEP_QUICK if quick else rr_tables.LT_SWEEP
     assert sens.seeds == plan[RUNS].seeds
     own = {sc.cache_key(1, "v"): sc for _, sc in plan[RUNS].points}
     got: dict[str, set[float]] = {}
@@ -196,7 +212,7 @@ def test_limited_transmit_sensitivity_sweeps(
         assert params["curve"].startswith("lt:")
         got.setdefault(params["curve"], set()).add(params["x"])
         assert flow.variant in variants
-        if params["x"] == rr.RR_LT_BOUND:
+        if params["x"] == rr_setting.RR_LT_BOUND:
             # Table 2's bound: the figure's own run (same store key, no rerun)
             assert flow.tcp.limited_transmit_bound is None
             assert sc.cache_key(1, "v") in own
@@ -204,25 +220,18 @@ def test_limited_transmit_sensitivity_sweeps(
             assert flow.tcp.limited_transmit_bound == params["x"]
             assert sc.cache_key(1, "v") not in own
     assert got and all(xs == set(bounds) for xs in got.values())
-    assert 0.0 in bounds and rr.RR_LT_BOUND in bounds
+    assert 0.0 in bounds and rr_setting.RR_LT_BOUND in bounds
 
 
 def test_sensitivity_plot_writes_one_line_per_label(tmp_path: Path) -> None:
-    tab: rr.Table = {}
+    tab: kit_summary.Table = {}
     for label, rto in (("DSACK-FA", (3.0, 1.6)), ("DSACK-TA", (2.9, 1.5))):
         for b, v in zip((0.0, 1.0), rto, strict=True):
-            st = rr.Stat(mean={"rto_mean": v}, sd={"rto_mean": 0.1}, seeds=2)
-            tab[(rr._sens_curve(label), b)] = st
-    tab[("DSACK-TA", 0.0)] = rr.Stat(mean={"rto_mean": 9.0}, seeds=2)  # not a sweep curve
-    rr._sens_plot(
-        tmp_path,
-        "fig12_sensitivity",
-        tab,
-        ["DSACK-FA", "DSACK-TA"],
-        "rto_mean",
-        ylabel="mean RTO (s)",
-        title="t",
-    )
+            st = kit_summary.Stat(mean={"rto_mean": v}, sd={"rto_mean": 0.1}, seeds=2)
+            tab[(rr_tables.sens_curve(label), b)] = st
+    tab[("DSACK-TA", 0.0)] = kit_summary.Stat(mean={"rto_mean": 9.0}, seeds=2)  # not a sweep curve
+    line = LineFigure("fig12_sensitivity", rr_tables.LT_XLABEL, "mean RTO (s)", "t")
+    line.draw(tmp_path, rr_tables.lt_series(tab, ["DSACK-FA", "DSACK-TA"], "rto_mean"))
     assert (tmp_path / "fig12_sensitivity.png").stat().st_size > 0
     csv = pd.read_csv(tmp_path / "fig12_sensitivity.csv")
     assert sorted(set(csv["series"])) == ["DSACK-FA", "DSACK-TA"]
@@ -234,52 +243,54 @@ def test_sensitivity_plot_writes_one_line_per_label(tmp_path: Path) -> None:
 def test_fig19_traces_run_long_enough_in_quick_mode() -> None:
     # a 100-s trace met no timeout (nothing for Fig. 19 to show); the
     # table's runs keep the mode's duration
-    assert rr.FIG19_QUICK_DURATION > rr.QUICK_DURATION
+    assert rr_table4_fig19.FIG19_QUICK_DURATION > rr_setting.QUICK_DURATION
     plan = _plan("table4-fig19", True)
-    assert {sc.duration for _, sc in plan["fig19"].points} == {rr.FIG19_QUICK_DURATION}
-    assert {sc.duration for _, sc in plan[RUNS].points} == {rr.QUICK_DURATION}
+    assert {sc.duration for _, sc in plan["fig19"].points} == {rr_table4_fig19.FIG19_QUICK_DURATION}
+    assert {sc.duration for _, sc in plan[RUNS].points} == {rr_setting.QUICK_DURATION}
     full = _plan("table4-fig19", False)
-    assert {sc.duration for _, sc in full["fig19"].points} == {rr.FULL_DURATION}
+    assert {sc.duration for _, sc in full["fig19"].points} == {rr_setting.FULL_DURATION}
 
 
 def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None:
     plan = _plan("table4-fig19", True)
     own = {sc.cache_key(1, "v") for _, sc in plan[RUNS].points}
     got: dict[str, list[float]] = {}
-    ba = rr._sens_curve(rr.T4_BA_UNDO)
-    for params, sc in plan[rr.SENSITIVITY].points:
+    ba = rr_tables.sens_curve(rr_table4_fig19.T4_BA_UNDO)
+    for params, sc in plan[kit_sensitivity.SENSITIVITY].points:
         got.setdefault(params["curve"], []).append(params["x"])
         bursts = [i for i in sc.impairments if isinstance(i, BurstLossImpairment)]
         assert [b.q for b in bursts] == ([params["x"]] if params["x"] else [])
         # the paper's rate is Table 4's own run with drops
-        paper_rate = params["x"] == rr.T4_Q and params["curve"] != ba
+        paper_rate = params["x"] == rr_table4_fig19.T4_Q and params["curve"] != ba
         assert (sc.cache_key(1, "v") in own) == paper_rate
         # Blanton-Allman's undo only on its own curve
         undo = sc.flows[0].tcp.undo_response
         assert undo == ("slow-start" if params["curve"] == ba else None)
         assert sc.flows[0].variant == "DSACK-BL-INC" or params["curve"] != ba
     assert got == {
-        **{f"lt:{v}": list(rr.T4_Q_SWEEP) for v in rr.T4_VARIANTS},
-        ba: [0.0, *rr.T4_Q_SWEEP],
+        **{f"lt:{v}": list(rr_table4_fig19.T4_Q_SWEEP) for v in rr_table4_fig19.T4_VARIANTS},
+        ba: [0.0, *rr_table4_fig19.T4_Q_SWEEP],
     }
 
     # the plot: throughput lost relative to the run without drops
-    tab: rr.Table = {}
+    tab: kit_summary.Table = {}
     for v, base in (("DSACK-BL-INC", 0.9), ("DSACK-TA", 1.0)):
-        tab[(f"{v} | no drops", 0.0)] = rr.Stat(mean={"norm": base}, seeds=2)
-        for q in rr.T4_Q_SWEEP:
-            tab[(rr._sens_curve(v), q)] = rr.Stat(mean={"norm": base * (1 - 1000 * q)}, seeds=2)
-    tab[(ba, 0.0)] = rr.Stat(mean={"norm": 0.8}, seeds=2)
-    for q in rr.T4_Q_SWEEP:
-        tab[(ba, q)] = rr.Stat(mean={"norm": 0.8 * (1 - 2000 * q)}, seeds=2)
-    data = rr.Table4(tab, {}, {})
-    rr._t4_sensitivity_plot(data, tmp_path, True)
+        tab[(f"{v} | no drops", 0.0)] = kit_summary.Stat(mean={"norm": base}, seeds=2)
+        for q in rr_table4_fig19.T4_Q_SWEEP:
+            tab[(rr_tables.sens_curve(v), q)] = kit_summary.Stat(
+                mean={"norm": base * (1 - 1000 * q)}, seeds=2
+            )
+    tab[(ba, 0.0)] = kit_summary.Stat(mean={"norm": 0.8}, seeds=2)
+    for q in rr_table4_fig19.T4_Q_SWEEP:
+        tab[(ba, q)] = kit_summary.Stat(mean={"norm": 0.8 * (1 - 2000 * q)}, seeds=2)
+    data = rr_table4_fig19.Table4(tab, {}, {})
+    rr_table4_fig19._t4_sensitivity_plot(data, tmp_path, True)
     csv = pd.read_csv(tmp_path / "table4_sensitivity.csv")
     ta = csv[csv["series"] == "DSACK-TA"].sort_values("x")
-    assert list(ta["x"]) == pytest.approx([100 * q for q in rr.T4_Q_SWEEP])
-    assert list(ta["y"]) == pytest.approx([100 * 1000 * q for q in rr.T4_Q_SWEEP])
-    slow = csv[csv["series"] == rr.T4_BA_UNDO].sort_values("x")
-    assert list(slow["y"]) == pytest.approx([100 * 2000 * q for q in rr.T4_Q_SWEEP])
+    assert list(ta["x"]) == pytest.approx([100 * q for q in rr_table4_fig19.T4_Q_SWEEP])
+    assert list(ta["y"]) == pytest.approx([100 * 1000 * q for q in rr_table4_fig19.T4_Q_SWEEP])
+    slow = csv[csv["series"] == rr_table4_fig19.T4_BA_UNDO].sort_values("x")
+    assert list(slow["y"]) == pytest.approx([100 * 2000 * q for q in rr_table4_fig19.T4_Q_SWEEP])
 
 
 @pytest.mark.parametrize(
@@ -289,8 +300,10 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
 def test_the_setting_condition_is_a_claim(
     norm: float, frs: float, timeouts: float, holds: bool
 ) -> None:
-    st = rr.Stat(mean={"norm": norm, "fast_retransmits": frs, "timeouts": timeouts}, seeds=2)
-    claim = rr._setting_claim(st)
+    st = kit_summary.Stat(
+        mean={"norm": norm, "fast_retransmits": frs, "timeouts": timeouts}, seeds=2
+    )
+    claim = rr_fig4_5._setting_claim(st)
     assert claim.figure == "fig4"
     assert claim.holds is holds
     assert claim.values["nodelay_norm"] == norm

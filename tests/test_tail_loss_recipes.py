@@ -10,8 +10,14 @@ import pandas as pd
 import pytest
 
 from reorderlab import run
-from reorderlab.papers import papers, reproduce, select
-from reorderlab.papers import tail_loss as tl
+from reorderlab.papers import papers, select
+from reorderlab.papers.kit import claims as kit_claims
+from reorderlab.papers.tail_loss import fig1 as tl_fig1
+from reorderlab.papers.tail_loss import fig3 as tl_fig3
+from reorderlab.papers.tail_loss import fig4 as tl_fig4
+from reorderlab.papers.tail_loss import fig4_samples as tl_fig4_samples
+from reorderlab.papers.tail_loss import setting as tl_setting
+from reorderlab.reproduce import reproduce
 from reorderlab.scenario import (
     ChainTopology,
     DumbbellTopology,
@@ -23,11 +29,11 @@ from reorderlab.scenario import (
 def test_registered_figures() -> None:
     figs = papers()["tail-loss"]
     assert {int(n) for k in figs for n in re.findall(r"\d+", k)} >= {1, 2, 3, 4}
-    assert {r.figure for r in select("tail-loss")} == set(tl.figures())
+    assert {r.figure for r in select("tail-loss")} == set(tl_setting.figures())
 
 
 def test_controlled_scenario_drops_the_last_n_segments_once() -> None:
-    sc = tl.controlled("TLPR", 0.08, "delack", 3)
+    sc = tl_setting.controlled("TLPR", 0.08, "delack", 3)
     (imp,) = sc.impairments
     assert isinstance(imp, PositionedImpairment)
     assert imp.segments == [7, 8, 9] and imp.copies == "original"
@@ -38,11 +44,11 @@ def test_controlled_scenario_drops_the_last_n_segments_once() -> None:
 
 
 def test_congested_scenario_has_fixed_size_foreground_objects() -> None:
-    sc = tl.congested("RTOR", 4, 0.04, "quickack", 60.0)
+    sc = tl_setting.congested("RTOR", 4, 0.04, "quickack", 60.0)
     fg, bg = sc.traffic
-    assert fg.object_size.model_dump() == {"dist": "constant", "value": 4 * tl.MSS}
+    assert fg.object_size.model_dump() == {"dist": "constant", "value": 4 * tl_setting.MSS}
     assert fg.variant == "RTOR" and fg.tcp.syn and fg.closed_loop
-    assert bg.sessions == tl.BACKGROUND_SESSIONS and bg.variant == "SACK"
+    assert bg.sessions == tl_setting.BACKGROUND_SESSIONS and bg.variant == "SACK"
     topo = sc.topology
     assert isinstance(topo, DumbbellTopology)
     # the foreground's one-way delay: its two access links plus the bottleneck
@@ -54,17 +60,17 @@ def test_probe_and_rack_counters_reach_python() -> None:
     # Last segment lost (RTT 80 ms, quickack): one tail loss probe, a
     # retransmission; RACK marks nothing. Second-to-last lost: the reorder
     # timer marks it (RFC 8985 Sec. 6.3), no probe.
-    last = run(tl.controlled("RACK-TLP", 0.08, "quickack", 1)).flow(0)
+    last = run(tl_setting.controlled("RACK-TLP", 0.08, "quickack", 1)).flow(0)
     assert (last["tlp_probes"], last["probe_retransmits"]) == (1, 1)
     assert (last["rack_marked_lost"], last["rack_reorder_timeouts"]) == (0, 0)
-    sc = tl.controlled("RACK-TLP", 0.08, "quickack", 1)
+    sc = tl_setting.controlled("RACK-TLP", 0.08, "quickack", 1)
     (imp,) = sc.impairments
     assert isinstance(imp, PositionedImpairment)
     imp.segments = [8]
     second = run(sc).flow(0)
     assert second["tlp_probes"] == 0
     assert (second["rack_marked_lost"], second["rack_reorder_timeouts"]) == (1, 1)
-    base = run(tl.controlled("Linux-ER", 0.08, "quickack", 1)).flow(0)
+    base = run(tl_setting.controlled("Linux-ER", 0.08, "quickack", 1)).flow(0)
     assert base["tlp_probes"] == base["rack_reorder_timeouts"] == 0
 
 
@@ -72,30 +78,30 @@ def test_fig1_quick_end_to_end(tmp_path: Path) -> None:
     claims = reproduce("tail-loss", "fig1", quick=True, out=tmp_path, store=None)["tail-loss"]
     assert len(claims) == 5
     table = pd.read_csv(tmp_path / "tail-loss" / "fig1.csv")
-    assert set(table["variant"]) == set(tl.VARIANTS)
-    base = table[table["variant"] == tl.BASELINE]
+    assert set(table["variant"]) == set(tl_setting.VARIANTS)
+    base = table[table["variant"] == tl_setting.BASELINE]
     assert (base["norm"] == 1.0).all()
     # RFC 7765 with quickack: RTOR saves exactly one RTT at every RTT.
     saved = next(c for c in claims if c.claim.startswith("quickack: RTOR"))
     assert saved.holds, saved.measured
     sens = pd.read_csv(tmp_path / "tail-loss" / "fig1_sensitivity_table.csv")
-    assert len(sens) == len(tl.DELACK_OFFSETS) * len(tl._fig1_rtts(True))
+    assert len(sens) == len(tl_fig1.DELACK_OFFSETS) * len(tl_fig1._fig1_rtts(True))
     for ext in ("png", "svg", "csv"):
         assert (tmp_path / "tail-loss" / f"fig1_sensitivity.{ext}").exists()
 
 
-@pytest.mark.parametrize("site", list(tl.SITES))
+@pytest.mark.parametrize("site", list(tl_setting.SITES))
 def test_site_pages_have_the_papers_object_count_and_mean(site: str) -> None:
-    n, mean = tl.SITES[site]
-    sizes = tl.site_sizes(site)
+    n, mean = tl_setting.SITES[site]
+    sizes = tl_setting.site_sizes(site)
     assert len(sizes) == n
     assert sum(sizes) / n == pytest.approx(mean, rel=1e-4)
     assert min(sizes) > 0 and max(sizes) > 2 * mean  # a skewed law, not constant
-    assert tl.site_sizes(site) == sizes  # the same recorded page every time
+    assert tl_setting.site_sizes(site) == sizes  # the same recorded page every time
 
 
 def test_web_scenario_is_the_papers_setting() -> None:
-    sc = tl.web("TLPR", "newspaper", 0.16, 100.0)
+    sc = tl_setting.web("TLPR", "newspaper", 0.16, 100.0)
     topo = sc.topology
     assert isinstance(topo, ChainTopology) and topo.bottleneck_rate == 10e6
     assert 2 * (topo.bottleneck_delay + 2 * topo.access_delay) == pytest.approx(0.16)
@@ -106,9 +112,9 @@ def test_web_scenario_is_the_papers_setting() -> None:
     assert 1 / imp.p_bg == pytest.approx(2.0) and imp.data_only
     (gen,) = sc.traffic
     assert gen.kind == "page" and gen.connections == 6 and gen.variant == "TLPR"
-    assert gen.object_sizes == tl.site_sizes("newspaper")
+    assert gen.object_sizes == tl_setting.site_sizes("newspaper")
     assert gen.receiver.delayed_ack == "rfc1122" and gen.receiver.delack_timeout == 0.2
-    assert gen.stop == pytest.approx(100.0 - tl.FIG4_TAIL)
+    assert gen.stop == pytest.approx(100.0 - tl_setting.FIG4_TAIL)
     assert sc.record.objects
 
 
@@ -124,16 +130,16 @@ def test_selection_readings() -> None:
         _obj(1, 0, 0.3, 0),  # same connection number, another download
         _obj(0, 0, None, 0),  # not complete: never a sample
     ]
-    assert sorted(tl.selected_octs(objs, "connections")) == [0.1, 0.9]
-    assert tl.selected_octs(objs, "objects") == [0.9]
+    assert sorted(tl_fig4_samples.selected_octs(objs, "connections")) == [0.1, 0.9]
+    assert tl_fig4_samples.selected_octs(objs, "objects") == [0.9]
 
 
 def test_fig4_small_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A few pages per run: the recipe's plumbing, not its numbers.
-    monkeypatch.setattr(tl, "FIG4_DURATION", {s: (45.0, 45.0) for s in tl.SITES})
-    monkeypatch.setattr(tl, "FIG4_SEEDS", (2, 2))
-    monkeypatch.setattr(tl, "FIG4_SENS_SEEDS", (1, 1))
-    monkeypatch.setattr(tl, "FIG4_SENS_QUEUES", (50, 100))
+    monkeypatch.setattr(tl_fig4, "FIG4_DURATION", {s: (45.0, 45.0) for s in tl_setting.SITES})
+    monkeypatch.setattr(tl_fig4, "FIG4_SEEDS", (2, 2))
+    monkeypatch.setattr(tl_fig4, "FIG4_SENS_SEEDS", (1, 1))
+    monkeypatch.setattr(tl_fig4, "FIG4_SENS_QUEUES", (50, 100))
     claims = reproduce("tail-loss", "fig4", quick=True, out=tmp_path, store=None)["tail-loss"]
     assert len(claims) == 1 + 2 * 6 + 3
     assert all(c.figure == "fig4" and c.measured for c in claims)
@@ -142,7 +148,9 @@ def test_fig4_small_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         "objects",
     }
     table = pd.read_csv(tmp_path / "tail-loss" / "fig4.csv")
-    assert len(table) == len(tl.VARIANTS) * len(tl.SITES) * len(tl.FIG4_RTTS)
+    assert len(table) == len(tl_setting.VARIANTS) * len(tl_setting.SITES) * len(
+        tl_setting.FIG4_RTTS
+    )
     assert (table["pages"] >= 1).all() and (table["unfinished"] == 0).all()
     assert (table["objects.n"] <= table["connections.n"]).all()
     assert (table["seeds"] == 2).all()
@@ -154,7 +162,7 @@ def test_fig4_small_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert list(stability["pooled"] == "holds") == [c.holds for c in claims]
     assert (stability["seeds"] == 2).all() and stability["seeds_holding"].between(0, 2).all()
     sens = pd.read_csv(tmp_path / "tail-loss" / "fig4_sensitivity_table.csv")
-    assert sorted(set(sens["queue"])) == [50, 100] and set(sens["site"]) == set(tl.SITES)
+    assert sorted(set(sens["queue"])) == [50, 100] and set(sens["site"]) == set(tl_setting.SITES)
     deciles = pd.read_csv(tmp_path / "tail-loss" / "fig4_deciles.csv")
     assert {"p10", "p50", "p90"} <= set(deciles.columns)
 
@@ -181,14 +189,16 @@ def _run_raw(
 def test_fig4_pools_seeds_sample_by_sample() -> None:
     # Two seeds of one point: counters add up, samples are concatenated
     # (selections made within each run), not averaged run by run.
-    one = tl._Pool({}, [], {})
+    one = tl_fig4_samples.Pool({}, [], {})
     one.add(_run_raw([_obj(0, 0, 0.5, 1), _obj(0, 1, 0.1, 0)], 100, (90, 1), 2))
-    two = tl._Pool({}, [], {})
+    two = tl_fig4_samples.Pool({}, [], {})
     two.add(
         _run_raw([_obj(0, 0, 2.0, 1), _obj(1, 0, 1.5, 1), _obj(0, 1, 0.2, 0)], 300, (280, 5), 0)
     )
-    pooled = tl._pooled({1: {("TLP", "search", 0.01): one}, 2: {("TLP", "search", 0.01): two}})
-    row = tl._fig4_row(("TLP", "search", 0.01), pooled[("TLP", "search", 0.01)])
+    pooled = tl_fig4_samples.merged_over_seeds(
+        {1: {("TLP", "search", 0.01): one}, 2: {("TLP", "search", 0.01): two}}
+    )
+    row = tl_fig4_samples.pool_row(("TLP", "search", 0.01), pooled[("TLP", "search", 0.01)])
     assert row["seeds"] == 2 and row["objects"] == 5
     assert (row["data_packets"], row["ge_seen"], row["ge_dropped"], row["queue_drops"]) == (
         400,
@@ -208,18 +218,18 @@ def test_fig1_sensitivity_shows_the_delayed_ack_race() -> None:
     # delayed ACK of the ninth segment: RTOR retransmits twice spuriously
     # and saves RTT + 200 ms + the baseline's RTO growth (63 ms). With the
     # timer 0.1 ms shorter the ACK comes first: exactly RTT + 200 ms saved.
-    timers = (tl.DELACK_TIMEOUT, tl.DELACK_TIMEOUT - 1e-4)
+    timers = (tl_setting.DELACK_TIMEOUT, tl_setting.DELACK_TIMEOUT - 1e-4)
     rows = [
         {
             "variant": v,
             "rtt": 0.08,
             "delack_timeout": d,
-            **run(tl.controlled(v, 0.08, "delack", 1, delack_timeout=d)).flow(0),
+            **run(tl_setting.controlled(v, 0.08, "delack", 1, delack_timeout=d)).flow(0),
         }
         for d in timers
-        for v in (tl.BASELINE, "RTOR")
+        for v in (tl_setting.BASELINE, "RTOR")
     ]
-    sens = tl.fig1_sensitivity(pd.DataFrame(rows)).set_index("delack_timeout")
+    sens = tl_fig1.fig1_sensitivity(pd.DataFrame(rows)).set_index("delack_timeout")
     race, early = sens.loc[timers[0]], sens.loc[timers[1]]
     assert race["rtor_spurious"] == 2 and race["excess"] == pytest.approx(0.063, abs=0.002)
     assert early["rtor_spurious"] == 0 and abs(early["excess"]) < 0.001
@@ -234,24 +244,24 @@ def test_no_spurious_claim_names_the_runs_that_retransmitted_spuriously() -> Non
             {"variant": "Linux", "receiver": "delack", "rtt": 0.02, "spurious": 5},
         ]
     )
-    claim = tl._no_spurious_claim("fig1", df)
+    claim = tl_setting.no_spurious_claim("fig1", df)
     assert not claim.holds and claim.measured == "spurious retransmissions: RTOR delack 20 ms (2)"
-    assert tl._no_spurious_claim("fig1", df[df["variant"] != "RTOR"]).holds
+    assert tl_setting.no_spurious_claim("fig1", df[df["variant"] != "RTOR"]).holds
 
 
 def test_fig3_calibration_sweep_holds_the_chosen_session_count() -> None:
-    plan = tl._fig3_points(quick=True)
-    cal = plan[tl.CALIBRATION]
-    assert [p["sessions"] for p, _ in cal.points] == list(tl.CALIBRATION_SESSIONS)
-    assert tl.BACKGROUND_SESSIONS in tl.CALIBRATION_SESSIONS
+    plan = tl_fig3.plan(quick=True)
+    cal = plan[tl_setting.CALIBRATION]
+    assert [p["sessions"] for p, _ in cal.points] == list(tl_setting.CALIBRATION_SESSIONS)
+    assert tl_setting.BACKGROUND_SESSIONS in tl_setting.CALIBRATION_SESSIONS
     for params, sc in cal.points:
         assert sc.traffic[1].sessions == params["sessions"]
     # the 290-packet queue holds the paper's 35 ms at 100 Mb/s
     raw = {"links": [{"link": "R1->R2", "queue_drops": 3, "arrivals": 200, "max_queue": 290}]}
-    loss, queueing = tl._bottleneck(raw)
+    loss, queueing = tl_fig3._bottleneck(raw)
     assert loss == pytest.approx(0.015) and queueing == pytest.approx(0.0348)
-    assert tl._queueing_claim([0.01, queueing]).holds
-    assert not tl._queueing_claim([0.01, 0.02]).holds
+    assert tl_fig3._queueing_claim([0.01, queueing]).holds
+    assert not tl_fig3._queueing_claim([0.01, 0.02]).holds
 
 
 def test_claims_stability_counts_the_seeds_a_claim_holds_on() -> None:
@@ -259,11 +269,11 @@ def test_claims_stability_counts_the_seeds_a_claim_holds_on() -> None:
 
     def claims(x: float) -> list[Claim]:
         return [
-            Claim(tl.PAPER, "fig3", "x is small", "x < 1", f"{x}", x < 1, {}),
-            Claim(tl.PAPER, "fig3", "x is positive", "x > 0", f"{x}", x > 0, {}),
+            Claim(tl_setting.PAPER, "fig3", "x is small", "x < 1", f"{x}", x < 1, {}),
+            Claim(tl_setting.PAPER, "fig3", "x is positive", "x > 0", f"{x}", x > 0, {}),
         ]
 
-    table = tl.claims_stability(claims, 0.9, [0.5, 1.5, 0.7, 2.0])
+    table = kit_claims.claims_stability(claims, 0.9, [0.5, 1.5, 0.7, 2.0])
     assert list(table["claim"]) == ["x is small", "x is positive"]
     assert list(table["pooled"]) == ["holds", "holds"]
     assert list(table["seeds_holding"]) == [2, 4]

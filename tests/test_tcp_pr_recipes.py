@@ -10,8 +10,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reorderlab.papers import papers, reproduce, select
-from reorderlab.papers import tcp_pr as pr
+from reorderlab.papers import papers, select
+from reorderlab.papers.tcp_pr import fig4_5_7 as pr_fig4_5_7
+from reorderlab.papers.tcp_pr import fig9 as pr_fig9
+from reorderlab.papers.tcp_pr import fig11 as pr_fig11
+from reorderlab.papers.tcp_pr import fig13 as pr_fig13
+from reorderlab.papers.tcp_pr import setting as pr_setting
+from reorderlab.papers.tcp_pr import tables as pr_tables
+from reorderlab.reproduce import reproduce
 from reorderlab.scenario import DumbbellTopology, ParkingLotTopology, RedQueue, SwapImpairment
 
 PAPERS_DOC = Path(__file__).resolve().parents[1] / "docs" / "papers.md"
@@ -25,7 +31,7 @@ def test_every_tcp_pr_paper_figure_is_registered_and_run_by_default() -> None:
     figs = papers()["tcp-pr"]
     got = set().union(*(figures_of(k) for k in figs))
     assert got >= {4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16}
-    assert set(figs) == set(pr.figures())
+    assert set(figs) == set(pr_setting.figures())
     assert {r.figure for r in select("tcp-pr")} == set(figs)
 
 
@@ -47,53 +53,57 @@ def test_every_papers_doc_row_has_a_recipe() -> None:
 
 
 def test_dumbbell_has_the_papers_propagation_rtt_and_alternating_protocols() -> None:
-    sc = pr.dumbbell(6, rtt=0.2, limit=25, qdisc="red", duration=100.0)
+    sc = pr_setting.dumbbell(6, rtt=0.2, limit=25, qdisc="red", duration=100.0)
     topo = sc.topology
     assert isinstance(topo, DumbbellTopology)
     assert 2 * (topo.bottleneck_delay + 2 * topo.access_delay) == pytest.approx(0.2)
     assert [f.variant for f in sc.flows] == ["TCP-PR", "SACK"] * 3
     assert sc.warmup == pytest.approx(40.0)  # the last 60 s are measured
     assert max(f.start for f in sc.flows) < 5.0
-    with_bg = pr.dumbbell(4, http=True)
+    with_bg = pr_setting.dumbbell(4, http=True)
     # calibrated to the paper's "around 10%" (the paper's 50 sessions: 48 %)
-    assert with_bg.traffic[0].sessions == pr.WEB_SESSIONS == 8
+    assert with_bg.traffic[0].sessions == pr_setting.WEB_SESSIONS == 8
     assert with_bg.traffic[0].closed_loop
 
 
 def test_seeds_differ_by_their_flows_start_times() -> None:
-    first = [f.start for f in pr.dumbbell(8, seed=1).flows]
+    first = [f.start for f in pr_setting.dumbbell(8, seed=1).flows]
     assert first == [5.0 * i / 8 for i in range(8)]  # seed 1: evenly spread
-    second = [f.start for f in pr.dumbbell(8, seed=2).flows]
+    second = [f.start for f in pr_setting.dumbbell(8, seed=2).flows]
     assert second != first and all(0.0 <= t < 5.0 for t in second)
-    assert second == [f.start for f in pr.dumbbell(8, seed=2).flows]  # deterministic
-    assert [f.start for f in pr.parking_lot(8, seed=3).flows] == pr.flow_starts(8, 3)
+    assert second == [f.start for f in pr_setting.dumbbell(8, seed=2).flows]  # deterministic
+    assert [f.start for f in pr_setting.parking_lot(8, seed=3).flows] == pr_setting.flow_starts(
+        8, 3
+    )
     # each seed's sweep holds that seed's scenarios
-    plan = pr.fig11.points(True)
+    plan = pr_fig11.FIGURES[0].points(True)
     assert sorted(plan) == ["runs", "runs@2", "runs@3"]
     assert plan["runs@2"].seeds == [2]
     starts = {k: [f.start for f in v.points[0][1].flows] for k, v in plan.items()}
-    assert starts["runs"] == pr.flow_starts(32, 1) and starts["runs@3"] == pr.flow_starts(32, 3)
+    assert starts["runs"] == pr_setting.flow_starts(32, 1) and starts[
+        "runs@3"
+    ] == pr_setting.flow_starts(32, 3)
 
 
 def test_reno_reference_gets_limited_transmit_like_ns2() -> None:
-    sc = pr.dumbbell(4, variants=("SACK", "Reno"))
+    sc = pr_setting.dumbbell(4, variants=("SACK", "Reno"))
     lt = {f.variant: f.tcp.limited_transmit for f in sc.flows}
     assert lt == {"SACK": None, "Reno": True}
-    off = pr.dumbbell(4, sack_lt=False)
+    off = pr_setting.dumbbell(4, sack_lt=False)
     assert {f.variant: f.tcp.limited_transmit for f in off.flows} == {"TCP-PR": None, "SACK": False}
 
 
 def test_red_thresholds_default_to_ns2_and_can_be_swept() -> None:
-    red = pr.dumbbell(2, qdisc="red", limit=25).topology
+    red = pr_setting.dumbbell(2, qdisc="red", limit=25).topology
     assert isinstance(red, DumbbellTopology) and isinstance(red.queue, RedQueue)
-    assert (red.queue.min_th, red.queue.max_th) == pr.RED_THRESHOLDS == (5.0, 15.0)
-    swept = pr.dumbbell(2, qdisc="red", limit=25, red=(10.0, 30.0)).topology
+    assert (red.queue.min_th, red.queue.max_th) == pr_setting.RED_THRESHOLDS == (5.0, 15.0)
+    swept = pr_setting.dumbbell(2, qdisc="red", limit=25, red=(10.0, 30.0)).topology
     assert isinstance(swept, DumbbellTopology) and isinstance(swept.queue, RedQueue)
     assert (swept.queue.min_th, swept.queue.max_th) == (10.0, 30.0)
 
 
 def test_parking_lot_matches_fig3() -> None:
-    sc = pr.parking_lot(8, duration=100.0)
+    sc = pr_setting.parking_lot(8, duration=100.0)
     topo = sc.topology
     assert isinstance(topo, ParkingLotTopology)
     assert topo.cross_access_rates == [5e6, 1.66e6, 2.5e6]
@@ -106,10 +116,10 @@ def test_parking_lot_matches_fig3() -> None:
 
 
 def test_swap_and_mesh_scenarios() -> None:
-    sc = pr.swap_scenario("TD-FR", 0.18, 20, 50.0)
+    sc = pr_setting.swap_scenario("TD-FR", 0.18, 20, 50.0)
     assert sc.impairments == [SwapImpairment(link="R1->R2", period=1.0, swaps=20)]
-    assert pr.swap_scenario("SACK", 0.03, 0, 50.0).impairments == []
-    mesh = pr.mesh_scenario("TCP-PR", 0.06, 2.0, 50.0)
+    assert pr_setting.swap_scenario("SACK", 0.03, 0, 50.0).impairments == []
+    mesh = pr_setting.mesh_scenario("TCP-PR", 0.06, 2.0, 50.0)
     mp = mesh.multipath[0]
     assert [len(p) for p in mp.paths] == [3, 4, 5]
     # paths are node-disjoint apart from S and D
@@ -140,12 +150,12 @@ def test_fairness_table_means_over_seeds_and_drop_rate() -> None:
             for s, t in ((1, 0.9), (2, 1.1))
         ]
     )
-    table = pr.fairness_table(df, ("TCP-PR", "SACK"))
+    table = pr_tables.fairness_table(df, ("TCP-PR", "SACK"))
     row = table.iloc[0]
     assert row["norm.TCP-PR"] == pytest.approx(1.0)
     assert row["drop_rate"] == pytest.approx(0.02)
     assert row["background_share"] == 0.0
-    claims = pr._fair_claims("figX", table, ("TCP-PR", "SACK"), "both")
+    claims = pr_tables.fair_claims("figX", table, ("TCP-PR", "SACK"), "both")
     assert len(claims) == 1 and claims[0].holds
 
 
@@ -156,11 +166,11 @@ def test_fig13_quick_end_to_end(tmp_path: Path) -> None:
     saved = json.loads((tmp_path / "tcp-pr" / "claims.json").read_text())
     assert [c["measured"] for c in saved] == [c.measured for c in claims]
     table = pd.read_csv(tmp_path / "tcp-pr" / "fig13.csv")
-    assert set(table["variant"]) == set(pr.REORDER_VARIANTS)
+    assert set(table["variant"]) == set(pr_setting.REORDER_VARIANTS)
     assert (tmp_path / "tcp-pr" / "fig13-1.png").exists()
     # the sensitivity sweep is drawn beside the figure, quick mode too
     sens = pd.read_csv(tmp_path / "tcp-pr" / "fig13_sensitivity.csv")
-    assert set(sens["series"]) >= set(pr.SENS_SWAP_DELAYS)
+    assert set(sens["series"]) >= set(pr_fig13.SENS_SWAP_DELAYS)
     assert (tmp_path / "tcp-pr" / "fig13_sensitivity.png").exists()
     # TCP-PR ignores swaps (the paper's flat curve) whatever else holds.
     flat = [c for c in claims if "independent of K" in c.claim]
@@ -168,15 +178,20 @@ def test_fig13_quick_end_to_end(tmp_path: Path) -> None:
 
 
 def test_sensitivity_runs_join_the_plan_but_not_the_claims() -> None:
-    quick, full = pr.fig4_5_7.points(True), pr.fig4_5_7.points(False)
+    quick, full = pr_fig4_5_7.FIGURES[0].points(True), pr_fig4_5_7.FIGURES[0].points(False)
     assert "sensitivity" in quick and "sensitivity@2" not in quick  # 1 seed quick
     assert quick["sensitivity"].seeds == [1] and full["sensitivity@2"].seeds == [2]
     params = [p for p, _ in quick["sensitivity"].points]
-    assert {p["setting"] for p in params} == {*pr.SENS_RED_SETTINGS, pr.SENS_DROPTAIL}
+    assert {p["setting"] for p in params} == {
+        *pr_fig4_5_7.SENS_RED_SETTINGS,
+        pr_fig4_5_7.SENS_DROPTAIL,
+    }
     assert {p["sack_lt"] for p in params} == {True, False}
     # the LT-on point at ns-2's thresholds is the figure's own 16-flow run
     same = [sc for p, sc in quick["sensitivity"].points if p["min_th"] == 5.0 and p["sack_lt"]]
-    own = pr.PR_PANELS["Fig. 4 RED, 15 Mb/s, 20 ms, 25 pkts"](16, pr.QUICK_DURATION, 1)
+    own = pr_tables.PR_PANELS["Fig. 4 RED, 15 Mb/s, 20 ms, 25 pkts"](
+        16, pr_setting.QUICK_DURATION, 1
+    )
     assert same[0] == own
 
 
@@ -184,10 +199,10 @@ def test_swap_sensitivity_measures_sack_below_the_others_mean() -> None:
     rows = pd.DataFrame(
         [
             {"delay": "d", "rate": 1e6, "variant": v, "seed": 1, "throughput_bps": t}
-            for v, t in zip(pr.REORDER_VARIANTS, (10, 8, 10, 10, 10, 10, 10), strict=True)
+            for v, t in zip(pr_setting.REORDER_VARIANTS, (10, 8, 10, 10, 10, 10, 10), strict=True)
         ]
     )
-    table = pr._swap_table(rows)
+    table = pr_fig13._swap_table(rows)
     assert list(table["shortfall"]) == pytest.approx([0.2])  # SACK 8 vs the others' 10
 
 
@@ -200,5 +215,5 @@ def test_web_sensitivity_reports_the_background_share() -> None:
         "f0.throughput_bps": 8e6 / 60,  # 1 MB over the 60 s window
         "t0.bytes_delivered_measured": 1e6 / 9,
     }
-    table = pr._web_table(pd.DataFrame([row]))
+    table = pr_fig9._web_table(pd.DataFrame([row]))
     assert table["share"].iloc[0] == pytest.approx(0.1)

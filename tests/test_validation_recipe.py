@@ -13,21 +13,26 @@ import pytest
 from reorderlab.emulate import unavailable_reason
 from reorderlab.errors import MissingRunsError
 from reorderlab.papers import papers, select
-from reorderlab.papers import validation as val
-from reorderlab.papers.common import Runs
+from reorderlab.papers.kit.mode import Modes
+from reorderlab.papers.kit.runs import Runs
+from reorderlab.papers.validation import fig4 as val_fig4
+from reorderlab.papers.validation import setting as val_setting
 
 
 @pytest.fixture
 def tiny(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two fractions, 2 s runs, one seed: the quick mode in seconds."""
-    monkeypatch.setattr(val, "FRACTIONS_QUICK", (0.0, 0.3))
-    monkeypatch.setattr(val, "QUICK_DURATION", 2.0)
-    monkeypatch.setattr(val, "SIM_SEEDS", 1)
+    fractions = Modes(full=val_setting.FRACTIONS, quick=(0.0, 0.3))
+    duration = Modes(full=val_setting.FULL_DURATION, quick=2.0)
+    for module in (val_setting, val_fig4):
+        monkeypatch.setattr(module, "FRACTIONS_OF", fractions)
+        monkeypatch.setattr(module, "DURATION", duration)
+    monkeypatch.setattr(val_fig4, "SIM_SEEDS", 1)
 
 
-def fig4() -> val.KernelFigure:
+def fig4() -> val_fig4.KernelFigure:
     rec = papers()["validation"]["fig4"]
-    assert isinstance(rec, val.KernelFigure)
+    assert isinstance(rec, val_fig4.KernelFigure)
     return rec
 
 
@@ -49,10 +54,10 @@ def test_without_the_emulator_it_says_why_and_claims_nothing(
 
 def save_kernel(out: Path, config: str, x: float, norm: float, p99: float = 90.0) -> None:
     """A kernel run's result.json as emulate() writes it (the fields read)."""
-    where = val._kernel_dir(out, True, config, x)
+    where = val_setting.kernel_dir(out, True, config, x)
     where.mkdir(parents=True, exist_ok=True)
     payload = 948
-    bps = norm * val._s_pps() * 8 * payload
+    bps = norm * val_setting.s_pps() * 8 * payload
     data = {
         "flows": [{"throughput_bps": bps, "fast_retransmits": 3, "timeouts": 0, "undos": 1}],
         "emulation": {"segment_payload": payload, "timing": {"p99_us": p99}},
@@ -67,7 +72,7 @@ def derive(tmp_path: Path) -> list[dict[str, object]]:
 
 
 def test_table_and_claims_come_from_the_saved_kernel_runs(tiny: None, tmp_path: Path) -> None:
-    for config, x in val._grid(True):
+    for config, x in val_setting.grid(True):
         save_kernel(tmp_path, config, x, 0.5)
     sims = {(r["config"], r["x"]): float(r["sim"]) for r in derive(tmp_path)}  # type: ignore[arg-type]
     # The kernel made up: equal to the simulator but Linux-classic at 30 %,
@@ -98,7 +103,7 @@ def test_a_short_real_run_gives_every_claim(tiny: None, tmp_path: Path) -> None:
     claims = fig4().run(True, tmp_path, None)
     assert len(claims) == 4
     rows = (tmp_path / "fig4_points.csv").read_text().splitlines()
-    assert len(rows) == 1 + 2 * len(val.FRACTIONS_QUICK)
+    assert len(rows) == 1 + 2 * len(val_setting.FRACTIONS_OF(True))
     for row in rows[1:]:
         ratio = float(row.split(",")[5])
         assert math.isfinite(ratio) and ratio > 0

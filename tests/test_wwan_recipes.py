@@ -8,13 +8,16 @@ import numpy as np
 import pytest
 
 import reorderlab
-from reorderlab.papers import papers, select, wwan
+from reorderlab.papers import papers, select
+from reorderlab.papers.kit import sensitivity as kit_sensitivity
+from reorderlab.papers.wwan import fig3 as wwan_fig3
+from reorderlab.papers.wwan import setting as wwan_setting
 
 
 def test_every_wwan_paper_figure_is_registered() -> None:
     figs = papers()["wwan"]
     assert {int(n) for k in figs for n in re.findall(r"\d+", k)} == {2, 3, 4}
-    assert {r.figure for r in select("wwan")} == set(wwan.figures())
+    assert {r.figure for r in select("wwan")} == set(wwan_setting.figures())
 
 
 def test_cov_by_scale_sums_samples_into_coarser_intervals() -> None:
@@ -22,39 +25,46 @@ def test_cov_by_scale_sums_samples_into_coarser_intervals() -> None:
     # alternating 2 and 0 packets per 50 ms: CoV 1 at 50 ms, 0 at 100 ms
     counts = np.array([2 if i % 2 == 0 else 0 for i in range(len(t) - 1)])
     sent = np.concatenate([[0], np.cumsum(counts)])
-    cov = wwan.cov_by_scale(t, sent.astype(float), start=0.0, scales=(0.05, 0.1))
+    cov = wwan_setting.cov_by_scale(t, sent.astype(float), start=0.0, scales=(0.05, 0.1))
     assert cov[0.05] == pytest.approx(1.0)
     assert cov[0.1] == pytest.approx(0.0)
     # only samples from `start` on
-    late = wwan.cov_by_scale(t, sent.astype(float), start=2.0, scales=(0.1,))
+    late = wwan_setting.cov_by_scale(t, sent.astype(float), start=2.0, scales=(0.1,))
     assert late[0.1] == pytest.approx(0.0)
 
 
 def test_idle_share_and_confidence_interval() -> None:
-    assert wwan.idle_share(np.array([0.0, 0.01, 0.02, 0.5, 0.51])) == pytest.approx(0.48 / 0.51)
-    assert wwan.idle_share(np.arange(0, 1, 0.001)) == 0.0
+    assert wwan_setting.idle_share(np.array([0.0, 0.01, 0.02, 0.5, 0.51])) == pytest.approx(
+        0.48 / 0.51
+    )
+    assert wwan_setting.idle_share(np.arange(0, 1, 0.001)) == 0.0
     # two values 1 and 3: mean 2, sd 1.414, t(1 dof) = 12.71
-    assert wwan.ci95([1.0, 3.0]) == pytest.approx(12.71 * np.sqrt(2) / np.sqrt(2))
+    assert wwan_setting.ci95([1.0, 3.0]) == pytest.approx(12.71 * np.sqrt(2) / np.sqrt(2))
 
 
 def test_fig1_path_has_a_60_ms_rtt_and_arq_on_the_last_hop() -> None:
-    sc = wwan.scenario("TCP-Aix", in_order=False, frame_error=0.1, duration=10.0, buffer=125)
+    sc = wwan_setting.scenario(
+        "TCP-Aix", in_order=False, frame_error=0.1, duration=10.0, buffer=125
+    )
     (arq,) = sc.impairments
     assert arq.link == "N2->R" and not arq.in_order and arq.link_rtt == 0.04
     assert 2 * sum(link.delay for link in sc.topology.links_) == pytest.approx(0.06)
     last = sc.topology.links_[-1]
     assert last.rate == 10e6 and last.queue.limit_packets == 125
-    red = wwan.n2_queue("red", 200)
+    red = wwan_setting.n2_queue("red", 200)
     assert (red.min_th, red.max_th, red.instantaneous) == (20, 100, True)
-    assert wwan.scenario("SACK-CWV", in_order=True, frame_error=0.0, duration=5.0).impairments == []
+    assert (
+        wwan_setting.scenario("SACK-CWV", in_order=True, frame_error=0.0, duration=5.0).impairments
+        == []
+    )
 
 
 def test_without_errors_every_sender_and_delivery_mode_gets_the_same_throughput() -> None:
     """Issue 9: 0 % frame errors -> all senders, both modes within 2 %."""
     thr = []
-    for v in wwan.VARIANTS:
+    for v in wwan_setting.VARIANTS:
         for in_order in (True, False):
-            sc = wwan.scenario(v, in_order=in_order, frame_error=0.0, duration=40.0)
+            sc = wwan_setting.scenario(v, in_order=in_order, frame_error=0.0, duration=40.0)
             thr.append(reorderlab.run(sc, seed=1).flow(0)["throughput_bps"])
     assert max(thr) <= 1.02 * min(thr), thr
     assert min(thr) > 9e6  # and the link is used
@@ -64,9 +74,9 @@ def test_aix_out_of_order_is_smoother_than_sack_in_order_at_10_percent() -> None
     """Issue 9: TCP-Aix out-of-order keeps the 50 ms CoV below in-order SACK."""
 
     def cov50(variant: str, in_order: bool) -> float:
-        sc = wwan.scenario(variant, in_order=in_order, frame_error=0.1, duration=40.0)
+        sc = wwan_setting.scenario(variant, in_order=in_order, frame_error=0.1, duration=40.0)
         s = reorderlab.run(sc, seed=2).series(0)
-        return wwan.cov_by_scale(s["t"], s["sent"], start=10.0, scales=(0.05,))[0.05]
+        return wwan_setting.cov_by_scale(s["t"], s["sent"], start=10.0, scales=(0.05,))[0.05]
 
     aix, sack = cov50("TCP-Aix", False), cov50("SACK-CWV", True)
     assert aix < sack, (aix, sack)
@@ -76,18 +86,18 @@ def test_fig3_sensitivity_runs_ncr_and_aix_over_buffers_and_link_cases() -> None
     from reorderlab.runner import engine_version
 
     plan = papers()["wwan"]["fig3"].points(True)
-    points = plan[wwan.SENSITIVITY].points
+    points = plan[kit_sensitivity.SENSITIVITY].points
     cases = {(p["variant"], p["link"]) for p, _ in points}
-    assert cases == {("TCP-NCR-aggressive", name) for name, _, _ in wwan.LINK_CASES} | {
+    assert cases == {("TCP-NCR-aggressive", name) for name, _, _ in wwan_fig3.LINK_CASES} | {
         ("TCP-Aix", "paper's link")
     }
-    assert {p["buffer"] for p, _ in points} == set(wwan.SENSITIVITY_BUFFERS)
+    assert {p["buffer"] for p, _ in points} == set(wwan_fig3.SENSITIVITY_BUFFERS)
     by = {(p["variant"], p["link"], p["buffer"]): sc for p, sc in points}
     arq = by[("TCP-NCR-aggressive", "at most one link retry", 50)].impairments[0]
     assert arq.max_attempts == 2 and arq.link_rtt == 0.04
     assert by[("TCP-NCR-aggressive", "20-ms link RTT", 50)].impairments[0].link_rtt == 0.02
     # the paper's link at buffer 100 is Fig. 3's own run (simulated once)
-    own = wwan.scenario("TCP-Aix", in_order=False, frame_error=0.03, duration=60.0)
+    own = wwan_setting.scenario("TCP-Aix", in_order=False, frame_error=0.03, duration=60.0)
     version = engine_version()
     key = by[("TCP-Aix", "paper's link", 100)].cache_key(1, version)
     assert key == own.cache_key(1, version)
@@ -96,12 +106,12 @@ def test_fig3_sensitivity_runs_ncr_and_aix_over_buffers_and_link_cases() -> None
 def test_fig3_sensitivity_table_counts_spurious_fast_retransmits() -> None:
     """NCR at 3 % out-of-order: the 40-ms link retries trigger spurious fast
     retransmits; with a 20-ms link RTT they do not (the deviation's finding)."""
-    from reorderlab.papers.common import Runs, Sweep
+    from reorderlab.papers.kit.runs import Runs, Sweep
 
     points = [
         (
             {"variant": "TCP-NCR-aggressive", "link": name, "buffer": 100},
-            wwan.scenario(
+            wwan_setting.scenario(
                 "TCP-NCR-aggressive",
                 in_order=False,
                 frame_error=0.03,
@@ -111,8 +121,8 @@ def test_fig3_sensitivity_table_counts_spurious_fast_retransmits() -> None:
         )
         for name, rtt in (("paper's link", 0.04), ("20-ms link RTT", 0.02))
     ]
-    runs = Runs({wwan.SENSITIVITY: Sweep(points, 1)}, None)
-    table = wwan.fig3_sensitivity_table(runs, quick=True).set_index("link")
+    runs = Runs({kit_sensitivity.SENSITIVITY: Sweep(points, 1)}, None)
+    table = wwan_fig3.fig3_sensitivity_table(runs, quick=True).set_index("link")
     assert set(table.columns) >= {"cov_50ms", "mbps", "fast_retransmits", "spurious"}
     paper, short = table.loc["paper's link"], table.loc["20-ms link RTT"]
     assert paper["spurious"] > 5 and short["spurious"] < paper["spurious"] / 5

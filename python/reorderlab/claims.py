@@ -1,23 +1,25 @@
 """Paper claims as data: (paper, figure, claim, expected, measured, holds).
 
-Recipes return :class:`Claim` objects; the CLI prints them as a table and
-writes them to ``results/<paper>/claims.json``.
+Recipes return :class:`Claim` objects, each that does not hold with the
+deviation recorded for it (:func:`explain`); the CLI prints them as a
+table and writes them to ``results/<paper>/claims.json``, which
+:func:`reorderlab.report.read_claims` reads back (its one reader).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from reorderlab.deviations import Deviation, from_dict
+from reorderlab.deviations import Deviation, lookup
 
-__all__ = ["Claim", "claims_table", "load_claims", "print_claims", "write_claims"]
+__all__ = ["Claim", "claims_table", "explain", "print_claims", "write_claims"]
 
 
 @dataclass
@@ -44,19 +46,21 @@ class Claim:
         d["deviation"] = self.deviation.to_dict() if self.deviation else None
         return d
 
-    @classmethod
-    def from_dict(cls, item: dict[str, Any], where: str = "claim") -> Claim:
-        """The inverse of :meth:`to_dict` (a claims.json entry)."""
-        fields = dict(item)
-        dev = fields.pop("deviation", None)
-        deviation = None if dev is None else from_dict(dev, f"{where}: deviation")
-        return cls(**fields, deviation=deviation)
-
     @property
     def verdict(self) -> str:
         if self.holds:
             return "holds"
         return f"does not hold ({self.deviation.cause})" if self.deviation else "does not hold"
+
+
+def explain(claims: Sequence[Claim], quick: bool) -> list[Claim]:
+    """``claims`` with the recorded deviation (:mod:`reorderlab.deviations`)
+    attached to each that does not hold, and none on those that do."""
+    out = []
+    for c in claims:
+        found = None if c.holds else lookup(c.paper, c.figure, c.claim, quick)
+        out.append(replace(c, deviation=found))
+    return out
 
 
 def claims_table(claims: Sequence[Claim], title: str | None = None) -> Table:
@@ -90,9 +94,3 @@ def write_claims(claims: Iterable[Claim], path: str | Path) -> Path:
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps([c.to_dict() for c in claims], indent=2) + "\n", encoding="utf-8")
     return p
-
-
-def load_claims(path: str | Path) -> list[Claim]:
-    """Read claims written by :func:`write_claims`."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return [Claim.from_dict(item, f"{path}: claim {i}") for i, item in enumerate(data)]

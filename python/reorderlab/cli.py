@@ -389,8 +389,9 @@ def cmd_reproduce(a: argparse.Namespace) -> None:
     from rich.console import Console
 
     from reorderlab.claims import print_claims
-    from reorderlab.papers import FigureRecipe, UnknownRecipeError, papers, select
-    from reorderlab.papers import reproduce as run_recipes
+    from reorderlab.papers import UnknownRecipeError, papers, select
+    from reorderlab.papers.kit.recipe import FigureRecipe
+    from reorderlab.reproduce import reproduce as run_recipes
 
     con = Console(width=None if sys.stdout.isatty() else 140, soft_wrap=False)
     if a.list_only:
@@ -457,7 +458,7 @@ def _recheck(out: Path, quick: bool, store: Path | None) -> None:
     from rich.console import Console
 
     from reorderlab.claims import print_claims
-    from reorderlab.papers import recheck
+    from reorderlab.recheck import recheck
     from reorderlab.report import ReportError
     from reorderlab.store import Store
 

@@ -31,8 +31,9 @@ The causes:
 ``noise``
     too few samples for a stable verdict at this fidelity.
 
-:func:`explain` attaches to each claim that does not hold the deviation
-recorded for it (claims that hold carry none). A deviation is kept only for
+:func:`lookup` finds the deviation recorded for a claim;
+:func:`reorderlab.claims.explain` attaches it to each claim that does not
+hold (claims that hold carry none). A deviation is kept only for
 the reproduction mode it names, so a claim that fails only in quick mode
 needs an explanation of its own.
 """
@@ -41,13 +42,10 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from reorderlab.claims import Claim
+from typing import Any
 
 __all__ = [
     "CAUSES",
@@ -55,9 +53,9 @@ __all__ = [
     "DeviationError",
     "Evidence",
     "Explanation",
-    "explain",
     "explanations",
     "from_dict",
+    "lookup",
 ]
 
 #: Why a claim may not hold (see the module docstring).
@@ -115,17 +113,9 @@ class Explanation:
         return self.mode == "both" or self.mode == ("quick" if quick else "full")
 
 
-def explain(claims: Sequence[Claim], quick: bool) -> list[Claim]:
-    """``claims`` with the recorded deviation attached to each that does not
-    hold (and none on those that do)."""
-    out = []
-    for c in claims:
-        found = None if c.holds else _lookup(c.paper, c.figure, c.claim, quick)
-        out.append(replace(c, deviation=found))
-    return out
-
-
-def _lookup(paper: str, figure: str, claim: str, quick: bool) -> Deviation | None:
+def lookup(paper: str, figure: str, claim: str, quick: bool) -> Deviation | None:
+    """The deviation recorded for ``claim`` of ``paper`` / ``figure`` in
+    this reproduction mode (``quick``), if any."""
     text = " ".join(claim.split())
     for e in explanations(paper):
         if e.figure == figure and e.claim == text and e.applies(quick):

@@ -21,7 +21,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -188,19 +187,15 @@ def _artifacts(directory: Path) -> list[Artifact]:
 
 
 def _registry() -> dict[str, tuple[str, list[str], dict[str, str]]]:
-    """Paper key -> (title, figure keys, figure titles) from the recipes.
+    """Paper key -> (title, figure keys, figure titles) from the registry
+    (:mod:`reorderlab.papers`: a paper's title is the first line of its
+    package's docstring)."""
+    from reorderlab.papers import papers, title
 
-    A paper's title is the first line of its recipe module's docstring (the
-    registry has no other title of a paper)."""
-    from reorderlab.papers import papers
-
-    known: dict[str, tuple[str, list[str], dict[str, str]]] = {}
-    for key, figs in papers().items():
-        module = sys.modules.get(next(iter(figs.values())).points.__module__)
-        doc = (getattr(module, "__doc__", None) or key).strip().splitlines()[0]
-        titles = {f: rec.title for f, rec in figs.items()}
-        known[key] = (doc.rstrip("."), list(figs), titles)
-    return known
+    return {
+        key: (title(key), list(figs), {f: rec.title for f, rec in figs.items()})
+        for key, figs in papers().items()
+    }
 
 
 def _natural(name: str) -> list[Any]:

@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 from reorderlab.deviations import CAUSES
+from reorderlab.report import read_claims
 
 __all__ = ["CHROMIUM_FLAGS", "BrowserCheck", "check_report", "find_chromium"]
 
@@ -183,12 +184,12 @@ def _check_links(seen: dict[str, Any], out: Path, probe: Path, check: BrowserChe
 
 def _claim_counts(out: Path) -> dict[str, tuple[int, ...]]:
     """(claims holding, claims, not holding per cause..., unexplained) of
-    every ``out/<paper>/claims.json``."""
+    every ``out/<paper>/claims.json`` (read by :func:`reorderlab.report.read_claims`)."""
     counts = {}
     for path in sorted(out.glob("*/claims.json")):
-        claims = json.loads(path.read_text(encoding="utf-8"))
-        failing = [c for c in claims if c.get("holds") is not True]
-        causes = [(c.get("deviation") or {}).get("cause", "unexplained") for c in failing]
+        claims = read_claims(path)
+        failing = [c for c in claims if not c.holds]
+        causes = [c.deviation.cause if c.deviation else "unexplained" for c in failing]
         by_cause = tuple(causes.count(k) for k in (*CAUSES, "unexplained"))
         counts[path.parent.name] = (len(claims) - len(failing), len(claims), *by_cause)
     return counts

@@ -107,27 +107,33 @@ the claims from what is on disk and runs nothing.
 from __future__ import annotations
 
 import json
-import math
 import sys
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from reorderlab.checks import each_within, pct, that
-from reorderlab.claims import Claim
-from reorderlab.errors import MissingRunsError
-from reorderlab.papers import Derived, FigureRecipe, register
-from reorderlab.papers import rr_tcp as rr
-from reorderlab.papers.common import RUNS, Plan, Point, Runs, Sweep, make_claim, series_str
-from reorderlab.plot import line_plot
-from reorderlab.scenario import Scenario
-from reorderlab.store import Store
+from reorderlab.errors import (
+    MissingRunsError,
+)
+from reorderlab.papers.kit.mode import (
+    Modes,
+)
+from reorderlab.papers.rr_tcp.setting import (
+    FIG4_DELAY,
+    FIG4_P,
+    MSS,
+    capacity_bps,
+    chain_scenario,
+    delayed,
+)
+from reorderlab.scenario import (
+    Scenario,
+)
 
 PAPER = "validation"
 FIGURE = "fig4"
 
-P = rr.FIG4_P
+P = FIG4_P
 FRACTIONS = (0.0, 0.01, 0.02, 0.05, 0.10, 0.15, 0.20, 0.25, 0.30)
 FRACTIONS_QUICK = (0.0, 0.10, 0.30)
 FULL_DURATION, QUICK_DURATION = 100.0, 30.0
@@ -145,8 +151,8 @@ CONFIGS: dict[str, tuple[str, str, dict[str, Any]]] = {
 def scenario(config: str, fraction: float, duration: float) -> Scenario:
     """The Fig. 4 chain with the kernel configuration's variant and receiver."""
     variant, cc, receiver = CONFIGS[config]
-    imps = [rr.delayed(fraction, rr.FIG4_DELAY)] if fraction > 0 else []
-    data = rr.chain_scenario("validation", P, variant, duration, imps).to_dict()
+    imps = [delayed(fraction, FIG4_DELAY)] if fraction > 0 else []
+    data = chain_scenario("validation", P, variant, duration, imps).to_dict()
     flow = data["flows"][0]
     flow["cc"] = cc
     # the kernel's own: ACK size, min RTO 200 ms
@@ -156,17 +162,18 @@ def scenario(config: str, fraction: float, duration: float) -> Scenario:
     return Scenario.from_dict(data)
 
 
-def _mode(quick: bool) -> tuple[float, tuple[float, ...]]:
-    return (QUICK_DURATION, FRACTIONS_QUICK) if quick else (FULL_DURATION, FRACTIONS)
+#: Run length, and the fractions of delayed packets.
+DURATION = Modes(full=FULL_DURATION, quick=QUICK_DURATION)
+FRACTIONS_OF = Modes(full=FRACTIONS, quick=FRACTIONS_QUICK)
 
 
-def _grid(quick: bool) -> list[tuple[str, float]]:
-    return [(config, x) for config in CONFIGS for x in _mode(quick)[1]]
+def grid(quick: bool) -> list[tuple[str, float]]:
+    return [(config, x) for config in CONFIGS for x in FRACTIONS_OF(quick)]
 
 
-def _s_pps() -> float:
+def s_pps() -> float:
     """S in data packets per second."""
-    return rr.capacity_bps(P) / 8 / rr.MSS
+    return capacity_bps(P) / 8 / MSS
 
 
 # --------------------------------------------------------------------------
@@ -174,7 +181,7 @@ def _s_pps() -> float:
 # --------------------------------------------------------------------------
 
 
-def _kernel_dir(out: Path, quick: bool, config: str, x: float) -> Path:
+def kernel_dir(out: Path, quick: bool, config: str, x: float) -> Path:
     return out / "kernel" / ("quick" if quick else "full") / f"{config}-{x:g}"
 
 
@@ -183,9 +190,9 @@ def measure(quick: bool, out: Path) -> None:
     ``result.json`` (and its CSVs) in its own folder."""
     from reorderlab.emulate import EmulationSpec, emulate
 
-    duration, _ = _mode(quick)
-    for config, x in _grid(quick):
-        where = _kernel_dir(out, quick, config, x)
+    duration = DURATION(quick)
+    for config, x in grid(quick):
+        where = kernel_dir(out, quick, config, x)
         print(f"validation: kernel {config} at {x:.0%} delayed ({duration:g} s)", file=sys.stderr)
         emulate(scenario(config, x, duration), out=where, emulation=EmulationSpec(pcap_snaplen=0))
 
@@ -204,8 +211,8 @@ class KernelPoint:
 def read_kernel(out: Path, quick: bool) -> dict[tuple[str, float], KernelPoint]:
     """The kernel runs :func:`measure` saved, or :class:`MissingRunsError`."""
     found = {}
-    for config, x in _grid(quick):
-        path = _kernel_dir(out, quick, config, x) / "result.json"
+    for config, x in grid(quick):
+        path = kernel_dir(out, quick, config, x) / "result.json"
         if not path.exists():
             raise MissingRunsError(
                 f"kernel run {config} at {x:g} is not in {path.parent}; "
@@ -215,182 +222,10 @@ def read_kernel(out: Path, quick: bool) -> dict[tuple[str, float], KernelPoint]:
         emu, row = data["emulation"], data["flows"][0]
         pps = float(row["throughput_bps"]) / 8 / emu["segment_payload"]
         found[(config, x)] = KernelPoint(
-            norm=pps / _s_pps(),
+            norm=pps / s_pps(),
             fast_retransmits=int(row["fast_retransmits"]),
             timeouts=int(row["timeouts"]),
             undos=int(row["undos"]),
             timing_p99_us=float(emu["timing"]["p99_us"]),
         )
     return found
-
-
-# --------------------------------------------------------------------------
-# The four steps
-# --------------------------------------------------------------------------
-
-
-def _points(quick: bool) -> Plan:
-    duration, _ = _mode(quick)
-    points: list[Point] = [
-        ({"config": config, "x": x}, scenario(config, x, duration)) for config, x in _grid(quick)
-    ]
-    return {RUNS: Sweep(points, seeds=SIM_SEEDS)}
-
-
-def _table(
-    runs: Runs, kernel: Mapping[tuple[str, float], KernelPoint]
-) -> Derived[list[dict[str, Any]]]:
-    """One row per (configuration, fraction): kernel and simulator
-    throughput over S, their ratio, and what each counted."""
-    df = runs.table()
-    rows: list[dict[str, Any]] = []
-    for key, g in df.groupby(["config", "x"], sort=False):
-        config, x = cast(tuple[str, float], key)
-        k = kernel[(str(config), float(x))]
-        norm = g["throughput_bps"].astype(float) / 8 / rr.MSS / _s_pps()
-        sim = float(norm.mean())
-        rows.append(
-            {
-                "config": str(config),
-                "x": float(x),
-                "kernel": k.norm,
-                "sim": sim,
-                "sim_sd": float(norm.std(ddof=1)) if len(norm) > 1 else 0.0,
-                "ratio": sim / k.norm if k.norm > 0 else math.nan,
-                "kernel_fast_retransmits": k.fast_retransmits,
-                "sim_fast_retransmits": float(g["fast_retransmits"].astype(float).mean()),
-                "kernel_timeouts": k.timeouts,
-                "sim_timeouts": float(g["timeouts"].astype(float).mean()),
-                "kernel_undos": k.undos,
-                "timing_p99_us": k.timing_p99_us,
-            }
-        )
-    return Derived(rows, {"fig4_points": rows})
-
-
-def _unused_table(runs: Runs, quick: bool) -> Derived[list[dict[str, Any]]]:
-    raise RuntimeError("the validation table reads the kernel runs: use KernelFigure.derive")
-
-
-def _plot(rows: list[dict[str, Any]], out: Path, quick: bool) -> None:
-    duration, _ = _mode(quick)
-    title = f"Fig. 4 setting: kernel vs simulator ({duration:g} s, sim {SIM_SEEDS} seeds)"
-    series: dict[str, tuple[list[float], list[float], list[float] | None]] = {}
-    ratios: dict[str, tuple[list[float], list[float], list[float] | None]] = {}
-    for config in CONFIGS:
-        mine = [r for r in rows if r["config"] == config]
-        xs = [100 * r["x"] for r in mine]
-        series[f"kernel {config}"] = (xs, [r["kernel"] for r in mine], None)
-        series[f"simulator {config}"] = (xs, [r["sim"] for r in mine], [r["sim_sd"] for r in mine])
-        ratios[config] = (xs, [r["ratio"] for r in mine], None)
-    styles = {"kernel Linux": "o-", "simulator Linux": "s--"}
-    styles.update({"kernel Linux-classic": "^-", "simulator Linux-classic": "v--"})
-    xlabel = "fraction of packets delayed (%)"
-    line_plot(
-        out,
-        "fig4_kernel_vs_simulator",
-        series,
-        xlabel=xlabel,
-        ylabel="throughput / S",
-        title=title,
-        styles=styles,
-    )
-    line_plot(
-        out,
-        "fig4_ratio",
-        ratios,
-        xlabel=xlabel,
-        ylabel="simulator / kernel",
-        title=f"{title}: ratio (band {1 - BAND:g}-{1 + BAND:g})",
-    )
-
-
-def _claim(claim: str, check: Any, measured: str, **values: Any) -> Claim:
-    return make_claim(PAPER, FIGURE, claim, check, measured, **values)
-
-
-def _claims(rows: list[dict[str, Any]], quick: bool) -> list[Claim]:
-    by = {(r["config"], r["x"]): r for r in rows}
-    fractions = _mode(quick)[1]
-    claims = []
-    for config in CONFIGS:
-        ratios = {x: by[(config, x)]["ratio"] for x in fractions}
-        claims.append(
-            _claim(
-                f"The simulator's {config} variant predicts the kernel configured as "
-                f"{config} at every fraction of delayed packets",
-                each_within(
-                    ratios, 1 - BAND, 1 + BAND, "simulator / kernel throughput", "at every fraction"
-                ),
-                "ratio by fraction delayed: " + series_str(ratios, "{:.3f}", "{:.0%}"),
-                ratios=ratios,
-            )
-        )
-    top = max(fractions)
-    if top > 0:
-        sides = {
-            side: by[("Linux-classic", top)][side] / by[("Linux", top)][side]
-            for side in ("kernel", "sim")
-        }
-        claims.append(
-            _claim(
-                f"Without undo (Linux-classic) throughput at {top:.0%} delayed falls far below "
-                "the kernel's defaults, on the kernel and in the simulator alike",
-                that(all(v < 0.5 for v in sides.values()), "classic / defaults < 0.5 on both"),
-                f"kernel {sides['kernel']:.3f}, simulator {sides['sim']:.3f}",
-                **sides,
-            )
-        )
-    p99 = {f"{r['config']} {pct(r['x'])}": r["timing_p99_us"] for r in rows}
-    worst = max(p99.values())
-    claims.append(
-        _claim(
-            "The emulated path kept its schedule in every kernel run",
-            that(worst < 1000, "per-packet timing error p99 < 1 ms in every kernel run"),
-            f"worst p99 {worst:.0f} us",
-            p99_us=p99,
-        )
-    )
-    return claims
-
-
-@dataclass(frozen=True)
-class KernelFigure(FigureRecipe):
-    """A figure that also needs the real kernel: :meth:`run` first makes the
-    kernel runs (:func:`measure`, real time), or says why it cannot and
-    returns no claim; :meth:`derive` reads them back beside the simulated
-    runs, so a recheck reads everything and runs nothing."""
-
-    def run(
-        self, quick: bool, out: Path, store: Store | None, plan: Plan | None = None
-    ) -> list[Claim]:
-        from reorderlab.emulate import unavailable_reason
-
-        reason = unavailable_reason()
-        if reason is not None:
-            print(f"validation: skipped: {reason}", file=sys.stderr)
-            return []
-        measure(quick, out)
-        return super().run(quick, out, store, plan)
-
-    def derive(self, runs: Runs, quick: bool, out: Path) -> Derived[Any]:
-        from reorderlab.papers.common import write_table
-
-        derived = _table(runs, read_kernel(out, quick))
-        for stem, rows in derived.csv.items():
-            write_table(out, stem, rows)
-        return derived
-
-
-register(
-    KernelFigure(
-        PAPER,
-        FIGURE,
-        "rr-tcp Fig. 4 on the real kernel vs the simulator (root; Linux and Linux-classic)",
-        points=_points,
-        table=_unused_table,
-        plot=_plot,
-        claims=_claims,
-        in_all=False,
-    )
-)

@@ -1,6 +1,6 @@
-"""Helpers shared by the paper recipes: the runs a recipe asks for, claims, tables.
+"""The runs a recipe asks for, and the tables it reads them as.
 
-A recipe works in steps (see :mod:`reorderlab.papers`): its points step
+A recipe works in steps (see :mod:`reorderlab.papers.kit.recipe`): its points step
 names the runs it needs as a :data:`Plan` (named :class:`Sweep` s of
 points x seeds); its table step reads them through :class:`Runs`, which
 simulates what the store lacks, or, with ``simulate=False`` (``reorderlab
@@ -17,8 +17,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from reorderlab.checks import Check
-from reorderlab.claims import Claim
 from reorderlab.errors import MissingRunsError
 from reorderlab.result_codec import records
 from reorderlab.scenario import Scenario, format_value
@@ -37,12 +35,8 @@ __all__ = [
     "describe",
     "flow_column",
     "frame_records",
-    "make_claim",
     "object_columns",
-    "plain",
     "run_points",
-    "series_str",
-    "spearman",
     "write_table",
 ]
 
@@ -238,49 +232,6 @@ def flow_column(df: pd.DataFrame, flow: int, metric: str) -> str:
     for runs of several flows, plain ``metric`` for single-flow runs."""
     name = f"f{flow}.{metric}"
     return name if name in df.columns else metric
-
-
-def plain(v: Any) -> Any:
-    """JSON-friendly values (numpy scalars to Python numbers)."""
-    if isinstance(v, Mapping):
-        return {str(k): plain(x) for k, x in v.items()}
-    if isinstance(v, list | tuple):
-        return [plain(x) for x in v]
-    if isinstance(v, np.integer):
-        return int(v)
-    if isinstance(v, np.floating | float):
-        return float(v)
-    return v
-
-
-def make_claim(
-    paper: str, figure: str, claim: str, check: Check, measured: str, /, **values: Any
-) -> Claim:
-    """A :class:`Claim` whose expected text and verdict are ``check``'s
-    (:mod:`reorderlab.checks`), with its raw numbers made JSON-friendly."""
-    return Claim(
-        paper=paper,
-        figure=figure,
-        claim=claim,
-        expected=check.expected,
-        measured=measured,
-        holds=check.holds,
-        values={k: plain(v) for k, v in values.items()},
-    )
-
-
-def series_str(values: Mapping[Any, float], fmt: str = "{:.3f}", xfmt: str = "{:g}") -> str:
-    """``"x1: y1, x2: y2"`` for a claim's measured text."""
-    return ", ".join(f"{xfmt.format(x)}: {fmt.format(v)}" for x, v in values.items())
-
-
-def spearman(a: Sequence[float], b: Sequence[float]) -> float:
-    """Spearman rank correlation (ties averaged); 0 when either is constant."""
-    ra = pd.Series(list(a)).rank().to_numpy(dtype=float)
-    rb = pd.Series(list(b)).rank().to_numpy(dtype=float)
-    if np.std(ra) == 0 or np.std(rb) == 0:
-        return 0.0
-    return float(np.corrcoef(ra, rb)[0, 1])
 
 
 def write_table(out: Path, stem: str, rows: Sequence[Mapping[str, Any]] | pd.DataFrame) -> Path:

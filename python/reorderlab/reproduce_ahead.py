@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from reorderlab import _pool
 
 if TYPE_CHECKING:
-    from reorderlab.papers.common import Plan
+    from reorderlab.papers.kit.runs import Plan
     from reorderlab.sweeper import Job
 
 __all__ = ["Ahead"]

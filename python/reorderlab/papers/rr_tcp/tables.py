@@ -1,0 +1,156 @@
+"""The rr-tcp paper's figure tables: each point's seed means (and sample
+standard deviations) of the metrics of Sec. 5, and the limited-transmit
+sensitivity sweep of Figs. 12-13 and 17-18."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import pandas as pd
+
+from reorderlab.papers.kit.figure import (
+    Lines,
+    stat_series,
+)
+from reorderlab.papers.kit.recipe import (
+    Derived,
+)
+from reorderlab.papers.kit.runs import (
+    Runs,
+)
+from reorderlab.papers.kit.sensitivity import (
+    SENSITIVITY,
+)
+from reorderlab.papers.kit.summary import (
+    Table,
+    seed_stats,
+)
+from reorderlab.papers.rr_tcp.setting import (
+    RR_LT_BOUND,
+)
+
+_MEAN_METRICS = (
+    "norm",
+    "to_frac",
+    "fr_frac",
+    "rto_mean",
+    "fa_ratio",
+    "dupthresh",
+    "segments_delivered",
+    "timeouts",
+    "fast_retransmits",
+    "spurious_fast_retransmits",
+    "reordered",
+)
+
+
+def summarise(df: pd.DataFrame) -> Table:
+    """Per (curve, x): seed means of the metrics; pooled false-FR ratios."""
+    d = df.copy()
+    for col in (
+        "throughput_bps",
+        "S_bps",
+        "timeouts",
+        "fast_retransmits",
+        "spurious_fast_retransmits",
+        "false_fast_retransmits_detected",
+        "data_packets_sent",
+        "rto_mean",
+        "fa_ratio",
+        "dupthresh",
+        "segments_delivered",
+        "reordered_ratio",
+    ):
+        d[col] = pd.to_numeric(d[col], errors="coerce")
+    # segments that arrived out of order (RFC 4737 reordered ratio x first copies)
+    d["reordered"] = d["reordered_ratio"].fillna(0.0) * d["segments_delivered"]
+    sent = d["data_packets_sent"].clip(lower=1)
+    d["norm"] = d["throughput_bps"] / d["S_bps"]
+    d["to_frac"] = d["timeouts"] / sent
+    d["fr_frac"] = d["fast_retransmits"] / sent
+    return seed_stats(d, _MEAN_METRICS, _pooled)
+
+
+def _pooled(g: pd.DataFrame) -> dict[str, float]:
+    """A point's ratios of sums over its seeds: false fast retransmits per
+    fast retransmit (ground truth, and found by DSACK), per reordered
+    packet; and the mean RTO that expired."""
+    frs = float(g["fast_retransmits"].sum())
+    det = float(g["false_fast_retransmits_detected"].sum())
+    reord = float(g["reordered"].sum())
+    false = float(g["spurious_fast_retransmits"].sum())
+    return {
+        "false_fr": float(g["spurious_fast_retransmits"].sum()) / frs if frs else 0.0,
+        "false_fr_detected": det / frs if frs else 0.0,
+        "false_fr_per_reorder": false / reord if reord else 0.0,
+        "rto_at_timeout": _rto_at_timeout(g),
+    }
+
+
+def _rto_at_timeout(g: pd.DataFrame) -> float:
+    """The mean RTO that expired, pooled over the seeds' timeouts (NaN
+    without a timeout): the other reading of Table 3's "mean RTO"."""
+    if "rto_expired_mean" not in g.columns:
+        return math.nan
+    n = g["timeouts"].astype(float)
+    waits = pd.to_numeric(g["rto_expired_mean"], errors="coerce").fillna(0.0) * n
+    return float(waits.sum() / n.sum()) if n.sum() > 0 else math.nan
+
+
+def summary(runs: Runs, quick: bool) -> Derived[Table]:
+    """The table step of most figures: :func:`summarise` of the runs."""
+    return Derived(summarise(runs.table()))
+
+
+def percent(v: float) -> str:
+    return f"{100 * v:.1f} %"
+
+
+# Sensitivity: how far limited transmit may run past the maximum window
+# --------------------------------------------------------------------------
+#
+# Table 2 gives both "Maximum sending window (maxwnd) 50 pkts" and "Limited
+# transmit bound 1 x cwnd", but not whether limited transmit may send beyond
+# maxwnd. The core lets it (up to k x cwnd past the receiver window, k = 1):
+# a packet held 2-4 RTTs then collects up to ~2M duplicate ACKs, more than
+# the maximum dupthresh of 64. The sensitivity steps of Figs. 12-13 and
+# 17-18 rerun their variants with k = 0 (no limited transmit: the same as
+# maxwnd a hard limit while cwnd = M, stricter below) and 0.5; k = 1 is the
+# figure's own runs.
+
+#: Limited-transmit bounds (congestion windows) of the sensitivity sweeps.
+LT_SWEEP = (0.0, 0.5, RR_LT_BOUND)
+LT_SWEEP_QUICK = (0.0, RR_LT_BOUND)
+
+
+def lt_sweep(quick: bool) -> tuple[float, ...]:
+    return LT_SWEEP_QUICK if quick else LT_SWEEP
+
+
+def lt_override(bound: float) -> float | None:
+    """The ``lt_bound`` argument for a bound of the sweep: None for Table 2's
+    (the variants' own), so that point is the figure's own run (same key)."""
+    return None if bound == RR_LT_BOUND else bound
+
+
+def sens_curve(label: str) -> str:
+    """Table key of a sensitivity curve (kept apart from the figure's)."""
+    return f"lt:{label}"
+
+
+def with_lt_sensitivity(runs: Runs) -> Table:
+    """The figure's table plus its sensitivity sweep's."""
+    tab = summarise(runs.table())
+    tab.update(summarise(runs.table(SENSITIVITY)))
+    return tab
+
+
+#: The x axis of the limited-transmit sensitivity plots.
+LT_XLABEL = "limited transmit past the maximum window M (congestion windows; Table 2: 1)"
+
+
+def lt_series(tab: Table, labels: Sequence[str], metric: str, yscale: float = 1.0) -> Lines:
+    """``metric`` vs the limited-transmit bound, one line per label (its
+    curve :func:`sens_curve`)."""
+    return stat_series(tab, labels, metric, yscale=yscale, key=sens_curve)

@@ -1,0 +1,133 @@
+"""``fig11``: coefficient of variation vs packet loss rate (:mod:`.setting`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from reorderlab.checks import (
+    within,
+)
+from reorderlab.claims import (
+    Claim,
+)
+from reorderlab.papers.kit.claims import (
+    make_claim,
+)
+from reorderlab.papers.kit.figure import (
+    LineFigure,
+    Lines,
+)
+from reorderlab.papers.kit.recipe import (
+    Derived,
+    recipe,
+)
+from reorderlab.papers.kit.runs import (
+    Plan,
+    Point,
+    Runs,
+    frame_records,
+)
+from reorderlab.papers.tcp_pr.setting import (
+    MODE,
+    PAPER,
+    PR,
+    SACK,
+    dumbbell,
+    parking_lot,
+)
+from reorderlab.papers.tcp_pr.tables import (
+    drop_rate,
+    seeded,
+    seeded_table,
+)
+
+FIG11_RATES = (15e6, 7.5e6, 4e6, 2e6, 1e6)
+FIG11_FLOWS = 32
+
+
+def plan(quick: bool) -> Plan:
+    mode = MODE(quick)
+    rates = FIG11_RATES[::2] if quick else FIG11_RATES
+
+    def points(seed: int) -> list[Point]:
+        return [
+            point
+            for rate in rates
+            for point in (
+                (
+                    {"panel": "dumbbell", "n": rate},
+                    dumbbell(FIG11_FLOWS, rate=rate, duration=mode.duration, seed=seed),
+                ),
+                (
+                    {"panel": "parking lot", "n": rate},
+                    parking_lot(FIG11_FLOWS, rate=rate, duration=mode.duration, seed=seed),
+                ),
+            )
+        ]
+
+    return seeded(points, 3 if quick else 10)
+
+
+def table(runs: Runs, quick: bool) -> Derived[pd.DataFrame]:
+    """Per run: the studied flows' drop rate and each protocol's CoV."""
+    df = seeded_table(runs)
+    df["drop_rate"] = [drop_rate(r) for r in frame_records(df)]
+    rows = df[["panel", "n", "seed", "drop_rate", f"cov.{PR}", f"cov.{SACK}"]].rename(
+        columns={"n": "rate_bps"}
+    )
+    return Derived(rows, {"fig11": rows})
+
+
+#: One panel per topology (``{panel}``: 1 dumbbell, 2 parking lot).
+COV = LineFigure(
+    "fig11-{panel}",
+    xlabel="percent of packets dropped",
+    ylabel="coefficient of variation",
+    title="Fig. 11 {name}",
+    styles={PR: "x", SACK: "o"},
+)
+
+
+def plot(rows: pd.DataFrame, out: Path, quick: bool) -> None:
+    for i, (panel, g) in enumerate(rows.groupby("panel", sort=False)):
+        series: Lines = {
+            v: (list(100 * g["drop_rate"]), list(g[f"cov.{v}"].astype(float)), None)
+            for v in (PR, SACK)
+        }
+        COV.draw(out, series, panel=i + 1, name=panel)
+
+
+def claims(rows: pd.DataFrame, quick: bool) -> list[Claim]:
+    claims = []
+    for panel, g in rows.groupby("panel", sort=False):
+        pr, sack = float(g[f"cov.{PR}"].mean()), float(g[f"cov.{SACK}"].mean())
+        ratio = pr / sack if sack > 0 else float("inf")
+        claims.append(
+            make_claim(
+                PAPER,
+                "fig11",
+                f"{panel}: TCP-PR and SACK have similar coefficients of variation "
+                "across loss rates",
+                within(ratio, 0.5, 2, "mean CoV of TCP-PR / mean CoV of SACK"),
+                f"mean CoV TCP-PR {pr:.4f}, SACK {sack:.4f} (ratio {ratio:.2f}) over drop rates "
+                f"{100 * g['drop_rate'].min():.1f}-{100 * g['drop_rate'].max():.1f} %",
+                cov_pr=pr,
+                cov_sack=sack,
+            )
+        )
+    return claims
+
+
+FIGURES = (
+    recipe(
+        PAPER,
+        "fig11",
+        "Coefficient of variation vs packet loss rate",
+        points=plan,
+        table=table,
+        plot=plot,
+        claims=claims,
+    ),
+)
