@@ -249,6 +249,23 @@ mod tests {
         );
     }
 
+    /// `tcp.cwv`'s declared values are those the sender knows.
+    #[test]
+    fn declared_cwv_names_are_the_senders() {
+        let cwv = &scenario_schema()["$defs"]["TcpSpec"]["properties"]["cwv"]["enum"];
+        let names: Vec<&str> = cwv
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert_eq!(names, ["none", "rfc2861"]);
+        assert!(names
+            .iter()
+            .all(|n| crate::tcp::policy::Cwv::parse(n).is_some()));
+        assert!(crate::tcp::policy::Cwv::parse("rfc7661").is_none());
+    }
+
     #[test]
     fn a_scenario_is_checked_field_by_field() {
         let mut s = Scenario::from_json(
