@@ -105,16 +105,14 @@ class Range:
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
-        return core_schema.no_info_wrap_validator_function(self.check, handler(source))
+        return _after(self.check, handler, source)
 
-    def check(self, value: Any, typed: core_schema.ValidatorFunctionWrapHandler) -> Any:
-        """The value, once of the right type, if it is within the range
-        (the message shows it as given: ``-5``, not ``-5.0``)."""
-        number = typed(value)
-        message = self.problem(number)
+    def check(self, value: Any) -> Any:
+        """``value`` (of the field's type already) if it is within the range."""
+        message = self.problem(value)
         if message is not None:
             raise _refuse(f"must be {message}, got {format_value(value)}")
-        return number
+        return value
 
     def problem(self, v: float) -> str | None:
         """What ``v`` must be, if it is outside the range (the core's words)."""

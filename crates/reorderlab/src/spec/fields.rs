@@ -20,7 +20,25 @@ use super::Scenario;
 pub(super) fn check_fields(s: &Scenario) -> Check {
     let value = serde_json::to_value(s).expect("a scenario serialises");
     let root = scenario_schema();
-    Walk { root }.value(root, &value, "")
+    Walk { root }.value(root, &value, &Path::Root)
+}
+
+/// Where a value is, written out only for an error (`flows[0].tcp.mss`).
+enum Path<'p> {
+    Root,
+    Key(&'p Path<'p>, &'p str),
+    Index(&'p Path<'p>, usize),
+}
+
+impl Path<'_> {
+    fn text(&self) -> String {
+        match self {
+            Path::Root => String::new(),
+            Path::Key(Path::Root, key) => (*key).to_string(),
+            Path::Key(up, key) => format!("{}.{key}", up.text()),
+            Path::Index(up, i) => format!("{}[{i}]", up.text()),
+        }
+    }
 }
 
 struct Walk<'a> {
@@ -40,7 +58,7 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn value(&self, schema: &'a Value, v: &Value, path: &str) -> Check {
+    fn value(&self, schema: &'a Value, v: &Value, path: &Path) -> Check {
         let schema = self.resolve(schema);
         if let Some(Value::Array(options)) = schema.get("anyOf") {
             // an optional table: `[{"$ref": ...}, {"type": "null"}]`
@@ -57,13 +75,13 @@ impl<'a> Walk<'a> {
             Value::String(text) => listed(schema, text, path),
             Value::Array(items) => match schema.get("items") {
                 Some(item) => (items.iter().enumerate())
-                    .try_for_each(|(i, x)| self.value(item, x, &format!("{path}[{i}]"))),
+                    .try_for_each(|(i, x)| self.value(item, x, &Path::Index(path, i))),
                 None => Ok(()),
             },
             Value::Object(map) => self.object(schema, map, path),
             // serde writes a number that is not finite as null
             Value::Null if !nullable(schema) => {
-                Err(SpecError::new(path, "must be a finite number"))
+                Err(SpecError::new(path.text(), "must be a finite number"))
             }
             Value::Null | Value::Bool(_) => Ok(()),
         }
@@ -71,16 +89,11 @@ impl<'a> Walk<'a> {
 
     /// A table's fields, in order; for a tagged enum (`oneOf`), those of
     /// the member its tag names too.
-    fn object(&self, schema: &'a Value, map: &Map<String, Value>, path: &str) -> Check {
+    fn object(&self, schema: &'a Value, map: &Map<String, Value>, path: &Path) -> Check {
         if let Some(Value::Object(props)) = schema.get("properties") {
             for (key, sub) in props {
                 if let Some(x) = map.get(key) {
-                    let p = if path.is_empty() {
-                        key.clone()
-                    } else {
-                        format!("{path}.{key}")
-                    };
-                    self.value(sub, x, &p)?;
+                    self.value(sub, x, &Path::Key(path, key))?;
                 }
             }
         }
@@ -113,7 +126,7 @@ fn nullable(schema: &Value) -> bool {
 }
 
 /// A string with `enum` values must be one of them.
-fn listed(schema: &Value, text: &str, path: &str) -> Check {
+fn listed(schema: &Value, text: &str, path: &Path) -> Check {
     let Some(Value::Array(values)) = schema.get("enum") else {
         return Ok(());
     };
@@ -132,7 +145,7 @@ fn listed(schema: &Value, text: &str, path: &str) -> Check {
         format!("{} or {last}", rest.join(", "))
     };
     Err(SpecError::new(
-        path,
+        path.text(),
         format!("must be one of {known}, got '{text}'"),
     ))
 }
@@ -159,13 +172,14 @@ impl Bounds {
     }
 }
 
-fn number(schema: &Value, n: &Number, path: &str) -> Check {
+fn number(schema: &Value, n: &Number, path: &Path) -> Check {
     let bounds = Bounds::of(schema);
     let v = n.as_f64().expect("a JSON number");
     let integer = n.is_u64() || n.is_i64();
     match schema.get("x-unit").and_then(Value::as_str) {
-        Some("s") => return time(path, v, bounds.lower == Some((0.0, true))),
-        Some("bit/s") => return rate(path, v),
+        // the clock's own rules (their messages are written once, there)
+        Some("s") => return at(path, time("", v, bounds.lower == Some((0.0, true)))),
+        Some("bit/s") => return at(path, rate("", v)),
         _ => {}
     }
     let unit = schema.get("x-unit").and_then(Value::as_str);
@@ -173,12 +187,17 @@ fn number(schema: &Value, n: &Number, path: &str) -> Check {
         Some(message) => {
             let shown = if integer { n.to_string() } else { num(v) };
             Err(SpecError::new(
-                path,
+                path.text(),
                 format!("must be {message}, got {shown}"),
             ))
         }
         None => Ok(()),
     }
+}
+
+/// `check`'s error, at `path`.
+fn at(path: &Path, check: Check) -> Check {
+    check.map_err(|e| SpecError::new(path.text(), e.message))
 }
 
 /// What `v` must be, if it is outside `b`: `> 0`, `in [0, 1)`, `>= 1`,
