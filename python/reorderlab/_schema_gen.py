@@ -388,11 +388,11 @@ def doc_value(v: Any) -> str:
 
 def doc_range(s: dict[str, Any]) -> str:
     """The range of a field, e.g. ``(0, 1e9] s``, ``1..=4``, ``>= 1``."""
+    if "x-known" in s:
+        return "each one of " + ", ".join(f"`{v}`" for v in s["x-known"])
     if "items" in s:
         inner = doc_range(s["items"])
         return f"each {inner}" if inner else ""
-    if "x-known" in s:
-        return "each one of " + ", ".join(f"`{v}`" for v in s["x-known"])
     integer = "integer" in (s.get("type") or [])
     lo = ("[", s["minimum"]) if "minimum" in s else None
     lo = lo or (("(", s["exclusiveMinimum"]) if "exclusiveMinimum" in s else None)
