@@ -133,6 +133,8 @@ class Range:
         has_lower = self.ge is not None or self.gt is not None
         has_upper = self.le is not None or self.lt is not None
         if isinstance(v, int):
+            # below two bounds: ">= 1" (pydantic's words, as ever); the core
+            # says "in 1..=4" there (spec/fields.rs)
             if below or not has_lower:
                 return lower if below else upper
             unit = f" {self.unit}" if self.unit else ""

@@ -125,7 +125,8 @@ fn nullable(schema: &Value) -> bool {
     }
 }
 
-/// A string with `enum` values must be one of them.
+/// A string with `enum` values must be one of them: `must be "none" or
+/// "rfc2861", got "rfc7661"`.
 fn listed(schema: &Value, text: &str, path: &Path) -> Check {
     let Some(Value::Array(values)) = schema.get("enum") else {
         return Ok(());
@@ -133,11 +134,7 @@ fn listed(schema: &Value, text: &str, path: &Path) -> Check {
     if values.iter().any(|v| v == text) {
         return Ok(());
     }
-    let quoted: Vec<String> = values
-        .iter()
-        .filter_map(Value::as_str)
-        .map(|v| format!("'{v}'"))
-        .collect();
+    let quoted: Vec<String> = values.iter().map(Value::to_string).collect();
     let (last, rest) = quoted.split_last().expect("an enum lists values");
     let known = if rest.is_empty() {
         last.clone()
@@ -146,7 +143,7 @@ fn listed(schema: &Value, text: &str, path: &Path) -> Check {
     };
     Err(SpecError::new(
         path.text(),
-        format!("must be one of {known}, got '{text}'"),
+        format!("must be {known}, got {text:?}"),
     ))
 }
 
@@ -201,7 +198,9 @@ fn at(path: &Path, check: Check) -> Check {
 }
 
 /// What `v` must be, if it is outside `b`: `> 0`, `in [0, 1)`, `>= 1`,
-/// or for an integer above its upper bound `in 1..=4` (with the unit).
+/// or for an integer with two bounds `in 1..=4` (with the unit). (The
+/// Python front says `>= 1` for an integer below its two bounds, as
+/// pydantic always did; the core, `in 1..=4`, as it always did.)
 fn out_of_range(b: &Bounds, v: f64, integer: bool, unit: Option<&str>) -> Option<String> {
     let below = b
         .lower
@@ -222,7 +221,6 @@ fn out_of_range(b: &Bounds, v: f64, integer: bool, unit: Option<&str>) -> Option
         format!("{op} {}", num(x))
     };
     Some(match (b.lower, b.upper) {
-        (Some(lo), _) if integer && below => side(lo, false),
         (Some((lo, _)), Some((hi, _))) if integer => {
             let unit = unit.map(|u| format!(" {u}")).unwrap_or_default();
             format!("in {}..={}{unit}", num(lo), num(hi))
@@ -255,7 +253,7 @@ mod tests {
         assert_eq!(out_of_range(&unit, 0.5, false, None), None);
         let count = bounds(Some((1.0, true)), Some((4.0, true)));
         assert_eq!(out_of_range(&count, 5.0, true, None).unwrap(), "in 1..=4");
-        assert_eq!(out_of_range(&count, 0.0, true, None).unwrap(), ">= 1");
+        assert_eq!(out_of_range(&count, 0.0, true, None).unwrap(), "in 1..=4");
         assert_eq!(
             out_of_range(&count, 7e4, true, Some("bytes")).unwrap(),
             "in 1..=4 bytes"
