@@ -1,8 +1,8 @@
 //! Python bindings of the reorderlab core (`reorderlab._core`).
 //!
 //! Deliberately tiny: every function passes JSON text across the boundary,
-//! so the schema lives in one place (`reorderlab::spec` on this side, the
-//! pydantic models of `python/reorderlab/scenario.py` on the other).
+//! so the schema lives in one place, `reorderlab::spec`, exported as JSON
+//! Schema (`scenario_schema`) for the Python front's generated models.
 //!
 //! * One call into Rust per simulation run, with the GIL released
 //!   ([`Python::detach`]) so that threads (e.g. a Dask worker) can run
@@ -224,6 +224,15 @@ fn validate(scenario_json: &str) -> PyResult<()> {
     }
 }
 
+/// The scenario's JSON Schema: every field's type, default, range and
+/// one-line doc, from its one declaration in `reorderlab::spec` (the
+/// Python models and the docs' field tables are generated from it:
+/// `python -m reorderlab._schema_gen`).
+#[pyfunction]
+fn scenario_schema() -> String {
+    reorderlab::spec::schema::scenario_schema_json()
+}
+
 /// Version of the simulation engine (part of every cache key).
 #[pyfunction]
 fn engine_version() -> String {
@@ -361,6 +370,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_packed, m)?)?;
     m.add_function(wrap_pyfunction!(run_capture, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(engine_version, m)?)?;
     m.add_function(wrap_pyfunction!(build_kind, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
