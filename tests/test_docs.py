@@ -12,7 +12,7 @@ from types import ModuleType
 import pytest
 
 from reorderlab.store import Store
-from reorderlab.sweeper import SweepFile
+from reorderlab.sweep import SweepFile
 
 from .conftest import ROOT
 

@@ -12,10 +12,9 @@ and reports:
   the runs' wall times in place of their CPU times, which hides the CPU the
   driver takes from a worker in the middle of a run);
 * the same for the N-worker sweep as the first thing a new Python process
-  does (``cold_process``): its first worker may wait for the fork server
-  that worker processes are forked from, whose start begins when
-  ``reorderlab.sweeper`` is imported (here: before pandas is), and the
-  driver runs its code paths for the first time;
+  does (``cold_process``): its first worker waits for the fork server
+  that worker processes are forked from, which starts with the sweep's
+  first worker, and the driver runs its code paths for the first time;
 * the driver's CPU time (all its threads) during the sweep, in total and per
   run: what the driver takes from the cores the workers share with it, and
   less sensitive to other load on the machine than wall times.
@@ -48,7 +47,7 @@ from reorderlab.scenario import (
     TcpSpec,
 )
 from reorderlab.store import wait_for_background_closes
-from reorderlab.sweeper import Backend, sweep
+from reorderlab.sweep import Backend, sweep
 
 __all__ = ["BACKENDS", "PRESETS", "bench_scenarios", "measure_sweep"]
 

@@ -2,7 +2,7 @@
 their own so that catching them (the CLI does, around every command) does
 not import DuckDB, pandas and the sweep machinery.
 
-``reorderlab.store`` and ``reorderlab.sweeper`` export the same classes.
+``reorderlab.store`` and ``reorderlab.sweep`` export the same classes.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from reorderlab.scenario import (
     known_aliases,
     known_names,
 )
-from reorderlab.sweeper import DEFAULT, seeds_list, sweep
+from reorderlab.sweep import DEFAULT, seeds_list, sweep
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -167,7 +167,7 @@ def compare(
     Returns the table (columns :data:`LEAGUE_COLUMNS`, best first);
     ``attrs["runs"]`` holds every run (``disturbed`` True / False),
     ``attrs["ranked_by"]`` the ranking metric, ``attrs["stats"]`` the
-    sweep's :class:`~reorderlab.sweeper.SweepStats`.
+    sweep's :class:`~reorderlab.sweep.SweepStats`.
     """
     from reorderlab.runner import as_scenario
 

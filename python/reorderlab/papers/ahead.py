@@ -24,11 +24,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reorderlab import _pool
+from reorderlab import pool as _pool
 
 if TYPE_CHECKING:
     from reorderlab.papers.common import Plan
-    from reorderlab.sweeper import Job
+    from reorderlab.sweep import Job
 
 __all__ = ["Ahead"]
 
@@ -66,7 +66,7 @@ class Ahead:
         return self
 
     def _run(self) -> None:
-        from reorderlab.sweeper import simulate_jobs
+        from reorderlab.sweep import simulate_jobs
 
         try:
             jobs, self._jobs = self._jobs, []

@@ -20,10 +20,10 @@ import pandas as pd
 from reorderlab.checks import Check
 from reorderlab.claims import Claim
 from reorderlab.errors import MissingRunsError
-from reorderlab.result_codec import records
 from reorderlab.scenario import Scenario, format_value
 from reorderlab.store import Store
-from reorderlab.sweeper import Job, jobs_for, seeds_list, sweep
+from reorderlab.store.codec import records
+from reorderlab.sweep import Job, jobs_for, seeds_list, sweep
 
 if TYPE_CHECKING:
     from reorderlab.runner import Result

@@ -97,7 +97,6 @@ from reorderlab.papers.common import (
     series_str,
 )
 from reorderlab.plot import cdf_points, line_plot
-from reorderlab.result_codec import Records, records
 from reorderlab.scenario import (
     ChainTopology,
     ConstantVar,
@@ -113,6 +112,7 @@ from reorderlab.scenario import (
     TcpSpec,
     TrafficSpec,
 )
+from reorderlab.store.codec import Records, records
 
 PAPER = "tail-loss"
 
