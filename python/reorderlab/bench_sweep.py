@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -37,6 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from reorderlab.errors import import_distributed
 from reorderlab.scenario import (
     ChainTopology,
     DroptailQueue,
@@ -223,10 +225,6 @@ def _cluster(backend: str, workers: int) -> Iterator[Any]:
     if backend != "dask":
         yield None
         return
-    import logging
-
-    from reorderlab.errors import import_distributed
-
     dist: Any = import_distributed()  # untyped package
     with (
         dist.LocalCluster(

@@ -11,17 +11,17 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from reorderlab import _core, worker
+from reorderlab.pcap import Capture, simulate_with_captures
 from reorderlab.scenario import Scenario, ScenarioError, check_seed, load_scenario
 
-# pandas, numpy, the store (DuckDB) and pcap are imported where they are
-# used, the only imports of this module that wait: a command-line run
-# needs no pandas or numpy, nor DuckDB without a store (``--no-cache``)
+# pandas, numpy and the store (DuckDB) are imported where they are used,
+# the only imports of this module that wait: a command-line run needs no
+# pandas or numpy, nor DuckDB without a store (``--no-cache``)
 # (tests/test_cli_imports.py).
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-    from reorderlab.pcap import Capture
     from reorderlab.store import Store
 
 __all__ = [
@@ -366,8 +366,6 @@ def _run_capturing(
 ) -> Result:
     """A run writing its captures; its result goes into ``store`` like any
     other (under the key of the scenario without captures)."""
-    from reorderlab.pcap import simulate_with_captures
-
     try:
         text, wall, captures = simulate_with_captures(sc.to_json(), seed, pcap_dir)
     except ValueError as exc:

@@ -6,7 +6,7 @@ field and value on one line of stderr, no traceback; so does a bad option);
 
 One module per command (or pair of commands), each importing what it uses
 at its top: :mod:`.run`, :mod:`.emulate`, :mod:`.listings` (``variants``,
-``impairments``), :mod:`.sweep` (``sweep``, ``compare``), :mod:`.reproduce`,
+``impairments``), :mod:`.sweep`, :mod:`.compare`, :mod:`.reproduce`,
 :mod:`.report`, :mod:`.store` (``store check | repair | compact``),
 :mod:`.bench`; what they print is :mod:`.output`, their errors
 :mod:`.common`, the parser :mod:`.parser`.

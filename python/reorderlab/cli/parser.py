@@ -156,7 +156,7 @@ def _sweep_parsers(sub: Any) -> None:
     )
     _add_store(p)
     doc = "Which sender copes with this network? Rank the sender variants on a scenario."
-    p = _command(sub, "compare", "sweep:cmd_compare", doc)
+    p = _command(sub, "compare", "compare:cmd_compare", doc)
     p.set_defaults(prestart=True)
     p.add_argument("scenario", type=Path, help="Scenario file (TOML): your network.")
     p.add_argument(
