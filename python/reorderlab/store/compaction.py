@@ -3,10 +3,10 @@
 DuckDB rewrites a table's last row group whole when rows are added to a
 file that has some (every session that adds runs to an existing store), and
 keeps the old copy as free space, reused but never given back: such a store
-is up to half free space. :func:`rewrite` copies the runs to a new file
-beside it (``STORE.compact``), which then replaces it (one rename: a kill
-leaves either file whole; a leftover ``.compact`` file is removed by the
-next compaction). Results that an older layout stored as text or
+is up to half free space. :func:`write_copy` copies the runs to a new
+file beside it (``STORE.compact``), which then replaces it (one rename: a
+kill leaves either file whole; a leftover ``.compact`` file is removed by
+the next compaction). Results that an older layout stored as text or
 zlib-compressed text are encoded as this layout does
 (:func:`reorderlab.store.rows.pack`) on the way, the others copied as they
 are. ``Store.compact`` (``reorderlab store compact``) calls it.
@@ -23,7 +23,7 @@ from reorderlab.store import codec, db, rows
 from reorderlab.store.paths import sibling
 from reorderlab.store.rows import COLUMNS, packed, unpack
 
-__all__ = ["free_share", "rewrite"]
+__all__ = ["free_share", "write_copy"]
 
 #: Rows of an older layout re-encoded at a time.
 _COMPACT_CHUNK = 64
@@ -37,10 +37,11 @@ def free_share(con: duckdb.DuckDBPyConnection) -> float:
     return 0.0 if not row or not row[0] else float(row[1]) / float(row[0])
 
 
-def rewrite(con: duckdb.DuckDBPyConnection, path: Path) -> duckdb.DuckDBPyConnection:
-    """Rewrite the store file at ``path``, open on ``con`` (checkpointed,
-    every run in it), into a new file that replaces it; close ``con`` and
-    return a writable connection to the new file."""
+def write_copy(con: duckdb.DuckDBPyConnection, path: Path) -> Path:
+    """Copy every run of the store file at ``path``, open on ``con``
+    (checkpointed, every run in it), into a new file beside it
+    (``STORE.compact``, which ``Store.compact`` then renames over it);
+    return that file. A failure leaves the store as it was and no copy."""
     tmp = sibling(path, ".compact")
     for leftover in (tmp, sibling(tmp, ".wal")):
         leftover.unlink(missing_ok=True)
@@ -53,12 +54,7 @@ def rewrite(con: duckdb.DuckDBPyConnection, path: Path) -> duckdb.DuckDBPyConnec
             con.execute("DETACH reorderlab_compact")
         tmp.unlink(missing_ok=True)
         raise
-    con.close()
-    try:
-        tmp.replace(path)
-    finally:
-        con = db.connect(path, read_only=False)
-    return con
+    return tmp
 
 
 def _copy_into(con: duckdb.DuckDBPyConnection, name: str) -> None:

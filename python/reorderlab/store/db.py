@@ -148,8 +148,9 @@ def connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
             raise StoreError(f"results store {path} cannot be opened ({exc})") from None
         raise damaged(path, text.strip().splitlines()[0]) from None
     try:
-        # no progress bar on the terminal (a layout rewrite takes seconds)
-        con.execute("SET enable_progress_bar = false")
+        with damage_guard(path):
+            # no progress bar on the terminal (a layout rewrite takes seconds)
+            con.execute("SET enable_progress_bar = false")
     except BaseException:
         con.close()
         raise

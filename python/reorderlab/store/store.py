@@ -269,8 +269,13 @@ class Store:
         self.flush()
         self._con.execute("CHECKPOINT")
         before = self.path.stat().st_size
-        con, self._conn = self._con, None  # (closed by the rewrite)
-        self._conn = compaction.rewrite(con, self.path)
+        tmp = compaction.write_copy(self._con, self.path)
+        con, self._conn = self._con, None
+        con.close()
+        try:
+            tmp.replace(self.path)
+        finally:
+            self._conn = db.connect(self.path, read_only=False)
         return before, self.path.stat().st_size
 
     # -- context manager --------------------------------------------------
