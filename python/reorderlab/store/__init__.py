@@ -21,13 +21,14 @@ it into the **database**; then it is in the database. Every lookup
    writing process keeps the same runs in memory (``Journal.pending``).
 2. The database, table ``runs`` of the DuckDB file ``STORE``
    (:mod:`.db`). A flush is one DuckDB transaction of every journaled run,
-   after which the journal is emptied. It happens when the journal holds
-   :attr:`Store.flush_rows` runs (1000), :attr:`Store.FLUSH_BYTES` of text
-   (64 MiB) or a run :attr:`Store.flush_interval` seconds old (10), at the
-   end of a sweep, on :meth:`Store.close` and at normal interpreter exit
-   (:mod:`.registry`). DuckDB keeps a session's rows in its own
-   write-ahead log (``STORE.wal``) until it checkpoints them into the file
-   as the store closes: DuckDB's business; the rows are committed either way.
+   after which the journal is emptied. It happens when a put leaves the
+   journal holding :attr:`Store.flush_rows` runs (1000),
+   :attr:`Store.FLUSH_BYTES` of text (64 MiB) or a run
+   :attr:`Store.flush_interval` seconds old (10), at the end of a sweep, on
+   :meth:`Store.close` and at normal interpreter exit (:mod:`.registry`).
+   DuckDB keeps a session's rows in its own write-ahead log (``STORE.wal``)
+   until it checkpoints them into the file as the store closes: DuckDB's
+   business; the rows are committed either way.
 
 A process that dies before its flush leaves its journal behind: the next
 writable open replays it into the database (skipping keys already there,
