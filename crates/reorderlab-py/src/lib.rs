@@ -385,7 +385,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(wrap_pyfunction!(emulate_link, m)?)?;
     }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    // the encoding's constants, which `result_codec.py` has too (a test
+    // the encoding's constants, which `store/codec.py` has too (a test
     // checks they agree)
     m.add("CODEC_MAGIC", PyBytes::new(m.py(), MAGIC))?;
     m.add("CODEC_MIN_ARRAY", MIN_ARRAY)?;
