@@ -25,13 +25,8 @@ pub mod tcp;
 
 use serde::Serialize;
 
-pub use sim::{RunResult, Simulation};
+pub use sim::{engine_version, RunResult, Simulation};
 pub use spec::{Scenario, SpecError};
-
-/// Crate version plus model revision: part of every cache key.
-pub fn engine_version() -> String {
-    format!("{}+m{}", env!("CARGO_PKG_VERSION"), sim::MODEL_REVISION)
-}
 
 /// Why a run gave no result.
 #[derive(Debug, Clone, PartialEq, Eq)]
