@@ -707,12 +707,10 @@ class _Transport(_Model):
     @field_validator("variant")
     @classmethod
     def _variant_spelling(cls, value: str) -> str:
-        """The registry's spelling of a known variant or alias: one cache
-        key per variant (an unknown name is the core's to report)."""
-        for name in known_names("variants"):
-            if name.lower() == value.lower():
-                return name
-        return known_aliases("variants").get(value.lower(), value)
+        """The registry's spelling of a known variant or alias (the core's
+        one canonical name): one cache key per variant (an unknown name is
+        the core's to report)."""
+        return _core.canonical_variant(value) or value
 
     @field_validator("cc")
     @classmethod
@@ -800,15 +798,6 @@ def _registry(kind: str) -> tuple[dict[str, Any], ...]:
 def known_names(kind: str) -> tuple[str, ...]:
     """Names in one of the core's registries (``variants``, ``congestion_controls``)."""
     return tuple(str(entry["name"]) for entry in _registry(kind))
-
-
-def known_aliases(kind: str) -> dict[str, str]:
-    """Lower-cased alias -> registry name (e.g. ``inc-by-1`` -> ``DSACK-BL-INC``)."""
-    return {
-        str(alias).lower(): str(entry["name"])
-        for entry in _registry(kind)
-        for alias in entry.get("aliases", [])
-    }
 
 
 # --------------------------------------------------------------------------
