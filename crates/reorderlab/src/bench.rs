@@ -39,7 +39,7 @@ fn flow(src: &str, dst: &str, tcp: TcpSpec) -> FlowSpec {
     }
 }
 
-/// The seed-000 chain, P = 50 ms, one SACK flow, M = 50, 1000 s, with 5 %
+/// The rr-tcp paper's chain, P = 50 ms, one SACK flow, M = 50, 1000 s, with 5 %
 /// of the packets delayed by Normal(25 ms, 8 ms) on the bottleneck.
 pub fn ref_rrtcp() -> Scenario {
     let mut sc = ref_rrtcp_nodelay();
@@ -255,8 +255,8 @@ pub fn ref_highspeed() -> Scenario {
     }
 }
 
-/// [`ref_highspeed`] with the studied flow BIC over RACK-TLP behind the
-/// seed-003 reordering generator on its access link S0 -> R1 (the
+/// [`ref_highspeed`] with the studied flow BIC over RACK-TLP behind
+/// the high-speed paper's reordering generator on its access link S0 -> R1 (the
 /// `high-speed` recipes' defaults: exponential interval of mean 0.02 s,
 /// exponential delay time of mean 20 us, block of 1 packet), 30 s. RACK's
 /// loss detection runs on every ACK of an ~8000-segment window.

@@ -1,4 +1,4 @@
-//! TCP-Aix and the seed-004 baseline (SACK-CWV) over link-layer ARQ.
+//! TCP-Aix and the wwan paper's baseline (SACK-CWV) over link-layer ARQ.
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Whole-run properties of the baseline senders on the seed-000 chain.
+//! Whole-run properties of the baseline senders on the rr-tcp paper's chain.
 
 mod common;
 

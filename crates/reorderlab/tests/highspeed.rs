@@ -1,4 +1,4 @@
-//! High-speed congestion controls on the seed-003 gigabit path.
+//! High-speed congestion controls on the high-speed paper's gigabit path.
 
 mod common;
 

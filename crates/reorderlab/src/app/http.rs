@@ -186,7 +186,7 @@ mod tests {
     }
 
     #[test]
-    fn defaults_are_the_seed_001_parameters() {
+    fn defaults_are_the_tcp_pr_parameters() {
         let s = spec("");
         assert_eq!(s.page_interarrival.mean(), Some(1.0));
         assert_eq!(s.objects_per_page.mean(), Some(1.0));

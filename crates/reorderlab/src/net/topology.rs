@@ -1,4 +1,4 @@
-//! Topology builders: the seed-000 chain, the dumbbell, the parking lot of
+//! Topology builders: the rr-tcp paper's chain, the dumbbell, the parking lot of
 //! the tcp-pr paper, and explicit custom graphs. Each turns a [`Topology`] spec into
 //! named nodes and unidirectional links.
 

@@ -7,7 +7,7 @@ use reorderlab::spec::{
 };
 use reorderlab::Simulation;
 
-/// Round-trip time of the seed-000 chain for a full-size segment and its ACK:
+/// Round-trip time of the rr-tcp paper's chain for a full-size segment and its ACK:
 /// propagation both ways plus the serialisation of the data packet and the
 /// ACK on each of the three hops.
 pub fn chain_rtt(access_rate: f64, access_delay: f64, rate: f64, delay: f64) -> f64 {
@@ -17,7 +17,7 @@ pub fn chain_rtt(access_rate: f64, access_delay: f64, rate: f64, delay: f64) -> 
 }
 
 /// The bottleneck rate S (bit/s) at which a window of `m` segments exactly
-/// fills the seed-000 chain: S = M / R with R depending on S itself.
+/// fills the rr-tcp paper's chain: S = M / R with R depending on S itself.
 pub fn chain_rate_for_window(m: f64, access_rate: f64, access_delay: f64, delay: f64) -> f64 {
     let data = 1000.0 * 8.0;
     let ack = 40.0 * 8.0;

@@ -36,14 +36,14 @@
 //!    ACK covers them). In slow start cwnd is not grown by duplicate ACKs:
 //!    a run lasts up to two windows of duplicate ACKs, and doubling the
 //!    window twice before a loss is even detected overran the bottleneck
-//!    queue by thousands of segments in the seed-004 path (measured). The
+//!    queue by thousands of segments in the wwan paper's path (measured). The
 //!    exact growth rule of the report is unknown to us: this one is an
 //!    assumption.
 //! 4. **Retransmission timer.** Until loss recovery starts, an ACK that
 //!    SACKs new data restarts the retransmission timer (RFC 6298 Sec. 5.3
 //!    restarts it on cumulatively acknowledged data only); otherwise a run
 //!    of two windows of duplicate ACKs (two RTTs and more) outlasts a
-//!    200 ms RTO on the seed-004 path and every loss ends in a timeout
+//!    200 ms RTO on the wwan paper's path and every loss ends in a timeout
 //!    (measured: 42 timeouts in 60 s). From the retransmission on the timer
 //!    runs as usual. An assumption of ours, not from the seed.
 //! 3. **winthresh.** dupthresh is computed "with regards to the available
