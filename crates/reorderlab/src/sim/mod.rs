@@ -1,4 +1,4 @@
-//! A simulation: the world built from a validated [`Scenario`], and the event
+//! A simulation: the world built from a validated [`Scenario`](crate::Scenario), and the event
 //! loop that runs it.
 //!
 //! * [`world`]: what a run is made of (the [`Simulation`]), and

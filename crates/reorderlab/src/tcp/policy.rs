@@ -1,4 +1,4 @@
-//! The sender's replaceable policies (docs/architecture.md, "TCP"). Each is a small
+//! The sender's replaceable policies (docs/architecture.md, "The sender"). Each is a small
 //! enum so the hot path dispatches with a `match`; a new variant adds a case
 //! here (or a file beside this one) and a line in [`super::variants`].
 

@@ -1,5 +1,5 @@
 //! Loss detection: which outstanding segments are deemed lost, and when
-//! (docs/architecture.md, "TCP"). One component of the sender, an enum dispatched by
+//! (docs/architecture.md, "The sender"). One component of the sender, an enum dispatched by
 //! `match` so the hot path allocates nothing:
 //!
 //! * [`Detection::DupAck`]: duplicate ACKs and `IsLost` (RFC 5681, RFC

@@ -20,7 +20,7 @@
 //!    and the report's abstract, component (i). Which transmission an ACK
 //!    answers is told, in TCP-Aix, by the timestamp it echoes; here by the
 //!    transmission index the receiver echoes (`Packet::copy`, the RTX bit
-//!    of [`super::dsack`]'s `-RTX` pairing). The reduction is computed from
+//!    of [`crate::tcp::dsack`]'s `-RTX` pairing). The reduction is computed from
 //!    the FlightSize at the first duplicate ACK of the episode (as TCP-NCR's
 //!    FlightSizePrev, RFC 4653): our choice, the seed does not say.
 //! 2. **New data on every duplicate ACK until congestion control acts.**
@@ -52,7 +52,7 @@
 //!    source we had; the formula is ours, see
 //!    [`crate::tcp::detection::winthresh`]).
 //!
-//! Congestion control stays the sender's [`super::cc`] controller (Reno,
+//! Congestion control stays the sender's [`crate::tcp::cc`] controller (Reno,
 //! CUBIC, ...): TCP-Aix only decides *whether* and *when* its
 //! `ssthresh_after_loss` is applied.
 

@@ -1,5 +1,5 @@
 //! Loss response: what a loss episode does to cwnd and ssthresh, how the
-//! window is used while it lasts, and how it ends (docs/architecture.md, "TCP"). One
+//! window is used while it lasts, and how it ends (docs/architecture.md, "The sender"). One
 //! component of the sender, an enum dispatched by `match`:
 //!
 //! * [`Response::Reno`]: RFC 5681 Sec. 3.2, window inflation, any new ACK

@@ -1,4 +1,4 @@
-//! The sender's timers (docs/architecture.md, "TCP"): the retransmission timer with
+//! The sender's timers (docs/architecture.md, "The sender"): the retransmission timer with
 //! its estimator ([`rto`]) and restart rules (RFC 6298 Sec. 5, RFC 7765,
 //! [`rtor`]), and the tail loss probe's timer ([`tlp`]). The loss
 //! detection's own timers (a delayed fast retransmit, RACK's reorder timer,

@@ -241,7 +241,7 @@ pub(super) fn sack_cwv(c: &mut SenderConfig) {
     c.rtt_timing = RttTiming::PerAck;
 }
 
-/// TCP-Aix ([`crate::tcp::aix`]) on the SACK sender: winthresh dupthresh
+/// TCP-Aix ([`crate::tcp::response::aix`]) on the SACK sender: winthresh dupthresh
 /// (bound two send windows, the wwan paper), the window reduction decided at the
 /// newACK, new data on every duplicate ACK (which replaces RFC 3042), and
 /// timestamps (RTT from every ACK), which TCP-Aix relies on.
