@@ -16,7 +16,8 @@ that module m names module n:
 * Python: ``import reorderlab.x`` and ``from reorderlab.x import y`` (or
   relative ``from .x import y``) anywhere in the file, at module level or
   inside functions; ``from p import y`` is an edge to ``p.y`` when that is
-  a module, else to ``p``.
+  a module (an extension module such as ``_core`` too: a node without
+  edges), else to ``p``.
 
 A self-edge is not kept. A cycle is a path that comes back to its start;
 each strongly connected component is printed with the shortest cycle
@@ -317,7 +318,14 @@ def python_module_name(pkg: Path, file: Path) -> str:
 def python_graph(pkg: Path = PY_PKG) -> Graph:
     """The module graph of the package at ``pkg`` (imports of its own modules only)."""
     files = {python_module_name(pkg, f): f for f in sorted(pkg.rglob("*.py"))}
-    modules = set(files)
+    # extension modules (a stub or a built library beside the sources):
+    # nodes without edges of their own
+    native = {
+        python_module_name(pkg, f.with_name(f.name.split(".")[0] + ".py"))
+        for pattern in ("*.pyi", "*.so", "*.pyd")
+        for f in pkg.rglob(pattern)
+    }
+    modules = set(files) | native
     graph: Graph = {m: set() for m in modules}
     for mod, file in files.items():
         is_pkg = file.name == "__init__.py"

@@ -141,10 +141,15 @@ def test_python_imports_anywhere_in_a_module_are_edges(tmp_path: Path) -> None:
             "sub/__init__.py": "",
             "sub/b.py": "from .. import a\nfrom ..a import A\nimport pkg.sub.c\n",
             "sub/c.py": "from pkg import sub\n",
+            # an extension module's stub: importing it is no edge to the package
+            "_native.pyi": "def f() -> None: ...\n",
+            "d.py": "from pkg import _native\nfrom . import A\n",
         },
     )
     graph = ig.python_graph(pkg)
     assert graph["pkg"] == {"pkg.a"}
+    assert graph["pkg.d"] == {"pkg._native", "pkg"}
+    assert graph["pkg._native"] == set()
     assert graph["pkg.a"] == {"pkg.sub.b"}, "an import inside a function counts"
     assert graph["pkg.sub.b"] == {"pkg.a", "pkg.sub.c"}
     assert graph["pkg.sub.c"] == {"pkg.sub"}
