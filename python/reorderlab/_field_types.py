@@ -186,12 +186,13 @@ class Registry:
         return _after(self.spell, handler, source)
 
     def spell(self, value: str) -> str:
+        if self.kind == "variants":
+            # the core's one canonical name (tcp::variants::canonical_name)
+            return _core.canonical_variant(value) or value
         for name in known_names(self.kind):
             if name.lower() == value.lower():
                 return name
-        if self.kind != "variants":
-            return value
-        return known_aliases(self.kind).get(value.lower(), value)
+        return value
 
 
 @functools.cache
@@ -203,12 +204,3 @@ def _registry(kind: str) -> tuple[dict[str, Any], ...]:
 def known_names(kind: str) -> tuple[str, ...]:
     """Names in one of the core's registries (``variants``, ``congestion_controls``)."""
     return tuple(str(entry["name"]) for entry in _registry(kind))
-
-
-def known_aliases(kind: str) -> dict[str, str]:
-    """Lower-cased alias -> registry name (e.g. ``inc-by-1`` -> ``DSACK-BL-INC``)."""
-    return {
-        str(alias).lower(): str(entry["name"])
-        for entry in _registry(kind)
-        for alias in entry.get("aliases", [])
-    }

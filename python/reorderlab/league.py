@@ -22,8 +22,8 @@ Student-t confidence interval:
 
 Variants are ranked by goodput (highest first) or, when every flow of the
 scenario is finite, by completion time (lowest first). Each variant runs
-with the congestion control its own paper used (the core's registry,
-``variant_cc.rs``) unless ``cc`` names one for all.
+with the congestion control its own paper used (its entry in the core's
+registry, ``tcp/variants/registry.rs``) unless ``cc`` names one for all.
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from reorderlab.scenario import (
     Scenario,
     ScenarioError,
     format_value,
-    known_aliases,
     known_names,
 )
 from reorderlab.sweep import DEFAULT, seeds_list, sweep
@@ -110,10 +109,9 @@ def _pick_variants(variants: str | Sequence[str]) -> list[str]:
         variants = [v.strip() for v in variants.split(",") if v.strip()]
     if not variants:
         raise ScenarioError([FieldError("variants", "must name at least one variant")])
-    by_lower = {k.lower(): k for k in known} | known_aliases("variants")
     out: list[str] = []
     for i, name in enumerate(variants):
-        resolved = by_lower.get(str(name).lower())
+        resolved = _core.canonical_variant(str(name))
         if resolved is None:
             message = f"unknown variant {format_value(name)} (known: {', '.join(known)})"
             raise ScenarioError([FieldError(f"variants[{i}]", message)])

@@ -39,7 +39,7 @@ from pydantic import BaseModel, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
 from reorderlab import _core
-from reorderlab._field_types import U64_MAX, format_value, known_aliases, known_names
+from reorderlab._field_types import U64_MAX, format_value, known_names
 from reorderlab._scenario_models import (
     SERIES_NAMES,
     ArqImpairment,
@@ -124,7 +124,6 @@ __all__ = [
     "UniformVar",
     "canonical_json",
     "format_value",
-    "known_aliases",
     "known_names",
     "load_scenario",
     "set_path",

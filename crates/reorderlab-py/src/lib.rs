@@ -252,6 +252,14 @@ fn variants() -> String {
     reorderlab::variants_json()
 }
 
+/// The registry's spelling of a sender variant's name or alias
+/// (case-insensitive), `None` for an unknown name: the one canonical name
+/// (`reorderlab::tcp::variants::canonical_name`).
+#[pyfunction]
+fn canonical_variant(name: &str) -> Option<&'static str> {
+    reorderlab::tcp::variants::canonical_name(name)
+}
+
 /// JSON list of the registered congestion controls: `{"name","description","source"}`.
 #[pyfunction]
 fn congestion_controls() -> String {
@@ -374,6 +382,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(engine_version, m)?)?;
     m.add_function(wrap_pyfunction!(build_kind, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_variant, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(impairments, m)?)?;
     m.add_function(wrap_pyfunction!(bench_names, m)?)?;
