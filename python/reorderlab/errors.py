@@ -16,6 +16,8 @@ __all__ = [
     "StoreBusyError",
     "StoreDamagedError",
     "StoreError",
+    "StoreReadOnlyError",
+    "StoreWriteError",
     "import_distributed",
 ]
 
@@ -32,6 +34,18 @@ class StoreBusyError(StoreError):
 class StoreDamagedError(StoreError):
     """The store file cannot be read back (cut short, overwritten): the
     message says how to recover (``reorderlab store repair``)."""
+
+
+class StoreReadOnlyError(StoreError):
+    """The store cannot be written: its file, folder or file system is
+    read-only (permissions, ``chattr +i``, a read-only mount). Nothing is
+    wrong with what it holds."""
+
+
+class StoreWriteError(StoreError):
+    """Writing to the store failed for want of room: a full disk, a quota,
+    a file size limit. What was stored before is kept (the journal, the
+    committed transactions)."""
 
 
 class BackendError(RuntimeError):
