@@ -118,14 +118,23 @@ def test_only_regular_files_are_stores(tmp_path: Path, kind: str, via_symlink: b
         given.symlink_to(target)
     before = target.lstat()
     for command in COMMANDS:
-        args = [*command, str(given)] if command[0] == "store" else [*command, "--store", str(given)]
+        args = (
+            [*command, str(given)] if command[0] == "store" else [*command, "--store", str(given)]
+        )
         proc = cli(*args, cwd=tmp_path, timeout=120)
         assert proc.returncode == 1, (args, proc.stderr)
-        words = KIND_WORDS[kind].replace("is a", "is a symlink to a") if via_symlink else KIND_WORDS[kind]
+        words = (
+            KIND_WORDS[kind].replace("is a", "is a symlink to a")
+            if via_symlink
+            else KIND_WORDS[kind]
+        )
         one_line(proc, str(given), words)
         assert "repair" not in proc.stderr and "damaged" not in proc.stderr
     after = target.lstat()
-    assert (after.st_ino, stat.S_IFMT(after.st_mode)) == (before.st_ino, stat.S_IFMT(before.st_mode))
+    assert (after.st_ino, stat.S_IFMT(after.st_mode)) == (
+        before.st_ino,
+        stat.S_IFMT(before.st_mode),
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         ["chain.toml", target.name] + (["link.duckdb"] if via_symlink else [])
     )  # no .damaged, no lock or journal beside it

@@ -63,7 +63,9 @@ PAUSED_SWEEP = textwrap.dedent(
 
 
 @contextlib.contextmanager
-def paused_sweep(store: Path, go: Path, seeds: int, pause_after: int) -> Iterator[subprocess.Popen[str]]:
+def paused_sweep(
+    store: Path, go: Path, seeds: int, pause_after: int
+) -> Iterator[subprocess.Popen[str]]:
     """A child sweeping into ``store``, paused after ``pause_after`` runs
     (its "stored" lines read up to "paused"); killed if still alive at the end."""
     script = PAUSED_SWEEP.format(
