@@ -8,14 +8,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import NoReturn
 
-from reorderlab.errors import BackendError, StoreBusyError, StoreDamagedError, StoreError
+from reorderlab.errors import (
+    BackendError,
+    StoreBusyError,
+    StoreDamagedError,
+    StoreError,
+    one_line,
+)
 
 __all__ = ["core_failure", "errors", "fail"]
 
 
 def fail(message: str, code: int) -> NoReturn:
-    """``error: MESSAGE`` on stderr, exit ``code``."""
-    print(f"error: {message}", file=sys.stderr)
+    """``error: MESSAGE`` on stderr (one line: control characters escaped,
+    cut if very long), exit ``code``."""
+    print(f"error: {one_line(message)}", file=sys.stderr)
     raise SystemExit(code)
 
 
