@@ -13,6 +13,7 @@ from reorderlab.errors import (
     StoreBusyError,
     StoreDamagedError,
     StoreError,
+    StoreReadOnlyError,
     one_line,
 )
 
@@ -41,7 +42,8 @@ def errors(source: str | None = None) -> Iterator[None]:
     except _scenario_error() as exc:
         where = getattr(exc, "source", None) or source
         fail(f"{where}: {exc}" if where else str(exc), 2)
-    except (StoreDamagedError, StoreBusyError) as exc:  # the store given cannot be used now
+    # the store given cannot be used now: damaged, busy, read-only
+    except (StoreDamagedError, StoreBusyError, StoreReadOnlyError) as exc:
         fail(str(exc), 2)
     except (StoreError, BackendError) as exc:
         fail(str(exc), 1)
