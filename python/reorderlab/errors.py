@@ -23,8 +23,9 @@ __all__ = [
     "one_line",
 ]
 
-#: The longest error line printed (a 1 MB unknown key made a 1 MB line).
-MAX_LINE = 500
+#: The longest error line printed (a 1 MB unknown key made a 1 MB line; the
+#: longest message of its own, the list of known variants, is ~500).
+MAX_LINE = 2000
 
 #: What a terminal would act on rather than show: C0 and C1 control
 #: characters (ESC starts an ANSI sequence), DEL, lone surrogates (not
