@@ -89,7 +89,9 @@ def test_fig3_sensitivity_runs_ncr_and_aix_over_buffers_and_link_cases() -> None
     points = plan[kit_sensitivity.SENSITIVITY].points
     cases = {(p["variant"], p["link"]) for p, _ in points}
     assert cases == {("TCP-NCR-aggressive", name) for name, _, _ in wwan_fig3.LINK_CASES} | {
-        ("TCP-Aix", "paper's link")
+        ("TCP-Aix", "paper's link"),
+        ("TCP-NCR", "paper's link"),
+        ("TCP-DCR", "paper's link"),
     }
     assert {p["buffer"] for p, _ in points} == set(wwan_fig3.SENSITIVITY_BUFFERS)
     by = {(p["variant"], p["link"], p["buffer"]): sc for p, sc in points}
