@@ -13,6 +13,8 @@ tested on the 4-segment flows, those about Figs. 3c and 3f on the
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from reorderlab.checks import (
@@ -57,8 +59,22 @@ SETTING = (
 
 
 def _median(seeds: dict[int, Fig3], v: str, n: int, owd: float, r: str) -> dict[int, float]:
-    """Per seed, the median FCT of ``v``'s flows with a tail drop."""
+    """Per seed, the median FCT of ``v``'s flows with a tail drop (NaN for a
+    seed without such a flow)."""
     return {s: d.median(v, n, owd, r) for s, d in seeds.items()}
+
+
+def _seen(*values: dict[int, float]) -> list[dict[int, float]]:
+    """``values`` on the seeds where every one is a number: a seed without a
+    flow of a case (a short quick-mode run of 100-segment flows may have
+    none) is left out of the comparisons that need it."""
+    seeds = [s for s in values[0] if all(np.isfinite(v.get(s, np.nan)) for v in values)]
+    return [{s: v[s] for s in seeds} for v in values]
+
+
+def _difference(a: dict[int, float], b: dict[int, float], what: str, **kw: Any) -> Check:
+    a, b = _seen(a, b)
+    return difference(a, b, what, **kw)
 
 
 def _conditions(data: Fig3Data) -> list[Claim]:
@@ -114,8 +130,9 @@ def _rtor_saving(data: Fig3Data, owds: tuple[float, ...], r: str) -> Claim:
         base = _median(data.seeds, BASELINE, SHORT, owd, r)
         rtor = _median(data.seeds, "RTOR", SHORT, owd, r)
         need = 0.8 * 2 * owd + extra
+        (saved,) = _seen({s: base[s] - rtor[s] for s in base})
         parts[f"{owd * 1e3:g} ms"] = band(
-            {s: base[s] - rtor[s] for s in base},
+            saved,
             need,
             None,
             f"median FCT saved by RTOR, owd {owd * 1e3:g} ms (s)",
@@ -147,7 +164,7 @@ def _gain(seeds: dict[int, Fig3], v: str, n: int, owd: float, r: str) -> dict[in
 def _delack_gain(data: Fig3Data, owds: tuple[float, ...]) -> Claim:
     owd = min(owds)
     parts = {
-        v: difference(
+        v: _difference(
             _gain(data.seeds, v, SHORT, owd, "delack"),
             _gain(data.seeds, v, SHORT, owd, "quickack"),
             f"{v}'s relative median-FCT gain, delack - quickack, owd {owd * 1e3:g} ms",
@@ -167,7 +184,7 @@ def _delack_gain(data: Fig3Data, owds: tuple[float, ...]) -> Claim:
 
 def _tlpr_best(data: Fig3Data, owds: tuple[float, ...], r: str) -> Claim:
     parts = {
-        f"{o} {owd * 1e3:g} ms": difference(
+        f"{o} {owd * 1e3:g} ms": _difference(
             _median(data.seeds, o, SHORT, owd, r),
             _median(data.seeds, "TLPR", SHORT, owd, r),
             f"{o}'s - TLPR's median FCT, owd {owd * 1e3:g} ms, {r} (s)",
@@ -188,7 +205,7 @@ def _tlpr_best(data: Fig3Data, owds: tuple[float, ...], r: str) -> Claim:
 
 def _tlp_vs_rtor(data: Fig3Data, cases: list[tuple[float, str]]) -> Claim:
     parts = {
-        f"{owd * 1e3:g} ms {r}": difference(
+        f"{owd * 1e3:g} ms {r}": _difference(
             _median(data.seeds, "RTOR", SHORT, owd, r),
             _median(data.seeds, "TLP", SHORT, owd, r),
             f"RTOR's - TLP's median FCT, owd {owd * 1e3:g} ms, {r} (s)",
@@ -207,14 +224,16 @@ def _tlp_vs_rtor(data: Fig3Data, cases: list[tuple[float, str]]) -> Claim:
 
 def _long_flows_gain_less(data: Fig3Data, owds: tuple[float, ...]) -> Claim:
     def mean_gain(n: int) -> dict[int, float]:
-        each = [_gain(data.seeds, v, n, owd, "quickack") for v in MECHANISMS for owd in owds]
+        each = _seen(
+            *(_gain(data.seeds, v, n, owd, "quickack") for v in MECHANISMS for owd in owds)
+        )
         return {s: float(np.mean([e[s] for e in each])) for s in each[0]}
 
     return paper_claim(
         PAPER,
         "fig3",
         "100-segment flows gain less than 4-segment flows",
-        difference(
+        _difference(
             mean_gain(SHORT),
             mean_gain(LONG),
             "relative median-FCT gain of RTOR, TLP and TLPR (mean), quickack: "
@@ -236,14 +255,14 @@ def _multiple_tail_losses(data: Fig3Data, owds: tuple[float, ...]) -> Claim:
                 for owd in owds
                 for k in d.drops.get((v, n, owd, "quickack"), [])
             ]
-            out[s] = float(np.mean(np.asarray(drops) >= 2))
+            out[s] = float(np.mean(np.asarray(drops) >= 2)) if drops else float("nan")
         return out
 
     return paper_claim(
         PAPER,
         "fig3",
         "100-segment flows lose several tail segments less often than 4-segment flows",
-        difference(
+        _difference(
             share(SHORT),
             share(LONG),
             "share of tail-drop flows with two or more of their last four segments dropped, "
@@ -258,7 +277,7 @@ def _multiple_tail_losses(data: Fig3Data, owds: tuple[float, ...]) -> Claim:
 def _rtor_long_flows(data: Fig3Data, owds: tuple[float, ...]) -> Claim:
     owd = max(owds)
     parts = {
-        v: difference(
+        v: _difference(
             _median(data.seeds, v, LONG, owd, "quickack"),
             _median(data.seeds, "RTOR", LONG, owd, "quickack"),
             f"{v}'s - RTOR's median FCT, 100 segments, owd {owd * 1e3:g} ms (s)",

@@ -132,6 +132,21 @@ def seed_tables(per_seed: dict[int, dict[Fig4Key, Pool]]) -> pd.DataFrame:
     )
 
 
+def by_selection(table: pd.DataFrame) -> pd.DataFrame:
+    """The pooled table in long form, one row per reading of the sample
+    selection (``selection``): the sweep over the sentence's two readings."""
+    cols = ("n", "mean", "median", "below_1s")
+    return pd.concat(
+        [
+            table[["variant", "site", "rtt"]].assign(
+                selection=sel, **{c: table[f"{sel}.{c}"] for c in cols}
+            )
+            for sel in SELECTIONS
+        ],
+        ignore_index=True,
+    )
+
+
 def table(runs: Runs, quick: bool) -> Derived[Fig4Data]:
     per_seed = pools_by_seed(
         runs, RUNS, lambda r: (str(r["variant"]), str(r["site"]), float(r["rtt"]))
@@ -149,6 +164,7 @@ def table(runs: Runs, quick: bool) -> Derived[Fig4Data]:
         {
             "fig4": pooled.table,
             "fig4_seeds": seeds,
+            "fig4_selections": by_selection(pooled.table),
             "fig4_deciles": fig4_deciles(pooled),
             "fig4_sensitivity_table": sens,
         },
