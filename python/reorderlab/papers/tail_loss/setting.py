@@ -13,10 +13,14 @@ Senders (``docs/variants.md``)
 Fig. 1 / 2 (controlled tail loss)
     A 10-segment flow over a chain whose links run at 1 Gb/s (serialisation
     negligible, as in the paper's emulation) with the given RTT; the last n
-    data segments are dropped once (``positioned`` loss). One run per point:
-    the setting is deterministic, as the paper found. Normalized FCT = FCT
-    / FCT of the baseline in the same setting. The paper's "no spurious
-    retransmissions" (Sec. 3.1) is a claim of its own in both figures.
+    data segments are dropped once (``positioned`` loss). The setting is
+    deterministic, as the paper found ("no variation was observed"): two
+    seeds per point (``CONTROLLED_SEEDS``) give the same bytes, so each
+    check's interval has zero width and holds or fails on the value.
+    Normalized FCT = FCT / FCT of the baseline in the same setting. The
+    paper's "no spurious retransmissions" (Sec. 3.1) is a claim of its own
+    in both figures. ``fig1_rate``: the link rate (Sec. 3.1 gives none)
+    from 1 Gb/s down to 1 Mb/s, TLP with quickack at RTT 10-80 ms.
     ``fig1_sensitivity``: with delayed ACKs at RTT <= 80 ms, RTOR's deadline
     (send + SRTT + 200 ms) and the 200 ms delayed ACK of the ninth segment
     arrive within 0.1 ms of each other; the sweep moves the delayed-ACK
@@ -26,7 +30,7 @@ Fig. 3 (congestion loss)
     The paper's Tmix trace is not available (docs/papers.md: use the HTTP
     generator tuned to ~1.5 % loss, and say so). A dumbbell with a 100 Mb/s,
     1 ms bottleneck whose 290-packet DropTail queue holds 35 ms (the paper's
-    "queueing delays of up to 35 ms", checked as a claim); background:
+    "queueing delays of up to 35 ms", a condition of the setting); background:
     open-loop web sessions (the tcp-pr paper's parameters, SACK, 1500-byte packets)
     from S1 to D1 over 1 Gb/s access links; foreground: 10 closed-loop
     sessions S0 -> D0 fetching objects of exactly 4, 10 or 100 segments
@@ -39,7 +43,8 @@ Fig. 3 (congestion loss)
     (``fig3_seeds.csv``) with an interval from their spread.
     ``fig3_loss_patterns.csv`` sorts the tail-drop flows by how many of
     their last four segments were dropped; ``fig3_sensitivity`` varies the
-    background's access delay (1, 10, 50 ms).
+    background's access delay (1, 10, 50 ms). ``fig3_replay.csv``: each
+    loss pattern of a 4-segment flow replayed alone (:mod:`.fig3_replay`).
 
     Calibration: the number of background sessions is chosen from the
     paper's stated condition only ("a bottleneck loss rate of about 1.5 %",
@@ -51,7 +56,8 @@ Fig. 3 (congestion loss)
     closest to 1.5 %. The loss depends little on the load because most
     drops come from slow-start bursts of large (Pareto) objects arriving at
     1 Gb/s. ``fig3_calibration`` redraws the sweep; the loss and the
-    queueing delay are claims of their own.
+    queueing delay are checked as conditions (the runs must meet them),
+    not counted as claims.
 
 Assumptions
     * Packets of 1500 bytes, ACKs of 52 (timestamps), receiver delayed ACK
