@@ -601,6 +601,9 @@ class ReorderImpairment(_Impairment):
     block: RandomVar = Field(default_factory=lambda: ConstantVar(value=1.0))
     max_hold: PosFloat = 0.01
     data_only: Bool = True
+    #: what the delay time counts from: the earliest later packet's
+    #: forwarding (None, the default) or the block's own arrival
+    anchor: Literal["later-packet", "block-arrival"] | None = None
 
 
 class ArqImpairment(_Impairment):

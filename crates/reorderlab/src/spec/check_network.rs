@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::limits::{rate, time};
 use super::validate::{known_list, num, Check, SpecError};
-use super::{ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, Topology};
+use super::{ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, ReorderAnchor, Topology};
 
 pub(super) fn non_negative(path: &str, v: f64) -> Check {
     if v.is_finite() && v >= 0.0 {
@@ -303,11 +303,18 @@ pub(super) fn check_impairment(p: &str, model: &ImpairmentModel, flows: usize) -
             delay_packets,
             block,
             max_hold,
+            anchor,
             ..
         } => {
             interval.validate_time(&format!("{p}.interval"))?;
             match (delay, delay_packets) {
                 (Some(d), None) => d.validate_time(&format!("{p}.delay"))?,
+                (None, Some(_)) if *anchor == Some(ReorderAnchor::BlockArrival) => {
+                    return Err(SpecError::new(
+                        format!("{p}.anchor"),
+                        "\"block-arrival\" needs delay (s): delay_packets counts later packets",
+                    ))
+                }
                 (None, Some(d)) => d.validate(&format!("{p}.delay_packets"))?,
                 _ => {
                     return Err(SpecError::new(
