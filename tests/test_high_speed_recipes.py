@@ -266,14 +266,18 @@ def test_sensitivity_figures_are_written_and_change_no_claim(tmp_path: Path) -> 
         rec.plot(derived.data, tmp_path, True)
         assert (tmp_path / f"{stem}_sensitivity.png").exists()
         names = set(pd.read_csv(tmp_path / f"{stem}_sensitivity.csv")["series"])
+        assert {"BIC-SACK, default", "BIC-SACK, later-packet anchor"} <= names
         if stem == "fig12":
+            # the default point's cases are drawn on Fig. 14's axis (block size)
+            names = set(pd.read_csv(tmp_path / "fig14_sensitivity.csv")["series"])
             assert {
                 "BIC-NCR, default",
                 "BIC-NCR, later-packet anchor",
                 "BIC-AVG-DEV, slow-start undo",
+                "BIC-TCP-RR, slow-start undo",
             } <= names
-        else:
-            assert {"BIC-SACK, default", "BIC-SACK, later-packet anchor"} <= names
+            names = set(pd.read_csv(tmp_path / "fig13_sensitivity.csv")["series"])
+            assert {"BIC-NCR, default", "BIC-NCR, after a 1 Gb/s access link"} <= names
         # the sensitivity runs far off: the claims stay what the figure's runs give
         before = rec.claims(derived.data, True)
         level_off = {**LEVEL, "BIC-SACK": 1e4, "BIC-NCR": 1e-3}
@@ -294,3 +298,23 @@ def _sensitivity_only(plan: Plan, level: dict[str, float], other: dict[str, floa
 
     runs.table = table  # type: ignore[method-assign]
     return runs
+
+
+def test_sensitivity_verdicts_give_each_claim_under_each_setting() -> None:
+    """<fig>_sensitivity_verdicts.csv: every claim again on the runs of
+    each sensitivity setting. Made-up runs where HSTCP is far below BIC by
+    default but level with it under the later-packet anchor: the claim
+    holds by default and not under that setting."""
+    rec = papers()["high-speed"]["fig9"]
+    plan = rec.points(True)
+    level = {**LEVEL, "BIC-SACK": 400.0, "HSTCP-SACK": 10.0}
+    runs = _sensitivity_only(plan, level, {**LEVEL, "BIC-SACK": 400.0, "HSTCP-SACK": 390.0})
+    verdicts = rec.table(runs, True).csv["fig9_sensitivity_verdicts"]  # type: ignore[arg-type]
+    assert set(verdicts["setting"]) == {"default", "delayed ACK", "later-packet anchor"}
+    far = verdicts[verdicts["claim"].str.startswith("HSTCP is far below BIC")]
+    by_setting = dict(zip(far["setting"], far["holds"], strict=True))
+    assert by_setting == {"default": True, "delayed ACK": False, "later-packet anchor": False}
+    fig12 = papers()["high-speed"]["fig12-13-14"]
+    plan = fig12.points(True)
+    table = fig12.table(FakeRuns(plan, LEVEL), True).csv["fig12_sensitivity_verdicts"]  # type: ignore[arg-type]
+    assert {"default", "later-packet anchor", "slow-start undo"} <= set(table["setting"])

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
-
-import pandas as pd
 
 from reorderlab.claims import (
     Claim,
@@ -66,11 +63,8 @@ def plan(quick: bool) -> Plan:
 def table(runs: Runs, quick: bool) -> Derived[FigureData]:
     """The block-size sweep's tables; the no-reordering runs join the
     runs at x = 0 (block size 0: nothing reordered)."""
-    derived = figure_table("fig11", runs, with_sensitivity=True)
     free = run_table(runs.table(NO_REORDERING)).assign(x=0.0)
-    data = derived.data
-    both = pd.concat([data.runs, free], ignore_index=True)
-    return Derived(replace(data, runs=both), derived.csv)
+    return figure_table("fig11", runs, quick, claims, free)
 
 
 THROUGHPUT = throughput_figure("fig11", "reordering block size (packets)", "Fig. 11")

@@ -22,8 +22,11 @@ from reorderlab.papers.high_speed.measures import (
 from reorderlab.papers.high_speed.setting import (
     BLOCK,
     BLOCKS,
+    DELAY_TIME,
     DELAYS,
     EXTRA_MODE,
+    GIGABIT_ACCESS,
+    INTERVAL,
     INTERVALS,
     LATER_PACKET,
     MODE,
@@ -34,13 +37,14 @@ from reorderlab.papers.high_speed.setting import (
     TOLERANT_CURVES,
     Curve,
     Setting,
+    at_point,
     curves,
     run_table,
-    scenario,
     sensitivity_throughput,
     summary,
     sweep_parameter,
     throughput_figure,
+    verdict_rows,
 )
 from reorderlab.papers.kit.claims import (
     paper_claim,
@@ -98,24 +102,42 @@ def extra(fig: str) -> str:
     return f"extra {fig}"
 
 
-#: ``fig12_sensitivity``: the paper's curves at the default point under
-#: the later-packet anchor (BIC-NCR also at block 2), and AVG-DEV and
-#: TCP-RR with the Blanton-Allman undo.
-SENSITIVITY_CASES: tuple[tuple[str, Setting, Curve, int], ...] = (
-    *(("later-packet anchor", LATER_PACKET, c, BLOCK) for c in PAPER_CURVES),
-    ("later-packet anchor", LATER_PACKET, TOLERANT_CURVES[0], 2),
-    *(("slow-start undo", SLOW_START_UNDO, c, BLOCK) for c in TOLERANT_CURVES[1:]),
-)
+#: Where Figs. 12-14 meet: the default point, as Fig. 14's block size 1.
+DEFAULT_POINT = ("fig14", float(BLOCK))
+#: A sensitivity case: the setting's name and value, the curve, the panel and x.
+Case = tuple[str, Setting, Curve, str, float]
+
+
+def sensitivity_cases(quick: bool) -> list[Case]:
+    """The runs of ``fig12_sensitivity`` .. ``fig14_sensitivity``: BIC-SACK
+    with the later-packet anchor at every point (Figs. 9-11's sensitivity
+    runs, the same scenarios); the three tolerant variants with it at the
+    default point (BIC-NCR also at block 2); AVG-DEV and TCP-RR with the
+    Blanton-Allman undo at the default point; BIC-NCR with the generator
+    after a 1 Gb/s access link at every delay time of Fig. 13."""
+    later, ncr = "later-packet anchor", TOLERANT_CURVES[0]
+    fig, block = DEFAULT_POINT
+    cases: list[Case] = [
+        (later, LATER_PACKET, SACK_CURVES[0], panel, float(x))
+        for panel in PANELS
+        for x in panel_xs(panel, quick)
+    ]
+    cases += [(later, LATER_PACKET, c, fig, block) for c in TOLERANT_CURVES]
+    cases.append((later, LATER_PACKET, ncr, fig, 2.0))
+    cases += [("slow-start undo", SLOW_START_UNDO, c, fig, block) for c in TOLERANT_CURVES[1:]]
+    gigabit = "after a 1 Gb/s access link"
+    cases += [(gigabit, GIGABIT_ACCESS, ncr, "fig13", float(x)) for x in panel_xs("fig13", quick)]
+    return cases
 
 
 def sensitivity_sweep(quick: bool) -> Sweep:
     mode = MODE(quick)
     points: list[Point] = [
         (
-            {"curve": label, "setting": name, "x": float(block)},
-            scenario(v, cc, mode.duration, block=block, setting=setting),
+            {"curve": label, "setting": name, "panel": panel, "x": x},
+            at_point(v, cc, mode.duration, PANELS[panel].param, x, setting),
         )
-        for name, setting, (label, v, cc), block in SENSITIVITY_CASES
+        for name, setting, (label, v, cc), panel, x in sensitivity_cases(quick)
     ]
     return Sweep(points, mode.seeds)
 
@@ -135,7 +157,7 @@ def plan(quick: bool) -> Plan:
 @dataclass(frozen=True)
 class Fig12Data:
     """Per panel its runs (one row per curve, x and seed) and its extra
-    curve's; the sensitivity runs (block size as x)."""
+    curve's; the sensitivity runs (with their setting and panel)."""
 
     runs: dict[str, pd.DataFrame]
     extra: dict[str, pd.DataFrame]
@@ -145,31 +167,54 @@ class Fig12Data:
 def table(runs: Runs, quick: bool) -> Derived[Fig12Data]:
     own = {fig: run_table(runs.table(fig)) for fig in PANELS}
     extras = {fig: run_table(runs.table(extra(fig))) for fig in PANELS}
-    sens = run_table(runs.table(SENSITIVITY), ("curve", "setting", "x"))
+    sens = run_table(runs.table(SENSITIVITY), ("curve", "setting", "panel", "x"))
+    data = Fig12Data(own, extras, sens)
     csv = {fig: summary(pd.concat([own[fig], extras[fig]], ignore_index=True)) for fig in PANELS}
     csv |= {f"{fig}_runs": own[fig] for fig in PANELS}
     csv["fig12_sensitivity_runs"] = sens
-    return Derived(Fig12Data(own, extras, sens), csv)
+    verdicts = verdict_rows("default", claims(data, quick))
+    for name in dict.fromkeys(sens["setting"]):
+        verdicts += verdict_rows(str(name), claims(replaced(data, str(name)), quick))
+    csv["fig12_sensitivity_verdicts"] = pd.DataFrame(verdicts)
+    return Derived(data, csv)
 
 
-SENSITIVITY_PLOT = sensitivity_throughput(
-    "fig12",
-    "reordering block size (packets)",
-    "Figs. 12-14 at 0.02 s, 20 us: generator anchor, undo response",
-    logx=False,
-)
+#: Each panel's x at the default point (where the three figures meet).
+DEFAULT_X = {"fig12": INTERVAL, "fig13": DELAY_TIME, "fig14": float(BLOCK)}
+
+
+def replaced(data: Fig12Data, setting: str) -> Fig12Data:
+    """Figs. 12-14 with the runs of ``setting`` in place of the default's
+    where that setting was run (a default-point run in all three panels):
+    ``fig12_sensitivity_verdicts`` gives the claims on these."""
+    sens = data.sensitivity[data.sensitivity["setting"] == setting].drop(columns="setting")
+    fig, x = DEFAULT_POINT
+    at_default = sens[(sens["panel"] == fig) & (sens["x"] == x)]
+    moved = [at_default.assign(panel=p, x=px) for p, px in DEFAULT_X.items() if p != fig]
+    sens = pd.concat([sens, *moved], ignore_index=True)
+    runs = {}
+    for panel, t in data.runs.items():
+        mine = sens[sens["panel"] == panel].drop(columns="panel")
+        done = set(zip(mine["curve"], mine["x"], strict=True))
+        keep = [(c, x) not in done for c, x in zip(t["curve"], t["x"], strict=True)]
+        runs[panel] = pd.concat([t[keep], mine], ignore_index=True)
+    return Fig12Data(runs, data.extra, data.sensitivity.iloc[0:0])
 
 
 def plot(data: Fig12Data, out: Path, quick: bool) -> None:
+    """Each panel, and its sensitivity figure: the panel's curves as run
+    and the sensitivity runs on it."""
     for fig, p in PANELS.items():
         line = throughput_figure(fig, p.xlabel, f"Fig. {fig[3:]}", logx=p.logx)
         line.draw(out, curves(data.runs[fig], p.xscale) | curves(data.extra[fig], p.xscale))
-    default = data.runs["fig14"][data.runs["fig14"]["x"] <= 2].assign(setting="default")
-    both = summary(
-        pd.concat([default, data.sensitivity], ignore_index=True), ("curve", "setting", "x")
-    )
-    labelled = both.assign(line=both["curve"] + ", " + both["setting"])
-    SENSITIVITY_PLOT.draw(out, series_of(labelled, "line", "x", "mbps"))
+        sens = data.sensitivity[data.sensitivity["panel"] == fig]
+        own = data.runs[fig][data.runs[fig]["curve"].isin(set(sens["curve"]))]
+        both = pd.concat([own.assign(setting="default"), sens], ignore_index=True)
+        table = summary(both, ("curve", "setting", "x"))
+        labelled = table.assign(line=table["curve"] + ", " + table["setting"])
+        title = f"Fig. {fig[3:]}: generator anchor and placement, undo response"
+        plot_ = sensitivity_throughput(fig, p.xlabel, title, logx=p.logx)
+        plot_.draw(out, series_of(labelled, "line", "x", "mbps", xscale=p.xscale))
 
 
 WHERE = "Sec. VI-A, Figs. 12-14"

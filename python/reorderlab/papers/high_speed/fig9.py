@@ -61,7 +61,7 @@ def plan(quick: bool) -> Plan:
 
 
 def table(runs: Runs, quick: bool) -> Derived[FigureData]:
-    return figure_table("fig9", runs, with_sensitivity=True)
+    return figure_table("fig9", runs, quick, claims)
 
 
 INTERVAL_LABEL = "mean reordering interval (s)"

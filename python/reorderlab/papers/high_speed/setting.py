@@ -80,12 +80,13 @@ Sensitivity (drawn and tabulated, not judged; issue 20)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import pandas as pd
 
+from reorderlab.claims import Claim
 from reorderlab.papers.kit.figure import (
     LineFigure,
     Lines,
@@ -401,20 +402,74 @@ class FigureData:
     sensitivity: pd.DataFrame
 
 
-def figure_table(figure: str, runs: Runs, *, with_sensitivity: bool) -> Derived[FigureData]:
+def figure_table(
+    figure: str,
+    runs: Runs,
+    quick: bool,
+    claims: Callable[[FigureData, bool], list[Claim]],
+    free: pd.DataFrame | None = None,
+) -> Derived[FigureData]:
     """Figs. 9-11's table step: ``<figure>.csv`` (the seed summary of every
-    curve), ``<figure>_runs.csv`` (the paper's curves run by run) and,
-    ``with_sensitivity``, ``<figure>_sensitivity_runs.csv``."""
+    curve), ``<figure>_runs.csv`` (the paper's curves run by run),
+    ``<figure>_sensitivity_runs.csv`` and ``<figure>_sensitivity_verdicts.csv``
+    (:func:`under_settings`; ``free``: the runs without reordering, when
+    not among the figure's own). The figure's runs are the data, with
+    ``free`` among them."""
     own, extra = run_table(runs.table()), run_table(runs.table(EXTRA))
-    sens = (
-        run_table(runs.table(SENSITIVITY), ("curve", "setting", "x"))
-        if with_sensitivity
-        else pd.DataFrame(columns=["curve", "setting", "x", "seed", "mbps"])
-    )
-    csv = {figure: summary(pd.concat([own, extra], ignore_index=True)), f"{figure}_runs": own}
-    if with_sensitivity:
-        csv[f"{figure}_sensitivity_runs"] = sens
-    return Derived(FigureData(own, extra, sens), csv)
+    if free is not None:
+        own = pd.concat([own, free], ignore_index=True)
+    sens = run_table(runs.table(SENSITIVITY), ("curve", "setting", "x"))
+    data = FigureData(own, extra, sens)
+    reordered = own[own["x"] > 0] if free is not None else own
+    csv = {
+        figure: summary(pd.concat([reordered, extra], ignore_index=True)),
+        f"{figure}_runs": own,
+        f"{figure}_sensitivity_runs": sens,
+        f"{figure}_sensitivity_verdicts": under_settings(data, claims, own[own["x"] == 0], quick),
+    }
+    return Derived(data, csv)
+
+
+def verdict_rows(setting: str, claims: Sequence[Claim]) -> list[dict[str, Any]]:
+    """``<figure>_sensitivity_verdicts.csv``'s rows of one setting: per
+    claim made on that setting's runs and per seeded test of it (``test``:
+    its index), the test's estimate, interval and verdict, and the claim's."""
+    return [
+        {
+            "setting": setting,
+            "claim": c.claim,
+            "holds": c.holds,
+            "seed_share": c.seed_share,
+            "test": i,
+            "what": rec["what"],
+            "estimate": rec["estimate"],
+            "lo": rec["lo"],
+            "hi": rec["hi"],
+            "test_holds": rec["holds"],
+        }
+        for c in claims
+        for i, rec in enumerate(c.tests)
+    ]
+
+
+def under_settings(
+    data: FigureData,
+    claims: Callable[[FigureData, bool], list[Claim]],
+    free: pd.DataFrame,
+    quick: bool,
+) -> pd.DataFrame:
+    """The figure's claims under each setting of its sensitivity runs
+    (those runs as the figure's, with ``free``, the runs without
+    reordering, where a setting has none), after the default's: the
+    ``<figure>_sensitivity_verdicts`` table."""
+    rows = verdict_rows("default", claims(data, quick))
+    for name, runs in data.sensitivity.groupby("setting", sort=False):
+        own = runs.drop(columns="setting")
+        if not (own["x"] == 0).any():
+            own = pd.concat([free, own], ignore_index=True)
+        alt = FigureData(own, data.extra.iloc[0:0], data.sensitivity.iloc[0:0])
+        rows += verdict_rows(str(name), claims(alt, quick))
+    return pd.DataFrame(rows)
 
 
 def throughput_figure(figure: str, xlabel: str, title: str, *, logx: bool = False) -> LineFigure:
