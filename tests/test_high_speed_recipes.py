@@ -309,12 +309,13 @@ def test_sensitivity_verdicts_give_each_claim_under_each_setting() -> None:
     plan = rec.points(True)
     level = {**LEVEL, "BIC-SACK": 400.0, "HSTCP-SACK": 10.0}
     runs = _sensitivity_only(plan, level, {**LEVEL, "BIC-SACK": 400.0, "HSTCP-SACK": 390.0})
-    verdicts = rec.table(runs, True).csv["fig9_sensitivity_verdicts"]  # type: ignore[arg-type]
+    verdicts = pd.DataFrame(rec.table(runs, True).csv["fig9_sensitivity_verdicts"])  # type: ignore[arg-type]
     assert set(verdicts["setting"]) == {"default", "delayed ACK", "later-packet anchor"}
     far = verdicts[verdicts["claim"].str.startswith("HSTCP is far below BIC")]
     by_setting = dict(zip(far["setting"], far["holds"], strict=True))
     assert by_setting == {"default": True, "delayed ACK": False, "later-packet anchor": False}
     fig12 = papers()["high-speed"]["fig12-13-14"]
     plan = fig12.points(True)
-    table = fig12.table(FakeRuns(plan, LEVEL), True).csv["fig12_sensitivity_verdicts"]  # type: ignore[arg-type]
+    derived = fig12.table(FakeRuns(plan, LEVEL), True)  # type: ignore[arg-type]
+    table = pd.DataFrame(derived.csv["fig12_sensitivity_verdicts"])
     assert {"default", "later-packet anchor", "slow-start undo"} <= set(table["setting"])
