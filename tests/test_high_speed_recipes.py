@@ -277,7 +277,11 @@ def test_sensitivity_figures_are_written_and_change_no_claim(tmp_path: Path) -> 
                 "BIC-TCP-RR, slow-start undo",
             } <= names
             names = set(pd.read_csv(tmp_path / "fig13_sensitivity.csv")["series"])
-            assert {"BIC-NCR, default", "BIC-NCR, after a 1 Gb/s access link"} <= names
+            assert {
+                "BIC-NCR, default",
+                "BIC-NCR, after a 1 Gb/s access link",
+                "BIC-NCR, aggressive NCR",
+            } <= names
         # the sensitivity runs far off: the claims stay what the figure's runs give
         before = rec.claims(derived.data, True)
         level_off = {**LEVEL, "BIC-SACK": 1e4, "BIC-NCR": 1e-3}
@@ -318,4 +322,19 @@ def test_sensitivity_verdicts_give_each_claim_under_each_setting() -> None:
     plan = fig12.points(True)
     derived = fig12.table(FakeRuns(plan, LEVEL), True)  # type: ignore[arg-type]
     table = pd.DataFrame(derived.csv["fig12_sensitivity_verdicts"])
-    assert {"default", "later-packet anchor", "slow-start undo"} <= set(table["setting"])
+    assert {"default", "later-packet anchor", "slow-start undo", "aggressive NCR"} <= set(
+        table["setting"]
+    )
+
+
+def test_aggressive_ncr_is_the_paper_curve_with_the_other_flavour() -> None:
+    """The "aggressive NCR" sensitivity runs are BIC-NCR's scenarios of Fig.
+    13 with RFC 4653's aggressive flavour, nothing else changed."""
+    cases = [c for c in hs_fig12.sensitivity_cases(False) if c[0] == hs_fig12.AGGRESSIVE]
+    assert [x for *_, x in cases] == list(hs_setting.FIG10_DELAYS[1:])
+    for _, setting, (label, variant, cc), panel, x in cases:
+        assert (label, variant, cc, panel) == ("BIC-NCR", "TCP-NCR-aggressive", "bic", "fig13")
+        mine = hs_setting.at_point(variant, cc, 100.0, "delay", x, setting)
+        paper = hs_setting.at_point("TCP-NCR", "bic", 100.0, "delay", x)
+        assert mine.flows[0].variant == "TCP-NCR-aggressive"
+        assert mine.model_copy(update={"flows": paper.flows}) == paper

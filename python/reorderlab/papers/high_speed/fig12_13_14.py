@@ -22,6 +22,7 @@ from reorderlab.papers.high_speed.measures import (
 from reorderlab.papers.high_speed.setting import (
     BLOCK,
     BLOCKS,
+    DEFAULT_SETTING,
     DELAY_TIME,
     DELAYS,
     EXTRA_MODE,
@@ -106,6 +107,11 @@ def extra(fig: str) -> str:
 DEFAULT_POINT = ("fig14", float(BLOCK))
 #: A sensitivity case: the setting's name and value, the curve, the panel and x.
 Case = tuple[str, Setting, Curve, str, float]
+#: BIC-NCR's curve with RFC 4653's aggressive Limited Transmit (LT_F = 1/2)
+#: in place of careful (the setting's), drawn under the setting named
+#: :data:`AGGRESSIVE`.
+AGGRESSIVE = "aggressive NCR"
+AGGRESSIVE_NCR: Curve = ("BIC-NCR", "TCP-NCR-aggressive", "bic")
 
 
 def sensitivity_cases(quick: bool) -> list[Case]:
@@ -114,7 +120,8 @@ def sensitivity_cases(quick: bool) -> list[Case]:
     runs, the same scenarios); the three tolerant variants with it at the
     default point (BIC-NCR also at block 2); AVG-DEV and TCP-RR with the
     Blanton-Allman undo at the default point; BIC-NCR with the generator
-    after a 1 Gb/s access link at every delay time of Fig. 13."""
+    after a 1 Gb/s access link, and BIC over RFC 4653's aggressive NCR (the
+    paper does not say which flavour it ran), at every delay time of Fig. 13."""
     later, ncr = "later-packet anchor", TOLERANT_CURVES[0]
     fig, block = DEFAULT_POINT
     cases: list[Case] = [
@@ -127,6 +134,10 @@ def sensitivity_cases(quick: bool) -> list[Case]:
     cases += [("slow-start undo", SLOW_START_UNDO, c, fig, block) for c in TOLERANT_CURVES[1:]]
     gigabit = "after a 1 Gb/s access link"
     cases += [(gigabit, GIGABIT_ACCESS, ncr, "fig13", float(x)) for x in panel_xs("fig13", quick)]
+    cases += [
+        (AGGRESSIVE, DEFAULT_SETTING, AGGRESSIVE_NCR, "fig13", float(x))
+        for x in panel_xs("fig13", quick)
+    ]
     return cases
 
 

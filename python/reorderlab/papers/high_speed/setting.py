@@ -75,7 +75,9 @@ Sensitivity (drawn and tabulated, not judged; issue 20)
     every block size; ``fig12_sensitivity`` the paper's four curves of
     Figs. 12-14 at the default point (BIC-NCR also at block 2) with the
     later-packet anchor, and AVG-DEV and TCP-RR with the Blanton-Allman undo
-    (ssthresh back, cwnd slow-starts: ``tcp.undo_response = "slow-start"``).
+    (ssthresh back, cwnd slow-starts: ``tcp.undo_response = "slow-start"``);
+    ``fig13_sensitivity`` BIC-NCR at every delay time with the generator
+    after a 1 Gb/s access link, and with RFC 4653's aggressive flavour.
 """
 
 from __future__ import annotations
