@@ -215,7 +215,7 @@ SLOW_START_UNDO = Setting(undo_response="slow-start")
 def reorderer(
     interval: float, delay: float, block: float, setting: Setting = DEFAULT_SETTING
 ) -> list[Impairment]:
-    """The paper's generator on S0 -> R1 (none when the delay time is 0)."""
+    """The paper's reordering generator on S0 -> R1 (none when the delay time is 0)."""
     if delay <= 0:
         return []
     extra: dict[str, Any] = {}
