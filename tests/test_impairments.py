@@ -165,7 +165,7 @@ BAD: list[tuple[str, Any, str]] = [
                 "anchor": "block-arrival",
             }
         ],
-        "impairments[0].anchor: \"block-arrival\" needs delay (s): delay_packets counts later",
+        'impairments[0].anchor: "block-arrival" needs delay (s): delay_packets counts later',
     ),
     (
         "impairments",
