@@ -330,6 +330,10 @@ RandomVar = Annotated[
 CopiesDropped = Literal["original", "all"]
 
 
+#: What the reordering generator (high-speed Sec. III-B) counts a block's delay time from.
+ReorderAnchor = Literal["later-packet", "block-arrival"]
+
+
 class LossImpairment(Model):
     """Independent (Bernoulli) drop of each packet with probability `p`."""
 
@@ -477,8 +481,9 @@ class ReorderImpairment(Model):
     """The reordering generator of high-speed Sec. III: a reordering event every `interval`
     seconds holds the next `block` packets and releases them once `delay` seconds have
     passed since the first later packet was forwarded (or, with `delay_packets`, once that
-    many later packets have been forwarded). A block still held `max_hold` seconds after its
-    first packet arrived is released then, complete or not.
+    many later packets have been forwarded); with `anchor = "block-arrival"`, `delay`
+    seconds after the block's last packet arrived. A block still held `max_hold` seconds
+    after its first packet arrived is released then, complete or not.
     """
 
     kind: Literal["reorder"] = "reorder"
@@ -507,6 +512,9 @@ class ReorderImpairment(Model):
 
     #: Only data packets (true) or every packet (false).
     data_only: Bool = True
+
+    #: What the delay time counts from (none: later-packet).
+    anchor: ReorderAnchor | None = None
 
 
 class ArqImpairment(Model):

@@ -36,7 +36,9 @@ pub use flow::{
     DelayedAck, FlowSpec, LongSamplesSpec, ReceiverSpec, RtoEstimatorSpec, RttTimingSpec, TcpSpec,
     UndoResponseSpec,
 };
-pub use impairment::{CopiesDropped, ImpairmentModel, ImpairmentSpec, MultipathSpec, Position};
+pub use impairment::{
+    CopiesDropped, ImpairmentModel, ImpairmentSpec, MultipathSpec, Position, ReorderAnchor,
+};
 pub use network::{LinkSpec, QueueSpec, Topology};
 pub use random::RandomVar;
 pub use record::{PcapTapSpec, RecordSpec, SERIES_NAMES};
