@@ -3,14 +3,15 @@
 //! that exist (`docs/fabrics.md`).
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize};
 
 use super::error::{known_list, Check, SpecError};
 use super::network::Topology;
 use crate::net::fattree::{Fabric, Shape};
 
 /// How a switch picks one of its equal-cost uplinks for a packet.
-#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LoadBalancing {
     /// ECMP, hash-threshold on the flow (RFC 2992): every packet of a flow on one path.
@@ -20,6 +21,30 @@ pub enum LoadBalancing {
     Spray,
     /// Per-packet round robin over the uplinks, one counter per switch (Dixit et al., INFOCOM 2013).
     RoundRobin,
+}
+
+impl LoadBalancing {
+    const NAMES: [(&'static str, LoadBalancing); 3] = [
+        ("ecmp", LoadBalancing::Ecmp),
+        ("spray", LoadBalancing::Spray),
+        ("round_robin", LoadBalancing::RoundRobin),
+    ];
+}
+
+/// By hand, so that an unknown name is refused naming the field: serde
+/// reports an error inside a tagged enum (the topology) at the enum.
+impl<'de> Deserialize<'de> for LoadBalancing {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        (LoadBalancing::NAMES.iter())
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| {
+                D::Error::custom(format!(
+                    "load_balancing must be \"ecmp\", \"spray\" or \"round_robin\", got {name:?}"
+                ))
+            })
+    }
 }
 
 /// `topology` of kind `fat_tree`: k even, each failed link a link of the
