@@ -50,7 +50,7 @@ impl<'de> Deserialize<'de> for LoadBalancing {
 /// `topology` of kind `fat_tree`: k even, each failed link a link of the
 /// fabric.
 pub(super) fn check_fat_tree(k: u32, tiers: u8, failed: &[String]) -> Check {
-    if k % 2 != 0 {
+    if !k.is_multiple_of(2) {
         return Err(SpecError::new(
             "topology.k",
             format!("must be even (k/2 ports down, k/2 up), got {k}"),
