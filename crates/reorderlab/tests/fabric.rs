@@ -128,3 +128,37 @@ fn spraying_and_round_robin_share_the_uplinks_evenly() {
     ];
     assert!(rr[0].abs_diff(rr[1]) <= 1, "{rr:?}");
 }
+
+/// A 1,024-host fabric (k = 16, 6,144 links) with a flow from every host:
+/// every flow completes.
+#[test]
+fn a_1024_host_permutation_completes() {
+    let flows: Vec<String> = (0..1024)
+        .map(|i| {
+            format!(
+                r#"{{"src": "h{i}", "dst": "h{}", "segments": 20}}"#,
+                (i + 517) % 1024
+            )
+        })
+        .collect();
+    let json = format!(
+        r#"{{"duration": 0.01, "topology": {{"kind": "fat_tree", "k": 16,
+             "rate": 100e9, "load_balancing": "spray"}}, "flows": [{}]}}"#,
+        flows.join(",")
+    );
+    let sc = Scenario::from_json(&json).unwrap();
+    let r = common::run_checked(&sc, 1).result();
+    assert_eq!(r.links.len(), 2 * 3 * 16 * 16 * 16 / 4);
+    assert_eq!(r.flows.iter().filter(|f| f.completed).count(), 1024);
+}
+
+/// Routing memory is proportional to the fabric: a 65,536-host fat-tree
+/// (k = 64, 71,680 nodes; a next-hop table would be 20 GB) passes the
+/// memory check under 1 GB.
+#[test]
+fn a_65536_host_fabric_needs_no_table() {
+    let json = r#"{"duration": 0.01, "topology": {"kind": "fat_tree", "k": 64},
+                   "flows": [{"src": "h0", "dst": "h65535"}]}"#;
+    let sc = Scenario::from_json(json).unwrap();
+    assert_eq!(sc.validate_with_memory_limit(1 << 30), Ok(()));
+}
