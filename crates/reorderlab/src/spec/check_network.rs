@@ -6,6 +6,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::error::{known_list, num, Check, SpecError};
+use super::fabric::check_fat_tree;
 use super::impairment::{ImpairmentModel, MultipathSpec, ReorderAnchor};
 use super::network::{LinkSpec, QueueSpec, Topology};
 
@@ -84,6 +85,12 @@ pub(super) fn check_topology(t: &Topology) -> Check {
             }
             check_queues(queue, access_queue.as_ref())
         }
+        Topology::FatTree {
+            k,
+            tiers,
+            failed_links,
+            ..
+        } => check_fat_tree(*k, *tiers, failed_links),
         Topology::Custom { nodes, links } => check_custom(nodes, links),
     }
 }

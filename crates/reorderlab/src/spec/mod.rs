@@ -18,6 +18,7 @@
 
 mod check_network;
 mod error;
+mod fabric;
 mod fields;
 mod flow;
 mod impairment;
@@ -32,6 +33,7 @@ mod traffic;
 mod validate;
 
 pub use error::{num, SpecError};
+pub use fabric::LoadBalancing;
 pub use flow::{
     DelayedAck, FlowSpec, LongSamplesSpec, ReceiverSpec, RtoEstimatorSpec, RttTimingSpec, TcpSpec,
     UndoResponseSpec,
