@@ -5,8 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::check_fabric::check_fat_tree;
 use super::error::{known_list, num, Check, SpecError};
-use super::fabric::check_fat_tree;
 use super::impairment::{ImpairmentModel, MultipathSpec, ReorderAnchor};
 use super::network::{LinkSpec, QueueSpec, Topology};
 

@@ -16,6 +16,7 @@
 //! against its declared range ([`fields`]), then the rules that join
 //! fields (`validate.rs`, `check_network.rs`) and the limits ([`limits`]).
 
+mod check_fabric;
 mod check_network;
 mod error;
 mod fabric;

@@ -6,9 +6,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::check_fabric::check_fabric_routes;
 use super::check_network::{check_impairment, check_multipath, check_topology, link_ends};
 use super::error::{known_list, num, Check, SpecError};
-use super::fabric::check_fabric_routes;
 use super::fields::check_fields;
 use super::flow::{FlowSpec, TcpSpec};
 use super::impairment::Position;
