@@ -149,12 +149,22 @@ impl LossDetector for DupAck {
         self.policy.fa_ratio()
     }
 
+    fn reorder_percentile(&self, q: f64) -> Option<u32> {
+        self.policy.reorder_percentile(q)
+    }
+
     fn deadline(&self) -> Option<Time> {
         self.fr_deadline
     }
 
     fn fast_retransmit_pending(&self) -> bool {
         self.fr_deadline.is_some()
+    }
+
+    /// The Linux 3.17 policy (Linux-ER and the tail-loss family) decides
+    /// on every ACK that SACKs new data (`tcp_ack_is_dubious`).
+    fn dubious_acks(&self) -> bool {
+        matches!(self.policy, DupthreshPolicy::Linux(_))
     }
 
     /// dupthresh for this ACK: the policy's value (TCP-Aix's winthresh is
