@@ -25,7 +25,10 @@
 /// 13: the Blanton-Allman schemes (DSACK-BL-*) undo by slow start back to
 /// the earlier window (the tcp-pr paper, footnote 2), not at once: only
 /// their runs change.
-pub const MODEL_REVISION: u32 = 13;
+/// 14: `Linux` and `Linux-classic` grow cwnd per segment acknowledged
+/// (`tcp_slow_start`, `tcp_cong_avoid_ai`; issue 35's validation matrix:
+/// the kernel's slow start ran 30 ms ahead in its third round).
+pub const MODEL_REVISION: u32 = 14;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

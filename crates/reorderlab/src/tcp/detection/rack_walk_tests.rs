@@ -344,10 +344,15 @@ fn the_bookmark_survives_its_segment_leaving() {
 /// Whole simulations through the checked path (every ACK's and every
 /// reorder timer's step 5 compared with the old walk): the high-speed
 /// path's slow-start overshoot (thousands of holes) under reordering, and
-/// the Linux variant on the gigabit dumbbell.
+/// the Linux variant on the gigabit dumbbell (whose losses, after Linux's
+/// slow start per segment acknowledged overshoots, are all found on ACKs:
+/// its reorder timer never fires there; the high-speed run's does).
 #[test]
 fn simulated_runs_mark_and_arm_as_the_old_walk_did() {
-    for (name, seconds) in [("ref-highspeed-rack", 5.0), ("ref-gigabit-linux", 2.0)] {
+    for (name, seconds, fires) in [
+        ("ref-highspeed-rack", 5.0, true),
+        ("ref-gigabit-linux", 2.0, false),
+    ] {
         let mut sc = crate::bench::scenario(name).unwrap();
         sc.duration = seconds;
         sc.warmup = 0.0;
@@ -355,6 +360,6 @@ fn simulated_runs_mark_and_arm_as_the_old_walk_did() {
         sim.run();
         let st = sim.sender(0).stats();
         assert!(st.rack_marked_lost > 100, "{name}: {st:?}");
-        assert!(st.rack_timer_expiries > 0, "{name}: {st:?}");
+        assert_eq!(st.rack_timer_expiries > 0, fires, "{name}: {st:?}");
     }
 }
