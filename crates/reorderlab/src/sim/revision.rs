@@ -28,7 +28,12 @@
 /// 14: `Linux` and `Linux-classic` grow cwnd per segment acknowledged
 /// (`tcp_slow_start`, `tcp_cong_avoid_ai`; issue 35's validation matrix:
 /// the kernel's slow start ran 30 ms ahead in its third round).
-pub const MODEL_REVISION: u32 = 14;
+/// 15: their PRR is the kernel's (`tcp_cwnd_reduction`): the extra
+/// segment of PRR-SSRB only on an ACK that advanced SND.UNA and marked
+/// nothing lost, and prior_cwnd for RecoverFS (the validation matrix: a
+/// tail of three lost segments repaired one round trip apart, as the
+/// kernel does, not at once).
+pub const MODEL_REVISION: u32 = 15;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

@@ -19,6 +19,20 @@ pub struct NewlyAcked {
     pub echo: u16,
 }
 
+/// What one ACK did, for the response's rule at its end.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AckEnd {
+    /// Segments newly delivered, SACKed or cumulatively (RFC 6937
+    /// DeliveredData).
+    pub delivered: u32,
+    /// This ACK (or timer) started recovery.
+    pub entered: bool,
+    /// It advanced SND.UNA (Linux `FLAG_SND_UNA_ADVANCED`).
+    pub una_advanced: bool,
+    /// Segments loss detection marked lost on it (Linux `rs->losses`).
+    pub newly_lost: u32,
+}
+
 /// What the sender does after an ACK of new data.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum NewAck {
@@ -95,8 +109,8 @@ pub trait LossResponse {
     }
     /// A duplicate ACK in fast recovery.
     fn on_dupack_in_recovery(&mut self, _tcb: &mut Tcb) {}
-    /// At the end of each ACK (`entered`: this ACK started recovery).
-    fn after_ack(&mut self, _tcb: &mut Tcb, _delivered: u32, _entered: bool) {}
+    /// At the end of each ACK.
+    fn after_ack(&mut self, _tcb: &mut Tcb, _a: AckEnd) {}
     /// RFC 6298 Sec. 5.3 restarts the timer on every ACK of new data.
     fn restarts_rto_on_ack(&self, _tcb: &Tcb) -> bool {
         true

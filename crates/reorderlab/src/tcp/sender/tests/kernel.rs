@@ -37,3 +37,27 @@ fn linux_grows_per_segment_acknowledged() {
         s.window().cwnd
     );
 }
+
+/// `tcp_cwnd_reduction`: a 10-segment flow loses its last three; the probe
+/// (a copy of 9) is SACKed, RACK marks 7 and 8 lost. That ACK advanced
+/// nothing and marked segments lost: Linux sends one repair (7), the next
+/// one a round trip later, on the ACK of 7 (the kernel's log at 40 ms: 7
+/// and 8 one RTT apart); RFC 6937's PRR-SSRB sends both at once.
+#[test]
+fn linux_prr_repairs_a_tail_one_segment_per_ack_that_only_sacks() {
+    for (variant, first) in [("Linux", vec![7]), ("RACK-TLP", vec![7, 8])] {
+        let (mut s, mut out) = tail_sender(variant);
+        for a in 1..=7 {
+            s.on_packet(&ack(a, &[]), ms(100), &mut out);
+        }
+        let pto = s.deadline(TimerKind::Aux).unwrap();
+        s.on_timer(TimerKind::Aux, pto, &mut out);
+        assert_eq!(sent(&mut out), vec![9], "{variant}: the probe");
+        s.on_packet(&ack(7, &[(9, 10)]), pto + ms(100), &mut out);
+        assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
+        assert_eq!(sent(&mut out), first, "{variant}");
+        s.on_packet(&ack(8, &[(9, 10)]), pto + ms(200), &mut out);
+        let second: Vec<u32> = if variant == "Linux" { vec![8] } else { vec![] };
+        assert_eq!(sent(&mut out), second, "{variant}");
+    }
+}
