@@ -33,7 +33,12 @@
 /// nothing lost, and prior_cwnd for RecoverFS (the validation matrix: a
 /// tail of three lost segments repaired one round trip apart, as the
 /// kernel does, not at once).
-pub const MODEL_REVISION: u32 = 15;
+/// 16: their loss probe and RACK reorder timers run in jiffies (HZ 250)
+/// on the kernel's timer wheel (`tcp_schedule_loss_probe`,
+/// `tcp_rack_mark_lost`, `calc_wheel_index`): 2 SRTT + 2 ms and the time
+/// left + 2 ms, rounded up (the validation matrix: the kernel's probe went
+/// 6-35 ms later than the simulator's).
+pub const MODEL_REVISION: u32 = 16;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

@@ -61,3 +61,31 @@ fn linux_prr_repairs_a_tail_one_segment_per_ack_that_only_sacks() {
         assert_eq!(sent(&mut out), second, "{variant}");
     }
 }
+
+/// `tcp_schedule_loss_probe` and `tcp_rack_mark_lost`: the kernel arms its
+/// timers in jiffies (HZ 250: 4 ms) on the timer wheel. SRTT 100 ms, three
+/// segments out: the probe timeout 2 SRTT + 2 ms = 51 jiffies, armed at
+/// jiffy 25, fires at jiffy 77 (308 ms), not at 300 ms. A reorder timer
+/// with 25 ms left: 27 ms = 7 jiffies from jiffy 25, fires at 33 (132 ms),
+/// not at 125 ms.
+#[test]
+fn linux_timers_run_in_jiffies_on_the_timer_wheel() {
+    for (variant, probe_at) in [("Linux", ms(308)), ("RACK-TLP", ms(300))] {
+        let (mut s, mut out) = tail_sender(variant);
+        for a in 1..=7 {
+            s.on_packet(&ack(a, &[]), ms(100), &mut out);
+        }
+        assert_eq!(s.deadline(TimerKind::Aux), Some(probe_at), "{variant}");
+    }
+    for (variant, reorder_at) in [("Linux", ms(132)), ("RACK-TLP", ms(125))] {
+        let (mut s, mut out) = tail_sender(variant);
+        s.on_packet(&ack(0, &[(1, 2)]), ms(100), &mut out);
+        s.on_packet(&ack(0, &[(1, 3)]), ms(100), &mut out);
+        assert_eq!(s.rack().unwrap().reo_wnd, ms(25), "{variant}");
+        assert_eq!(s.deadline(TimerKind::Aux), Some(reorder_at), "{variant}");
+        s.on_timer(TimerKind::Aux, reorder_at - 1, &mut out);
+        assert_eq!(s.scoreboard().lost_out(), 0, "{variant}: not before");
+        s.on_timer(TimerKind::Aux, reorder_at, &mut out);
+        assert_eq!(s.scoreboard().lost_out(), 1, "{variant}: segment 0");
+    }
+}
