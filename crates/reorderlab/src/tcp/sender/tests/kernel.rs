@@ -89,3 +89,18 @@ fn linux_timers_run_in_jiffies_on_the_timer_wheel() {
         assert_eq!(s.scoreboard().lost_out(), 1, "{variant}: segment 0");
     }
 }
+
+/// `tcp_cong_control`: the window grows by what the ACK newly delivered
+/// (`acked_sacked`). Segment 0 held, 1 and 2 SACKed, then 0 arrives: the
+/// ACK of 3 delivers one segment, so Linux's slow start adds one, not the
+/// three the ACK covers.
+#[test]
+fn linux_grows_by_what_the_ack_newly_delivered() {
+    let (mut s, mut out) = tail_sender("Linux");
+    s.on_packet(&ack(0, &[(1, 2)]), ms(50), &mut out);
+    s.on_packet(&ack(0, &[(1, 3)]), ms(50), &mut out);
+    assert_eq!(s.scoreboard().lost_out(), 0);
+    let before = s.window().cwnd;
+    s.on_packet(&ack(3, &[]), ms(51), &mut out);
+    assert_eq!(s.window().cwnd, before + 1.0);
+}
