@@ -100,13 +100,16 @@ def write_report(out: Path) -> Path:
         leagues = find_leagues(Path(out))
     except LeagueError as exc:
         raise ReportError(str(exc)) from None
+    from reorderlab.validate.report import find_section
+
+    validation = find_section(Path(out))
     try:
         papers = collect(Path(out))
     except ReportError:
-        if not leagues:
+        if not leagues and validation is None:
             raise
-        papers = []  # league tables alone
-    page = render(papers, leagues)
+        papers = []  # league tables (or the validation) alone
+    page = render(papers, leagues, [validation] if validation else [])
     path = Path(out) / "index.html"
     path.write_text(page, encoding="utf-8", newline="\n")
     return path
@@ -329,9 +332,13 @@ def _anchor(key: str) -> str:
     return "paper-" + re.sub(r"[^A-Za-z0-9_-]+", "-", key)
 
 
-def render(papers: Sequence[PaperResults], leagues: Sequence[League] = ()) -> str:
+def render(
+    papers: Sequence[PaperResults], leagues: Sequence[League] = (), extra: Sequence[str] = ()
+) -> str:
     """The whole page: the papers' summary, the league tables of
-    ``compare`` (:mod:`reorderlab.report_leagues`), then each paper."""
+    ``compare`` (:mod:`reorderlab.report_leagues`), the ``extra`` sections
+    (``reorderlab validate``'s, :mod:`reorderlab.validate.report`), then
+    each paper."""
     befores = [p.before for p in papers if p.before is not None]
     head = [
         "<!DOCTYPE html>",
@@ -346,7 +353,7 @@ def render(papers: Sequence[PaperResults], leagues: Sequence[League] = ()) -> st
         "<h1>reorderlab: reproduced papers</h1>",
         headline([p.tally() for p in papers], befores),
     ]
-    body = [_summary(papers), *([leagues_html(leagues)] if leagues else [])]
+    body = [_summary(papers), *([leagues_html(leagues)] if leagues else []), *extra]
     body += [_section(p) for p in papers]
     return "\n".join([*head, *body, "</body>", "</html>"]) + "\n"
 

@@ -8,8 +8,9 @@ CLOCK_MONOTONIC times of the first and last byte, whether the sender closed.
 ``python -m reorderlab._emu.workload send SRC DST PORT BYTES REPORT AT`` waits
 until CLOCK_MONOTONIC reaches AT (ns; it is started early so that Python's
 start-up does not delay the flow), connects from SRC to DST:PORT, writes
-BYTES bytes (0: until SIGTERM) and closes; REPORT gets the bytes written
-and the connect / close times.
+BYTES bytes (0: until SIGTERM), waits until they are all acknowledged and
+closes (so its FIN plays no part in the data's loss recovery); REPORT gets
+the bytes written and the connect / close times.
 
 ``python -m reorderlab._emu.workload udp-send SRC DST PORT RATE SIZE SECONDS``
 and ``udp-recv ADDR PORT REPORT`` are the probe pair of the emulator's own
@@ -22,11 +23,13 @@ Only the standard library: the kernel does the work, Python only feeds it.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import signal
 import socket
 import struct
 import sys
+import termios
 import time
 from pathlib import Path
 from typing import Any
@@ -87,12 +90,30 @@ def send(src: str, dst: str, port: int, total: int, report: str, at_ns: int) -> 
         while total == 0 or done["bytes"] < total:
             want = CHUNK if total == 0 else min(CHUNK, total - done["bytes"])
             done["bytes"] += sock.send(data[:want])
+        done["written_ns"] = time.monotonic_ns()
+        _wait_acknowledged(sock)
+        done["acknowledged_ns"] = time.monotonic_ns()
         sock.shutdown(socket.SHUT_WR)
         done["closed_ns"] = time.monotonic_ns()
     except TerminatedError:
         pass
     _write(report, done)
     return 0
+
+
+def _wait_acknowledged(sock: socket.socket) -> None:
+    """Until every byte written is acknowledged (``SIOCOUTQ``: for TCP the
+    bytes written and not yet acknowledged, ``write_seq - snd_una``), so
+    that the FIN follows the data's recovery instead of taking part in it:
+    a FIN sent right behind a lost tail is SACKed and reveals the loss
+    (RACK), which a flow that stays open (the simulator's, a persistent
+    HTTP connection) does not have."""
+    outq = bytearray(4)
+    while True:
+        fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, outq)
+        if int.from_bytes(outq, sys.byteorder) == 0:
+            return
+        time.sleep(0.0005)
 
 
 #: a probe datagram's header: number, send time (ns)

@@ -128,6 +128,44 @@ def _emulate_parser(sub: Any) -> None:
     )
 
 
+def _validate_parser(sub: Any) -> None:
+    doc = """Does the simulator match this machine's kernel? Run the validation
+    matrix (root, TUN, netns): each cell on the kernel through emulate and in
+    the simulator, both stored; the ratios, counts, first difference and the
+    emulator's own checks, into --out and the report. See docs/validation.md."""
+    p = _command(sub, "validate", "validate:cmd_validate", doc)
+    p.add_argument("--quick", action="store_true", help="The quick matrix (<= 15 minutes).")
+    p.add_argument(
+        "--cells",
+        metavar="FILTER",
+        help="Only cells whose name matches: comma-separated patterns, e.g. 'bulk/Linux/*,tail'.",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results/validate"),
+        help="Folder (default: results/validate).",
+    )
+    p.add_argument(
+        "--seeds", type=_at_least(1, int), default=5, help="Simulator seeds per cell (5)."
+    )
+    p.add_argument(
+        "--rerun-kernel",
+        type=_at_least(0, int),
+        default=0,
+        metavar="N",
+        help="Run the kernel side again (attempt N) instead of reusing stored kernel runs.",
+    )
+    p.add_argument("--no-instrument", action="store_true", help="Skip the emulator's checks.")
+    p.add_argument(
+        "--sim-only",
+        action="store_true",
+        help="No kernel runs: compare the simulator with kernel runs already in --out.",
+    )
+    p.add_argument("--list", action="store_true", help="List the cells and exit.")
+    _add_store(p)
+
+
 def _listing_parsers(sub: Any) -> None:
     for name, target, doc in (
         (
@@ -294,6 +332,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
     _run_parser(sub)
     _emulate_parser(sub)
+    _validate_parser(sub)
     _listing_parsers(sub)
     _sweep_parsers(sub)
     _results_parsers(sub)

@@ -5,6 +5,7 @@
 use crate::tcp::cc::hystart::HyStartFlavour;
 use crate::tcp::detection::dupthresh::DupthreshPolicy;
 use crate::tcp::dsack::Pairing;
+use crate::tcp::kernel::LinuxKernel;
 use crate::tcp::policy::{
     Cwv, DetectionPolicy, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit,
     ResponsePolicy, RtoRecovery, RtoRestart, RtoRules, RttSampling, RttTiming, SsthreshBase,
@@ -73,6 +74,9 @@ pub struct SenderConfig {
     pub undo_by_timestamps: bool,
     /// How an undo (DSACK or timestamps) restores the window.
     pub undo_response: UndoResponse,
+    /// A current Linux kernel's rules where they differ from the RFCs'
+    /// ([`crate::tcp::kernel`]): the `Linux` and `Linux-classic` variants.
+    pub linux: Option<LinuxKernel>,
     /// Data packet size, bytes.
     pub mss: u32,
     /// Size of SYN packets, bytes.

@@ -26,6 +26,7 @@ pub mod detection;
 pub mod dsack;
 pub mod frto;
 pub mod intervals;
+pub mod kernel;
 pub mod limited;
 pub mod ncr;
 pub mod policy;

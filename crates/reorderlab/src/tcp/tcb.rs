@@ -133,10 +133,17 @@ impl Tcb {
         self.sb.packets_out() < self.cfg.max_window
     }
 
-    /// Window growth outside recovery, clamped to the receiver window.
+    /// Window growth outside recovery, clamped to the receiver window;
+    /// per segment acknowledged with Linux's rules
+    /// ([`CongestionControl::on_ack_per_segment`]).
     #[inline]
     pub fn grow(&mut self, acked: u32, now: Time) {
-        self.cc.on_ack(&mut self.w, acked, now, self.rtt.srtt());
+        let srtt = self.rtt.srtt();
+        if self.cfg.linux.is_some() {
+            self.cc.on_ack_per_segment(&mut self.w, acked, now, srtt);
+        } else {
+            self.cc.on_ack(&mut self.w, acked, now, srtt);
+        }
         self.w.cwnd = self.w.cwnd.min(self.cfg.max_window as f64);
     }
 

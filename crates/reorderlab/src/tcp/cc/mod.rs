@@ -23,6 +23,7 @@ pub use reno::Reno;
 pub use scalable::Scalable;
 
 use crate::engine::Time;
+use crate::num::floor;
 use hystart::{HyStart, HyStartFlavour};
 
 /// The registered controllers.
@@ -115,6 +116,38 @@ impl CongestionControl {
             CongestionControl::Scalable(c) => c.on_ack(w, acked, now, srtt),
             CongestionControl::Bic(c) => c.on_ack(w, acked, now, srtt),
             CongestionControl::Cubic(c) => c.on_ack(w, acked, now, srtt),
+        }
+    }
+
+    /// Growth as Linux counts it (`tcp_reno_cong_avoid`,
+    /// `cubictcp_cong_avoid`): in slow start cwnd grows by every segment
+    /// the ACK acknowledged, up to ssthresh (`tcp_slow_start`), not by one
+    /// per ACK; the segments left over go to congestion avoidance, where
+    /// Reno adds acked / cwnd (`tcp_cong_avoid_ai(tp, cwnd, acked)`) and
+    /// CUBIC its growth for `acked` segments.
+    pub fn on_ack_per_segment(
+        &mut self,
+        w: &mut Window,
+        acked: u32,
+        now: Time,
+        srtt: Option<Time>,
+    ) {
+        if acked == 0 {
+            return;
+        }
+        let mut left = acked as f64;
+        if w.in_slow_start() {
+            let grown = (w.cwnd + left).min(w.ssthresh);
+            left -= grown - w.cwnd;
+            w.cwnd = grown;
+        }
+        let left = floor(left) as u32;
+        if left == 0 {
+            return;
+        }
+        match self {
+            CongestionControl::Reno(_) => w.cwnd += left as f64 / w.cwnd,
+            _ => self.on_ack(w, left, now, srtt),
         }
     }
 

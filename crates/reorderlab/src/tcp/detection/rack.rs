@@ -28,6 +28,7 @@
 use crate::engine::Time;
 use crate::tcp::config::SenderConfig;
 use crate::tcp::detection::{LossDetector, TimerVerdict};
+use crate::tcp::kernel::{LinuxKernel, TCP_TIMEOUT_MIN};
 use crate::tcp::scoreboard::{Scoreboard, SegState};
 use crate::tcp::tcb::{CaState, Tcb};
 
@@ -305,10 +306,18 @@ impl Rack {
 /// RACK as the sender's loss detection, with the fixed DupThresh it
 /// reports (RFC 8985 has no duplicate-ACK threshold of its own; Linux's
 /// adaptive one is [`Rack::dupthresh`]).
+///
+/// The reorder timer fires when the segment's time is up (RFC 8985 Sec.
+/// 6.3), or with Linux's rules (`tcp_rack_mark_lost`) for the time left
+/// plus `TCP_TIMEOUT_MIN_US`, in jiffies, on the kernel's timer wheel
+/// ([`crate::tcp::kernel`]): 3-8 ms late at HZ 250.
 #[derive(Debug, Clone)]
 pub struct RackDetection {
     pub rack: Rack,
     dupthresh: u32,
+    kernel: Option<LinuxKernel>,
+    /// When the reorder timer fires.
+    timer: Option<Time>,
 }
 
 impl RackDetection {
@@ -319,7 +328,17 @@ impl RackDetection {
         RackDetection {
             rack: Rack::new(adaptive),
             dupthresh: policy.value(tcb.w.cwnd, || None, 0),
+            kernel: cfg.linux,
+            timer: None,
         }
+    }
+
+    /// Arm the reorder timer for RACK's deadline, as the kernel would.
+    fn arm(&mut self, now: Time) {
+        self.timer = match (self.rack.deadline, self.kernel) {
+            (Some(due), Some(k)) => Some(k.timer(now, due.saturating_sub(now) + TCP_TIMEOUT_MIN)),
+            (due, _) => due,
+        };
     }
 }
 
@@ -329,11 +348,11 @@ impl LossDetector for RackDetection {
     }
 
     fn deadline(&self) -> Option<Time> {
-        self.rack.deadline
+        self.timer
     }
 
     fn reorder_timer_pending(&self) -> bool {
-        self.rack.deadline.is_some()
+        self.timer.is_some()
     }
 
     /// Step 1: RACK.min_RTT from the RTT estimator's.
@@ -363,17 +382,19 @@ impl LossDetector for RackDetection {
         let srtt = tcb.rtt.srtt();
         (self.rack).update_reo_wnd(una, nxt, dsack, in_recovery, sacked, srtt);
         let marked = self.rack.detect_loss_checked(&mut tcb.sb, now);
+        self.arm(now);
         tcb.stats.rack_marked_lost += marked as u64;
         true
     }
 
     /// Sec. 6.3, the reorder timer.
     fn on_timer(&mut self, tcb: &mut Tcb, now: Time) -> TimerVerdict {
-        if self.rack.deadline.is_none_or(|t| t > now) {
+        if self.timer.is_none_or(|t| t > now) {
             return TimerVerdict::Nothing;
         }
         tcb.stats.rack_timer_expiries += 1;
         let marked = self.rack.detect_loss_checked(&mut tcb.sb, now);
+        self.arm(now);
         tcb.stats.rack_marked_lost += marked as u64;
         if marked > 0 {
             tcb.stats.rack_reorder_timeouts += 1;
@@ -404,6 +425,7 @@ impl LossDetector for RackDetection {
     /// back to at most 3 (`tcp_enter_loss`).
     fn on_timeout(&mut self, tcb: &Tcb) {
         self.rack.deadline = None;
+        self.timer = None;
         if self.rack.adaptive && tcb.ca == CaState::Open && tcb.sb.sacked_out() >= MIN_REORDERING {
             self.rack.dupthresh = self.rack.dupthresh.min(MIN_REORDERING);
         }

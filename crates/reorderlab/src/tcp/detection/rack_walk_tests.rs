@@ -343,11 +343,16 @@ fn the_bookmark_survives_its_segment_leaving() {
 
 /// Whole simulations through the checked path (every ACK's and every
 /// reorder timer's step 5 compared with the old walk): the high-speed
-/// path's slow-start overshoot (thousands of holes) under reordering, and
-/// the Linux variant on the gigabit dumbbell.
+/// path's slow-start overshoot (thousands of holes) under reordering, whose
+/// reorder timer fires, and the Linux variant on the gigabit dumbbell
+/// (whose losses are mostly found on ACKs: its timer, armed in jiffies as
+/// the kernel arms it, need not fire there).
 #[test]
 fn simulated_runs_mark_and_arm_as_the_old_walk_did() {
-    for (name, seconds) in [("ref-highspeed-rack", 5.0), ("ref-gigabit-linux", 2.0)] {
+    for (name, seconds, fires) in [
+        ("ref-highspeed-rack", 5.0, true),
+        ("ref-gigabit-linux", 2.0, false),
+    ] {
         let mut sc = crate::bench::scenario(name).unwrap();
         sc.duration = seconds;
         sc.warmup = 0.0;
@@ -355,6 +360,8 @@ fn simulated_runs_mark_and_arm_as_the_old_walk_did() {
         sim.run();
         let st = sim.sender(0).stats();
         assert!(st.rack_marked_lost > 100, "{name}: {st:?}");
-        assert!(st.rack_timer_expiries > 0, "{name}: {st:?}");
+        if fires {
+            assert!(st.rack_timer_expiries > 0, "{name}: {st:?}");
+        }
     }
 }

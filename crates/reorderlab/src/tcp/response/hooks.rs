@@ -19,6 +19,33 @@ pub struct NewlyAcked {
     pub echo: u16,
 }
 
+/// The segments an ACK of new data grows the window by: all it
+/// acknowledged, or with Linux's rules only those it newly delivered
+/// (`tcp_cong_control` grows by `acked_sacked`, this ACK's delivered
+/// count: segments SACKed by earlier ACKs are not counted again, and an
+/// ACK that only SACKs grows nothing, `tcp_may_raise_cwnd`).
+pub fn growth_acked(tcb: &Tcb, a: &NewlyAcked) -> u32 {
+    if tcb.cfg.linux.is_some() {
+        a.acked - a.were_sacked
+    } else {
+        a.acked
+    }
+}
+
+/// What one ACK did, for the response's rule at its end.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AckEnd {
+    /// Segments newly delivered, SACKed or cumulatively (RFC 6937
+    /// DeliveredData).
+    pub delivered: u32,
+    /// This ACK (or timer) started recovery.
+    pub entered: bool,
+    /// It advanced SND.UNA (Linux `FLAG_SND_UNA_ADVANCED`).
+    pub una_advanced: bool,
+    /// Segments loss detection marked lost on it (Linux `rs->losses`).
+    pub newly_lost: u32,
+}
+
 /// What the sender does after an ACK of new data.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum NewAck {
@@ -74,13 +101,13 @@ pub trait LossResponse {
     /// An ACK of new data in the Open state: window growth by the
     /// congestion controller.
     fn on_open_ack(&mut self, tcb: &mut Tcb, a: &NewlyAcked, now: Time) -> NewAck {
-        tcb.grow(a.acked, now);
+        tcb.grow(growth_acked(tcb, a), now);
         NewAck::Continue
     }
     /// An ACK of new data after a timeout: slow start, until the recovery
     /// point.
     fn on_loss_ack(&mut self, tcb: &mut Tcb, a: &NewlyAcked, recovered: bool, now: Time) -> NewAck {
-        tcb.grow(a.acked, now);
+        tcb.grow(growth_acked(tcb, a), now);
         exit_if(recovered)
     }
     /// An ACK of new data in fast recovery: RFC 6675, the episode ends at
@@ -95,8 +122,8 @@ pub trait LossResponse {
     }
     /// A duplicate ACK in fast recovery.
     fn on_dupack_in_recovery(&mut self, _tcb: &mut Tcb) {}
-    /// At the end of each ACK (`entered`: this ACK started recovery).
-    fn after_ack(&mut self, _tcb: &mut Tcb, _delivered: u32, _entered: bool) {}
+    /// At the end of each ACK.
+    fn after_ack(&mut self, _tcb: &mut Tcb, _a: AckEnd) {}
     /// RFC 6298 Sec. 5.3 restarts the timer on every ACK of new data.
     fn restarts_rto_on_ack(&self, _tcb: &Tcb) -> bool {
         true

@@ -34,7 +34,7 @@ use crate::tcp::limited::LtState;
 use crate::tcp::policy::ResponsePolicy;
 use crate::tcp::tcb::{CaState, Tcb};
 
-pub use hooks::{exit_if, open_window_allows, LossResponse, NewAck, NewlyAcked};
+pub use hooks::{exit_if, open_window_allows, AckEnd, LossResponse, NewAck, NewlyAcked};
 
 use aix::AixResponse;
 use newreno::NewReno;
@@ -124,8 +124,8 @@ impl Response {
         dispatch!(self, r => r.on_dupack_in_recovery(tcb))
     }
     #[inline]
-    pub fn after_ack(&mut self, tcb: &mut Tcb, delivered: u32, entered: bool) {
-        dispatch!(self, r => r.after_ack(tcb, delivered, entered))
+    pub fn after_ack(&mut self, tcb: &mut Tcb, a: AckEnd) {
+        dispatch!(self, r => r.after_ack(tcb, a))
     }
     #[inline]
     pub fn restarts_rto_on_ack(&self, tcb: &Tcb) -> bool {

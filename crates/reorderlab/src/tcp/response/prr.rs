@@ -15,9 +15,17 @@
 //!
 //! and prr_out counts every segment (re)transmitted during recovery. At the
 //! end of recovery cwnd = ssthresh.
+//!
+//! Linux (`tcp_cwnd_reduction`, with [`crate::tcp::kernel`]): the
+//! proportional part divides by `prior_cwnd` (cwnd when recovery began,
+//! `tcp_init_cwnd_reduction`) instead of RecoverFS, and PRR-SSRB adds its
+//! one segment only on an ACK that advanced SND.UNA and marked nothing
+//! newly lost: an ACK that only SACKs sends no more than it delivered (in
+//! a tail loss of n segments the repairs go one per ACK, a round trip
+//! apart, not all on the first).
 
 use crate::num::{ceil, floor};
-use crate::tcp::response::{exit_if, LossResponse, NewAck, NewlyAcked};
+use crate::tcp::response::{exit_if, AckEnd, LossResponse, NewAck, NewlyAcked};
 use crate::tcp::tcb::{CaState, Tcb};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -27,6 +35,9 @@ pub struct Prr {
     pub ssthresh: f64,
     pub prr_delivered: u32,
     pub prr_out: u32,
+    /// Linux's PRR-SSRB: the extra segment only when SND.UNA advanced and
+    /// nothing was newly lost.
+    pub linux: bool,
 }
 
 impl Prr {
@@ -36,6 +47,7 @@ impl Prr {
             ssthresh,
             prr_delivered: 0,
             prr_out: 0,
+            linux: false,
         }
     }
 
@@ -43,6 +55,12 @@ impl Prr {
     /// returns sndcnt (segments that may be sent now), or `None` when
     /// DeliveredData is 0 (cwnd unchanged).
     pub fn on_ack(&mut self, delivered: u32, pipe: u32) -> Option<u32> {
+        self.on_ack_bound(delivered, pipe, true)
+    }
+
+    /// [`Self::on_ack`] where PRR-SSRB's extra segment is allowed only
+    /// if `plus_one` (always with RFC 6937).
+    pub fn on_ack_bound(&mut self, delivered: u32, pipe: u32, plus_one: bool) -> Option<u32> {
         if delivered == 0 {
             return None;
         }
@@ -51,7 +69,8 @@ impl Prr {
             let target = ceil(self.prr_delivered as f64 * self.ssthresh / self.recover_fs as f64);
             target as i64 - self.prr_out as i64
         } else {
-            let limit = (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64) + 1;
+            let limit = (self.prr_delivered as i64 - self.prr_out as i64).max(delivered as i64)
+                + (plus_one || !self.linux) as i64;
             (floor(self.ssthresh - pipe as f64) as i64).min(limit)
         };
         Some(sndcnt.max(0) as u32)
@@ -73,7 +92,15 @@ pub struct PrrResponse {
 impl LossResponse for PrrResponse {
     /// cwnd unchanged: it follows pipe + sndcnt from this ACK on.
     fn enter(&mut self, tcb: &mut Tcb, _dupthresh: u32) {
-        self.prr = Some(Prr::start(tcb.sb.packets_out(), tcb.w.ssthresh));
+        let linux = tcb.cfg.linux.is_some();
+        let base = if linux {
+            floor(tcb.w.cwnd) as u32
+        } else {
+            tcb.sb.packets_out()
+        };
+        let mut p = Prr::start(base, tcb.w.ssthresh);
+        p.linux = linux;
+        self.prr = Some(p);
     }
 
     /// At the end of recovery cwnd = ssthresh.
@@ -88,7 +115,7 @@ impl LossResponse for PrrResponse {
     /// recovery (`entered`) counts one segment delivered and sends at
     /// least one (the fast retransmit), as Linux.
     #[inline]
-    fn after_ack(&mut self, tcb: &mut Tcb, delivered: u32, entered: bool) {
+    fn after_ack(&mut self, tcb: &mut Tcb, a: AckEnd) {
         if tcb.ca != CaState::Recovery {
             return;
         }
@@ -96,7 +123,9 @@ impl LossResponse for PrrResponse {
             return;
         };
         let pipe = tcb.sb.pipe();
-        let Some(mut sndcnt) = p.on_ack(delivered.max(entered as u32), pipe) else {
+        let plus_one = a.una_advanced && a.newly_lost == 0;
+        let Some(mut sndcnt) = p.on_ack_bound(a.delivered.max(a.entered as u32), pipe, plus_one)
+        else {
             return;
         };
         if p.prr_out == 0 {

@@ -9,7 +9,7 @@ use crate::tcp::cc::AckSample;
 use crate::tcp::detection::reordering::HoleScan;
 use crate::tcp::frto::FrtoAck;
 use crate::tcp::policy::RttTiming;
-use crate::tcp::response::{NewAck, NewlyAcked};
+use crate::tcp::response::{AckEnd, NewAck, NewlyAcked};
 use crate::tcp::scoreboard::CumAck;
 use crate::tcp::tcb::CaState;
 use crate::tcp::truth::RetxCause;
@@ -65,9 +65,16 @@ impl Sender {
         });
         self.measure_reordering(&d.scan, m_before, now);
         self.update_highest_acked(pkt, m_before);
+        let marked_before = self.tcb.stats.rack_marked_lost;
         let entered = self.detect_losses(d.dsack, now, out);
         self.probe_on_ack(pkt, ack > una_before, d.newly_sacked, now);
-        self.response.after_ack(&mut self.tcb, d.delivered, entered);
+        let end = AckEnd {
+            delivered: d.delivered,
+            entered,
+            una_advanced: ack > una_before,
+            newly_lost: (self.tcb.stats.rack_marked_lost - marked_before) as u32,
+        };
+        self.response.after_ack(&mut self.tcb, end);
         let sent_new = self.send_allowed(now, out);
         self.reschedule_probe(ack > una_before, sent_new, now);
         self.check_done(now);

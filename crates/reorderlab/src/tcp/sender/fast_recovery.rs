@@ -8,6 +8,7 @@ use crate::net::packet::Packet;
 use crate::num::floor;
 use crate::tcp::detection::TimerVerdict;
 use crate::tcp::policy::SsthreshBase;
+use crate::tcp::response::AckEnd;
 use crate::tcp::tcb::CaState;
 use crate::tcp::truth::RetxCause;
 
@@ -137,7 +138,14 @@ impl Sender {
             }
             TimerVerdict::LossMarked => {
                 if self.recover_marked_losses(now, out) {
-                    self.response.after_ack(&mut self.tcb, 1, true);
+                    // tcp_rack_reo_timeout: tcp_cwnd_reduction(sk, 1, lost, 0).
+                    let end = AckEnd {
+                        delivered: 1,
+                        entered: true,
+                        una_advanced: false,
+                        newly_lost: 1,
+                    };
+                    self.response.after_ack(&mut self.tcb, end);
                 }
                 self.transmit(now, out);
             }

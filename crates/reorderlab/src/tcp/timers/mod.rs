@@ -52,7 +52,11 @@ impl Timers {
             rto_enabled: !matches!(cfg.detection, DetectionPolicy::TcpPr { .. }),
             rto_deadline: None,
             restart: cfg.rto_restart,
-            probe: (cfg.tlp != TailLossProbe::Off).then(|| Tlp::new(cfg.tlp)),
+            probe: (cfg.tlp != TailLossProbe::Off).then(|| {
+                let mut t = Tlp::new(cfg.tlp);
+                t.kernel = cfg.linux.map(|k| (k, cfg.rto.min_rto));
+                t
+            }),
             ns2: matches!(cfg.rto_rules, RtoRules::Ns2(_)),
         }
     }

@@ -13,6 +13,9 @@
 //! * RFC 8985 Sec. 7.2: 2 SRTT, + WCDelAckT (max_ack_delay) when FlightSize
 //!   is one segment.
 //! * Both: never later than the pending RTO (`min(PTO, RTO)`).
+//! * Linux (`tcp_schedule_loss_probe`, with [`crate::tcp::kernel`]): 2
+//!   SRTT + `TCP_TIMEOUT_MIN_US` (2 ms), or + `tcp_rto_min_us` with one
+//!   segment out, in jiffies, at most the RTO's, on the timer wheel.
 //! * TLPR: the timer is PTO - T_last, T_last = time since the last
 //!   outstanding segment was sent (tail-loss Sec. 2.3), PTO being the
 //!   minimum already taken with the RTO (Sec. 2.2: "the PTO is set to the
@@ -29,6 +32,7 @@
 
 use crate::engine::time::ms;
 use crate::engine::Time;
+use crate::tcp::kernel::{probe_timeout, LinuxKernel};
 use crate::tcp::policy::TailLossProbe;
 
 /// WCDelAckT / max_ack_delay: the worst-case delayed-ACK timer (200 ms,
@@ -58,6 +62,8 @@ pub struct Tlp {
     pub is_retrans: bool,
     /// The segment the probe carried.
     pub probe_seq: u32,
+    /// Linux's timer: the kernel and its `tcp_rto_min_us`.
+    pub kernel: Option<(LinuxKernel, Time)>,
 }
 
 impl Tlp {
@@ -68,6 +74,7 @@ impl Tlp {
             end_seq: None,
             is_retrans: false,
             probe_seq: 0,
+            kernel: None,
         }
     }
 
@@ -97,6 +104,14 @@ impl Tlp {
         last_sent: Time,
         rto_deadline: Option<Time>,
     ) {
+        if let Some((k, rto_min)) = self.kernel {
+            let mut timeout = k.to_jiffies(probe_timeout(srtt, outstanding, rto_min));
+            if let Some(r) = rto_deadline {
+                timeout = timeout.min(k.to_jiffies(r.saturating_sub(now)));
+            }
+            self.deadline = Some(k.fires_at(now, timeout));
+            return;
+        }
         let pto = self.pto(srtt, outstanding);
         let t_last = match self.mode {
             TailLossProbe::Draft01 { restart: true } => now.saturating_sub(last_sent),

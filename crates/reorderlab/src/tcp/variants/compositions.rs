@@ -10,6 +10,7 @@ use crate::tcp::detection::dupthresh::{
 };
 use crate::tcp::detection::winthresh::Winthresh;
 use crate::tcp::dsack::Pairing;
+use crate::tcp::kernel::LinuxKernel;
 use crate::tcp::policy::{
     Cwv, DetectionPolicy, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit,
     NcrMode, ResponsePolicy, RtoRecovery, RtoRestart, RtoRules, RttSampling, RttTiming,
@@ -47,6 +48,7 @@ pub fn base_config() -> SenderConfig {
         undo_by_timestamps: false,
         undo_response: UndoResponse::Restore,
         lt_past_window: None,
+        linux: None,
         mss: 1000,
         syn_size: 40,
         max_window: 10_000,
@@ -335,6 +337,7 @@ pub(super) fn linux(c: &mut SenderConfig) {
     };
     c.rto_recovery = RtoRecovery::Frto;
     c.hystart = Some(HyStartFlavour::Linux);
+    c.linux = Some(LinuxKernel::default());
 }
 
 /// A current Linux kernel set as close to classic SACK recovery as its
@@ -359,4 +362,5 @@ pub(super) fn linux_classic(c: &mut SenderConfig) {
     c.dupthresh = DupthreshPolicy::Fixed(3);
     // CUBIC's HyStart has no sysctl (it acts only with cc = "cubic").
     c.hystart = Some(HyStartFlavour::Linux);
+    c.linux = Some(LinuxKernel::default());
 }

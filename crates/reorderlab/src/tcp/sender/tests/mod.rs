@@ -3,6 +3,7 @@
 
 mod aix_cwv;
 mod frto;
+mod kernel;
 mod ncr;
 mod recovery;
 mod tail;

@@ -1,0 +1,106 @@
+//! The `Linux` variants against the kernel functions they follow
+//! ([`crate::tcp::kernel`]), each case one that `reorderlab validate` found
+//! differing from the kernel; the other variants keep the RFCs' rules.
+
+use super::*;
+
+/// `tcp_slow_start` / `tcp_cong_avoid_ai`: an ACK for two segments (the
+/// receiver delays its ACKs) grows cwnd by two in slow start and by 2 /
+/// cwnd in congestion avoidance; RFC 5681 (the other variants) counts the
+/// ACK: one, and 1 / cwnd.
+#[test]
+fn linux_grows_per_segment_acknowledged() {
+    for (variant, slow, avoid) in [("Linux", 12.0, 20.1), ("SACK", 11.0, 20.05)] {
+        let mut s = sender(variant, 10);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        s.on_packet(&ack(2, &[]), ms(50), &mut out);
+        assert_eq!(s.window().cwnd, slow, "{variant}");
+        let mut s = sender_with(variant, 20, Some(20));
+        s.start(0, &mut out);
+        s.on_packet(&ack(2, &[]), ms(50), &mut out);
+        assert!(
+            (s.window().cwnd - avoid).abs() < 1e-9,
+            "{variant}: {}",
+            s.window().cwnd
+        );
+    }
+    // Slow start ends at ssthresh; the segments left over go to
+    // congestion avoidance: 19 + 1, then 1 / 20.
+    let mut s = sender_with("Linux", 19, Some(20));
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    s.on_packet(&ack(2, &[]), ms(50), &mut out);
+    assert!(
+        (s.window().cwnd - 20.05).abs() < 1e-9,
+        "{}",
+        s.window().cwnd
+    );
+}
+
+/// `tcp_cwnd_reduction`: a 10-segment flow loses its last three; the probe
+/// (a copy of 9) is SACKed, RACK marks 7 and 8 lost. That ACK advanced
+/// nothing and marked segments lost: Linux sends one repair (7), the next
+/// one a round trip later, on the ACK of 7 (the kernel's log at 40 ms: 7
+/// and 8 one RTT apart); RFC 6937's PRR-SSRB sends both at once.
+#[test]
+fn linux_prr_repairs_a_tail_one_segment_per_ack_that_only_sacks() {
+    for (variant, first) in [("Linux", vec![7]), ("RACK-TLP", vec![7, 8])] {
+        let (mut s, mut out) = tail_sender(variant);
+        for a in 1..=7 {
+            s.on_packet(&ack(a, &[]), ms(100), &mut out);
+        }
+        let pto = s.deadline(TimerKind::Aux).unwrap();
+        s.on_timer(TimerKind::Aux, pto, &mut out);
+        assert_eq!(sent(&mut out), vec![9], "{variant}: the probe");
+        s.on_packet(&ack(7, &[(9, 10)]), pto + ms(100), &mut out);
+        assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
+        assert_eq!(sent(&mut out), first, "{variant}");
+        s.on_packet(&ack(8, &[(9, 10)]), pto + ms(200), &mut out);
+        let second: Vec<u32> = if variant == "Linux" { vec![8] } else { vec![] };
+        assert_eq!(sent(&mut out), second, "{variant}");
+    }
+}
+
+/// `tcp_schedule_loss_probe` and `tcp_rack_mark_lost`: the kernel arms its
+/// timers in jiffies (HZ 250: 4 ms) on the timer wheel. SRTT 100 ms, three
+/// segments out: the probe timeout 2 SRTT + 2 ms = 51 jiffies, armed at
+/// jiffy 25, fires at jiffy 77 (308 ms), not at 300 ms. A reorder timer
+/// with 25 ms left: 27 ms = 7 jiffies from jiffy 25, fires at 33 (132 ms),
+/// not at 125 ms.
+#[test]
+fn linux_timers_run_in_jiffies_on_the_timer_wheel() {
+    for (variant, probe_at) in [("Linux", ms(308)), ("RACK-TLP", ms(300))] {
+        let (mut s, mut out) = tail_sender(variant);
+        for a in 1..=7 {
+            s.on_packet(&ack(a, &[]), ms(100), &mut out);
+        }
+        assert_eq!(s.deadline(TimerKind::Aux), Some(probe_at), "{variant}");
+    }
+    for (variant, reorder_at) in [("Linux", ms(132)), ("RACK-TLP", ms(125))] {
+        let (mut s, mut out) = tail_sender(variant);
+        s.on_packet(&ack(0, &[(1, 2)]), ms(100), &mut out);
+        s.on_packet(&ack(0, &[(1, 3)]), ms(100), &mut out);
+        assert_eq!(s.rack().unwrap().reo_wnd, ms(25), "{variant}");
+        assert_eq!(s.deadline(TimerKind::Aux), Some(reorder_at), "{variant}");
+        s.on_timer(TimerKind::Aux, reorder_at - 1, &mut out);
+        assert_eq!(s.scoreboard().lost_out(), 0, "{variant}: not before");
+        s.on_timer(TimerKind::Aux, reorder_at, &mut out);
+        assert_eq!(s.scoreboard().lost_out(), 1, "{variant}: segment 0");
+    }
+}
+
+/// `tcp_cong_control`: the window grows by what the ACK newly delivered
+/// (`acked_sacked`). Segment 0 held, 1 and 2 SACKed, then 0 arrives: the
+/// ACK of 3 delivers one segment, so Linux's slow start adds one, not the
+/// three the ACK covers.
+#[test]
+fn linux_grows_by_what_the_ack_newly_delivered() {
+    let (mut s, mut out) = tail_sender("Linux");
+    s.on_packet(&ack(0, &[(1, 2)]), ms(50), &mut out);
+    s.on_packet(&ack(0, &[(1, 3)]), ms(50), &mut out);
+    assert_eq!(s.scoreboard().lost_out(), 0);
+    let before = s.window().cwnd;
+    s.on_packet(&ack(3, &[]), ms(51), &mut out);
+    assert_eq!(s.window().cwnd, before + 1.0);
+}
