@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 
@@ -245,3 +246,36 @@ def test_paper_claim_carries_the_sentence_the_records_and_the_share() -> None:
 
 def c_check() -> Check:
     return band({1: 1.0}, 0, 2, "x", source="s")
+
+
+@pytest.mark.parametrize("limit", [0.0, 0.15, 0.2525])
+def test_the_null_of_a_zero_spread_check_fails_despite_rounding(limit: float) -> None:
+    """Two identical seeds (a deterministic run): a mean put at the limit by
+    float arithmetic can land a few ulps on the holding side; the null
+    perturbation steps past it (the case tail-loss Fig. 3 met)."""
+    a, b = {1: 1.717622175, 2: 1.717622175}, {1: 1.465058442, 2: 1.465058442}
+    for check in (
+        difference(a, b, "d", op=">", limit=limit),
+        ratio(a, b, "r", op=">", limit=1.0 + limit / 2),
+        ratio(b, a, "r", op="<", limit=1.0 - limit / 4),
+        band(a, 1.7, 1.72, "x", source="s"),
+    ):
+        (rec,) = check.tests
+        assert rec["holds"], rec
+        nulls = [p for p in perturbations(rec) if p.null]
+        assert nulls and all(not p.record.holds for p in nulls), (rec, nulls)
+
+
+def test_a_sensitivity_sweep_takes_its_seed_counts() -> None:
+    from reorderlab.papers.kit.sensitivity import SENSITIVITY, Sensitivity, per_seed_plan
+
+    def points(quick: bool, seed: int) -> list[Any]:
+        return []
+
+    default = Sensitivity(points, lambda df: df, lambda df, out: None)
+    assert list(per_seed_plan(default, True)) == [SENSITIVITY]
+    assert list(per_seed_plan(default, False)) == [SENSITIVITY, f"{SENSITIVITY}@2"]
+    three = Sensitivity(points, lambda df: df, lambda df, out: None, seeds=(1, 3))
+    assert [s.seed_list() for s in per_seed_plan(three, False).values()] == [[1], [2], [3]]
+    with pytest.raises(ValueError, match=r"Sensitivity.seeds: \(0, 2\)"):
+        per_seed_plan(Sensitivity(points, lambda df: df, lambda df, out: None, seeds=(0, 2)), True)
