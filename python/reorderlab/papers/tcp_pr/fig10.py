@@ -24,6 +24,7 @@ from reorderlab.papers.tcp_pr.setting import (
     MODE,
     PR,
     SACK,
+    SENS_SEEDS,
     parking_lot,
 )
 from reorderlab.papers.tcp_pr.tables import (
@@ -76,7 +77,6 @@ FIGURES = (
             for q in ("DropTail", "RED")
         },
         (PR, SACK),
-        sensitivity=Sensitivity(_red_points, _red_table, _red_plot),
-        sensitivity_seeds=3,
+        sensitivity=Sensitivity(_red_points, _red_table, _red_plot, seeds=SENS_SEEDS),
     ),
 )

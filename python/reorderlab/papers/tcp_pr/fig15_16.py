@@ -38,6 +38,7 @@ from reorderlab.papers.kit.runs import (
 from reorderlab.papers.kit.sensitivity import (
     Sensitivity,
     sensitivity_figure,
+    with_sensitivity,
 )
 from reorderlab.papers.kit.summary import (
     mean_by,
@@ -50,11 +51,11 @@ from reorderlab.papers.tcp_pr.setting import (
     PR,
     REORDER_VARIANTS,
     SACK,
+    SENS_SEEDS,
     mesh_scenario,
 )
 from reorderlab.papers.tcp_pr.tables import (
     by_variant_plot,
-    sensitive,
     throughput_of,
     throughput_table,
 )
@@ -305,7 +306,7 @@ def _sens_plot(table: pd.DataFrame, out: Path) -> None:
 
 
 FIGURES = (
-    sensitive(
+    with_sensitivity(
         recipe(
             PAPER,
             "fig15-16",
@@ -315,7 +316,6 @@ FIGURES = (
             plot=plot,
             claims=claims,
         ),
-        Sensitivity(_sens_points, _sens_table, _sens_plot),
-        full_seeds=3,
+        Sensitivity(_sens_points, _sens_table, _sens_plot, seeds=SENS_SEEDS),
     ),
 )

@@ -26,6 +26,7 @@ from reorderlab.papers.tcp_pr.setting import (
     RED_THRESHOLDS,
     SACK,
     SENS_FLOWS,
+    SENS_SEEDS,
     dumbbell,
 )
 from reorderlab.papers.tcp_pr.tables import (
@@ -111,7 +112,8 @@ FIGURES = (
         "TCP-PR vs SACK normalized throughput on the dumbbell",
         PR_PANELS,
         (PR, SACK),
-        sensitivity=Sensitivity(_small_window_points, _small_window_table, _small_window_plot),
-        sensitivity_seeds=3,
+        sensitivity=Sensitivity(
+            _small_window_points, _small_window_table, _small_window_plot, seeds=SENS_SEEDS
+        ),
     ),
 )

@@ -38,6 +38,7 @@ from reorderlab.papers.tcp_pr.setting import (
     PR,
     SACK,
     SENS_FLOWS,
+    SENS_SEEDS,
     WEB_SESSIONS,
     dumbbell,
 )
@@ -177,7 +178,6 @@ FIGURES = (
         },
         (PR, SACK),
         more_claims=_background_condition,
-        sensitivity=Sensitivity(_sens_points, _sens_table, _sens_plot),
-        sensitivity_seeds=3,
+        sensitivity=Sensitivity(_sens_points, _sens_table, _sens_plot, seeds=SENS_SEEDS),
     ),
 )

@@ -42,7 +42,6 @@ from reorderlab.papers.kit.runs import (
     frame_records,
 )
 from reorderlab.papers.kit.sensitivity import (
-    SENSITIVITY,
     Sensitivity,
     with_sensitivity,
 )
@@ -291,14 +290,13 @@ def fairness_recipe(
     judged: bool = True,
     more_claims: Callable[[Fairness], list[Claim]] | None = None,
     sensitivity: Sensitivity | None = None,
-    sensitivity_seeds: int = 2,
 ) -> FigureRecipe:
     """Register a fairness figure: every panel at every n; its table
     (``<figure>.csv``); one plot per panel; for each panel TCP-PR and SACK
     compete fairly (``judged``: False for the SACK vs Reno reference of
     Figs. 6 and 8, which the paper shows "for comparison purposes"), and
-    ``more_claims``. ``sensitivity``: its sweep (:func:`sensitive`, with
-    ``sensitivity_seeds`` seeds at full fidelity)."""
+    ``more_claims``. ``sensitivity``: its sweep
+    (:func:`~reorderlab.papers.kit.sensitivity.with_sensitivity`)."""
 
     def points(quick: bool) -> Plan:
         return fairness_sweep(panels, quick)
@@ -317,22 +315,7 @@ def fairness_recipe(
         return (fair_claims(figure, data.runs) if judged else []) + extra
 
     rec = recipe(PAPER, figure, title, points=points, table=table, plot=plot, claims=claims)
-    return rec if sensitivity is None else sensitive(rec, sensitivity, sensitivity_seeds)
-
-
-def sensitive(rec: FigureRecipe, sens: Sensitivity, full_seeds: int = 2) -> FigureRecipe:
-    """``rec`` with its sensitivity sweep
-    (:func:`~reorderlab.papers.kit.sensitivity.with_sensitivity`: 1 seed
-    quick, 2 full), run with ``full_seeds`` seeds at full fidelity."""
-    out = with_sensitivity(rec, sens)
-
-    def points(quick: bool) -> Plan:
-        plan = dict(out.points(quick))
-        for s in range(3, 1 if quick else full_seeds + 1):
-            plan[f"{SENSITIVITY}@{s}"] = Sweep(sens.points(quick, s), [s])
-        return plan
-
-    return replace(out, points=points)
+    return rec if sensitivity is None else with_sensitivity(rec, sensitivity)
 
 
 def throughput_table(df: pd.DataFrame, x: str) -> pd.DataFrame:
