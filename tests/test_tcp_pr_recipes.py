@@ -268,6 +268,7 @@ def test_swap_sensitivity_measures_both_claims_quantities() -> None:
                 "delay": "d",
                 "rate": 1e6,
                 "duration": 90.0,
+                "undo": "own",
                 "variant": v,
                 "seed": 1,
                 "throughput_bps": t,
@@ -275,9 +276,15 @@ def test_swap_sensitivity_measures_both_claims_quantities() -> None:
             for v, t in zip(pr_setting.REORDER_VARIANTS, (10, 8, 10, 10, 10, 10, 10), strict=True)
         ]
     )
-    table = pr_fig13._sens_table(rows)
-    assert list(table["shortfall"]) == pytest.approx([0.2])  # SACK 8 vs the others' 10
-    assert list(table["most_shortfall"]) == pytest.approx([0.0])
+    # the Blanton-Allman schemes again, undoing by slow start: 6 instead of 10
+    slow = rows[rows["variant"].isin(pr_fig13.BL_VARIANTS)].assign(undo="slow-start")
+    slow["throughput_bps"] = 6.0
+    table = pr_fig13._sens_table(pd.concat([rows, slow], ignore_index=True))
+    assert list(table["undo"]) == ["own", "slow-start"]
+    # SACK 8 against the others' mean: 10, then (10 + 10 + 10 + 3 x 6) / 6 = 8
+    assert list(table["shortfall"]) == pytest.approx([0.2, 0.0])
+    # own: SACK 0.2, the rest 0 -> 0; slow start: three at 0.4, SACK 0.2 -> 0.4
+    assert list(table["most_shortfall"]) == pytest.approx([0.0, 0.4])
 
 
 def test_web_sensitivity_reports_the_background_share() -> None:

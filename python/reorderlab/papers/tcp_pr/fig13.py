@@ -199,9 +199,17 @@ SENS_SWAP_DELAYS = {
 SENS_DURATIONS = {True: (90.0, 200.0), False: (90.0, 200.0, 600.0, 1000.0)}
 
 
+#: The Blanton-Allman schemes, and the undo responses the 180 ms sweep tries
+#: for them: their own, and slow start back to the earlier window (tcp-pr
+#: footnote 2 on [1]).
+BL_VARIANTS = ("Inc-by-1", "Inc-by-N", "EWMA")
+UNDO_OWN, UNDO_SLOW_START = "own", "slow-start"
+
+
 def _sens_points(quick: bool, seed: int) -> list[Point]:
     """Every variant at K = 5 swaps: at 30 ms by bottleneck rate and delay
-    reading, and at 180 ms by the run's duration."""
+    reading; at 180 ms by the run's duration, the Blanton-Allman schemes
+    also undoing by slow start."""
     mode = MODE(quick)
     points: list[Point] = []
     for meaning, delay in SENS_SWAP_DELAYS.items():
@@ -211,32 +219,42 @@ def _sens_points(quick: bool, seed: int) -> list[Point]:
                 assert isinstance(sc.topology, DumbbellTopology)
                 sc.topology.bottleneck_rate = rate
                 point = {"sweep": "rate", "delay": meaning, "rate": rate, "duration": mode.duration}
-                points.append(({**point, "variant": v}, sc))
+                points.append(({**point, "undo": UNDO_OWN, "variant": v}, sc))
     for d in SENS_DURATIONS[quick]:
+        point = {"sweep": "duration", "delay": "180 ms one-way", "rate": 10e6, "duration": d}
         for v in REORDER_VARIANTS:
-            point = {"sweep": "duration", "delay": "180 ms one-way", "rate": 10e6, "duration": d}
-            points.append(({**point, "variant": v}, swap_scenario(v, 0.18, SENS_SWAPS, d)))
+            sc = swap_scenario(v, 0.18, SENS_SWAPS, d)
+            points.append(({**point, "undo": UNDO_OWN, "variant": v}, sc))
+        for v in BL_VARIANTS:
+            sc = swap_scenario(v, 0.18, SENS_SWAPS, d)
+            sc.flows[0].tcp.undo_response = UNDO_SLOW_START  # type: ignore[assignment]
+            points.append(({**point, "undo": UNDO_SLOW_START, "variant": v}, sc))
     return points
 
 
 def _sens_table(df: pd.DataFrame) -> pd.DataFrame:
     """Per setting: SACK's shortfall below the other variants' mean (the
     30 ms claim's measure) and the median dupack variant's below
-    min(TCP-PR, TD-FR) (the 180 ms claim's), from the seed means."""
+    min(TCP-PR, TD-FR) (the 180 ms claim's), from the seed means; the
+    slow-start undo rows take the other variants from the own-undo runs."""
     keys = ["sweep", "delay", "rate", "duration"]
-    t = mean_by(df, [*keys, "variant"], {"tput": "throughput_bps"})
+    t = mean_by(df, [*keys, "undo", "variant"], {"tput": "throughput_bps"})
     rows = []
     for key, g in t.groupby(keys, sort=False):
-        by = dict(zip(g["variant"], g["tput"], strict=True))
-        rows.append(
-            {
-                **dict(zip(keys, key, strict=True)),
-                "shortfall": sack_shortfall(by),
-                "most_shortfall": most_shortfall(by),
-                "pr_mbps": by[PR] / 1e6,
-                "sack_mbps": by[SACK] / 1e6,
-            }
-        )
+        own = g[g["undo"] == UNDO_OWN]
+        for undo, u in g.groupby("undo", sort=False):
+            by = dict(zip(own["variant"], own["tput"], strict=True))
+            by |= dict(zip(u["variant"], u["tput"], strict=True))
+            rows.append(
+                {
+                    **dict(zip(keys, key, strict=True)),
+                    "undo": undo,
+                    "shortfall": sack_shortfall(by),
+                    "most_shortfall": most_shortfall(by),
+                    "pr_mbps": by[PR] / 1e6,
+                    "sack_mbps": by[SACK] / 1e6,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -263,15 +281,13 @@ def _sens_plot(table: pd.DataFrame, out: Path) -> None:
     series["the paper (1.5 %)"] = (rates, [1.5] * len(rates), None)
     SWAP_PLOT.draw(out, series)
     dur = table[table["sweep"] == "duration"]
+    dur = dur.assign(label="median of the dupack variants, Blanton-Allman undo: " + dur["undo"])
+    durations = sorted(dur["duration"].unique())
     DURATION_PLOT.draw(
         out,
         {
-            "median of the dupack variants": (
-                list(dur["duration"]),
-                list(100 * dur["most_shortfall"]),
-                None,
-            ),
-            "the paper (25 %)": (list(dur["duration"]), [25.0] * len(dur), None),
+            **series_of(dur, "label", "duration", "most_shortfall", yscale=100),
+            "the paper (25 %)": (durations, [25.0] * len(durations), None),
         },
     )
 

@@ -52,6 +52,7 @@ from reorderlab.papers.tcp_pr.setting import (
     REORDER_VARIANTS,
     SACK,
     SENS_SEEDS,
+    WINDOW,
     mesh_scenario,
 )
 from reorderlab.papers.tcp_pr.tables import (
@@ -68,6 +69,8 @@ FIG15_DELAYS = (0.01, 0.06)
 FIG15_VARIANTS = (*REORDER_VARIANTS, "TCP-DCR")
 #: The methods that also use timers (Sec. VI-B's exception).
 TIMER_VARIANTS = ("TD-FR", "TCP-DCR")
+#: The Blanton-Allman schemes of Sec. VI (the rr-tcp paper's model, shared).
+BL_VARIANTS = ("Inc-by-1", "Inc-by-N", "EWMA")
 
 
 def plan(quick: bool) -> Plan:
@@ -232,34 +235,40 @@ SENS_LONG_RTT: dict[str, Callable[[float], Scenario]] = {
         for v in (PR, "Inc-by-N", *TIMER_VARIANTS)
     },
 }
-#: The meshes and window limits of the mesh sweep (the paper gives neither):
-#: label -> (hops of the paths, window in packets).
-SENS_MESHES: dict[str, tuple[tuple[int, ...], int]] = {
-    "3/4/5 hops (assumed)": (MESH_HOPS, 100_000),
-    "3/5/7 hops": ((3, 5, 7), 100_000),
-    "3/6/9 hops": ((3, 6, 9), 100_000),
-    "2/4/6 hops": ((2, 4, 6), 100_000),
-    "3/4/5 hops, window 64": (MESH_HOPS, 64),
-    "3/4/5 hops, window 20": (MESH_HOPS, 20),
+#: The meshes, window limits and undo responses of the mesh sweep (the paper
+#: gives none of them): label -> (hops of the paths, window in packets, the
+#: Blanton-Allman schemes' undo response; None: the variant's own).
+SENS_MESHES: dict[str, tuple[tuple[int, ...], int, str | None]] = {
+    "3/4/5 hops (assumed)": (MESH_HOPS, WINDOW, None),
+    "3/4/5 hops, undo by slow start": (MESH_HOPS, WINDOW, "slow-start"),
+    "3/5/7 hops": ((3, 5, 7), WINDOW, None),
+    "3/6/9 hops": ((3, 6, 9), WINDOW, None),
+    "2/4/6 hops": ((2, 4, 6), WINDOW, None),
+    "3/4/5 hops, window 64": (MESH_HOPS, 64, None),
+    "3/4/5 hops, window 20": (MESH_HOPS, 20, None),
 }
 #: The variants of the mesh sweep: TCP-PR and those whose claims fail.
-SENS_MESH_VARIANTS = (PR, "Inc-by-1", "Inc-by-N", "EWMA", *TIMER_VARIANTS)
+SENS_MESH_VARIANTS = (PR, *BL_VARIANTS, *TIMER_VARIANTS)
 
 
 def _sens_points(quick: bool, seed: int) -> list[Point]:
-    """The 60 ms cases by run duration; epsilon 0 on other meshes and
-    windows (the figure's duration), at both delays."""
+    """The 60 ms cases by run duration; epsilon 0 on other meshes, windows
+    and undo responses (the figure's duration), at both delays."""
     mode = MODE(quick)
     points: list[Point] = [
         ({"sweep": "duration", "case": case, "duration": d, "mesh": "", "delay": 0.06}, build(d))
         for case, build in SENS_LONG_RTT.items()
         for d in SENS_DURATIONS[quick]
     ]
-    meshes = dict(list(SENS_MESHES.items())[:2]) if quick else SENS_MESHES
-    for mesh, (hops, window) in meshes.items():
+    meshes = dict(list(SENS_MESHES.items())[:3]) if quick else SENS_MESHES
+    for mesh, (hops, window, undo) in meshes.items():
         for delay in (0.01, 0.06):
             for v in SENS_MESH_VARIANTS:
+                if undo is not None and v not in BL_VARIANTS:
+                    continue  # the others' runs are the mesh's own
                 sc = mesh_scenario(v, delay, 0.0, mode.duration, hops=hops, window=window)
+                if undo is not None:
+                    sc.flows[0].tcp.undo_response = undo  # type: ignore[assignment]
                 point = {"sweep": "mesh", "case": v, "duration": mode.duration, "mesh": mesh}
                 points.append(({**point, "delay": delay}, sc))
     return points
@@ -275,8 +284,11 @@ def _sens_table(df: pd.DataFrame) -> pd.DataFrame:
         (str(m), float(d)): float(x)
         for m, d, x in pr_rows[["mesh", "delay", "tput"]].itertuples(index=False)
     }
+    base = {m: m for m in SENS_MESHES} | {
+        m: next(iter(SENS_MESHES)) for m, (_, _, undo) in SENS_MESHES.items() if undo
+    }  # TCP-PR does not undo: the undo rows are against the assumed mesh's TCP-PR
     rel = [
-        float(x) / pr[(str(m), float(d))] if s == "mesh" else float("nan")
+        float(x) / pr[(base[str(m)], float(d))] if s == "mesh" else float("nan")
         for s, m, d, x in t[["sweep", "mesh", "delay", "tput"]].itertuples(index=False)
     ]
     return t.assign(mbps=t["tput"] / 1e6, relative=rel)
