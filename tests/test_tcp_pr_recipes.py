@@ -17,6 +17,7 @@ from reorderlab.papers.tcp_pr import fig4_5_7 as pr_fig4_5_7
 from reorderlab.papers.tcp_pr import fig9 as pr_fig9
 from reorderlab.papers.tcp_pr import fig11 as pr_fig11
 from reorderlab.papers.tcp_pr import fig13 as pr_fig13
+from reorderlab.papers.tcp_pr import fig15_16 as pr_fig15_16
 from reorderlab.papers.tcp_pr import setting as pr_setting
 from reorderlab.papers.tcp_pr import tables as pr_tables
 from reorderlab.reproduce import reproduce
@@ -276,15 +277,51 @@ def test_swap_sensitivity_measures_both_claims_quantities() -> None:
             for v, t in zip(pr_setting.REORDER_VARIANTS, (10, 8, 10, 10, 10, 10, 10), strict=True)
         ]
     )
-    # the Blanton-Allman schemes again, undoing by slow start: 6 instead of 10
-    slow = rows[rows["variant"].isin(pr_fig13.BL_VARIANTS)].assign(undo="slow-start")
-    slow["throughput_bps"] = 6.0
-    table = pr_fig13._sens_table(pd.concat([rows, slow], ignore_index=True))
-    assert list(table["undo"]) == ["own", "slow-start"]
+    own = pr_fig13._sens_table(rows)
+    assert list(own["undo"]) == ["own"]
+    # SACK 8 against the others' mean of 10; the median dupack variant at 0
+    assert list(own["shortfall"]) == pytest.approx([0.2])
+    assert list(own["most_shortfall"]) == pytest.approx([0.0])
+    # the Blanton-Allman schemes with given undo responses instead of their
+    # own: 10 restoring at once, 6 undoing by slow start
+    bl = rows["variant"].isin(pr_fig13.BL_VARIANTS)
+    restore = rows[bl].assign(undo="restore")
+    slow = rows[bl].assign(undo="slow-start", throughput_bps=6.0)
+    table = pr_fig13._sens_table(pd.concat([rows[~bl], restore, slow], ignore_index=True))
+    assert list(table["undo"]) == ["restore", "slow-start"]
     # SACK 8 against the others' mean: 10, then (10 + 10 + 10 + 3 x 6) / 6 = 8
     assert list(table["shortfall"]) == pytest.approx([0.2, 0.0])
-    # own: SACK 0.2, the rest 0 -> 0; slow start: three at 0.4, SACK 0.2 -> 0.4
+    # restore: SACK 0.2, the rest 0 -> 0; slow start: three at 0.4, SACK 0.2 -> 0.4
     assert list(table["most_shortfall"]) == pytest.approx([0.0, 0.4])
+
+
+def test_mesh_sensitivity_sets_the_undo_and_compares_with_the_meshs_tcp_pr() -> None:
+    points = pr_fig15_16._sens_points(True, 1)
+    undo = {
+        (p["mesh"], p["case"]): sc.flows[0].tcp.undo_response
+        for p, sc in points
+        if p["sweep"] == "mesh" and p["delay"] == 0.01
+    }
+    assert undo[("3/4/5 hops, undo at once", "EWMA")] == "restore"
+    assert undo[("3/4/5 hops, undo by slow start", "Inc-by-N")] == "slow-start"
+    assert undo[("3/4/5 hops (assumed)", "Inc-by-N")] is None  # the variant's own
+    assert ("3/4/5 hops, undo at once", pr_setting.PR) not in undo  # TCP-PR does not undo
+    rows = pd.DataFrame(
+        [
+            {"sweep": "mesh", "case": c, "duration": 90.0, "mesh": m, "delay": 0.01, "seed": 1,
+             "throughput_bps": t}
+            for m, c, t in [
+                ("3/4/5 hops (assumed)", pr_setting.PR, 20.0),
+                ("3/4/5 hops (assumed)", "EWMA", 10.0),
+                ("3/4/5 hops, undo by slow start", "EWMA", 2.0),
+                ("3/5/7 hops", pr_setting.PR, 40.0),
+                ("3/5/7 hops", "EWMA", 10.0),
+            ]
+        ]
+    )  # fmt: skip
+    rel = pr_fig15_16._sens_table(rows).set_index(["mesh", "case"])["relative"]
+    assert rel[("3/4/5 hops, undo by slow start", "EWMA")] == pytest.approx(0.1)  # of 20
+    assert rel[("3/5/7 hops", "EWMA")] == pytest.approx(0.25)  # its own mesh's 40
 
 
 def test_web_sensitivity_reports_the_background_share() -> None:

@@ -237,9 +237,12 @@ SENS_LONG_RTT: dict[str, Callable[[float], Scenario]] = {
 }
 #: The meshes, window limits and undo responses of the mesh sweep (the paper
 #: gives none of them): label -> (hops of the paths, window in packets, the
-#: Blanton-Allman schemes' undo response; None: the variant's own).
+#: Blanton-Allman schemes' undo response given explicitly, whatever the
+#: variants' default: the window restored at once, or slow start back to it
+#: (tcp-pr footnote 2 on [1]); None: the variant's own).
 SENS_MESHES: dict[str, tuple[tuple[int, ...], int, str | None]] = {
     "3/4/5 hops (assumed)": (MESH_HOPS, WINDOW, None),
+    "3/4/5 hops, undo at once": (MESH_HOPS, WINDOW, "restore"),
     "3/4/5 hops, undo by slow start": (MESH_HOPS, WINDOW, "slow-start"),
     "3/5/7 hops": ((3, 5, 7), WINDOW, None),
     "3/6/9 hops": ((3, 6, 9), WINDOW, None),
@@ -260,7 +263,7 @@ def _sens_points(quick: bool, seed: int) -> list[Point]:
         for case, build in SENS_LONG_RTT.items()
         for d in SENS_DURATIONS[quick]
     ]
-    meshes = dict(list(SENS_MESHES.items())[:3]) if quick else SENS_MESHES
+    meshes = dict(list(SENS_MESHES.items())[:4]) if quick else SENS_MESHES
     for mesh, (hops, window, undo) in meshes.items():
         for delay in (0.01, 0.06):
             for v in SENS_MESH_VARIANTS:
