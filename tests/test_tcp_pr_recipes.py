@@ -293,6 +293,25 @@ def test_swap_sensitivity_measures_both_claims_quantities() -> None:
     assert list(table["shortfall"]) == pytest.approx([0.2, 0.0])
     # restore: SACK 0.2, the rest 0 -> 0; slow start: three at 0.4, SACK 0.2 -> 0.4
     assert list(table["most_shortfall"]) == pytest.approx([0.0, 0.4])
+    # their own runs kept beside the slow-start ones (the 30 ms sweep): both rows
+    both = pr_fig13._sens_table(pd.concat([rows, slow], ignore_index=True))
+    assert list(both["undo"]) == ["own", "slow-start"]
+    assert list(both["shortfall"]) == pytest.approx([0.2, 0.0])
+
+
+def test_swap_sensitivity_gives_the_undo_to_the_blanton_allman_schemes_only() -> None:
+    points = pr_fig13._sens_points(True, 1)
+    undo = {
+        (p["sweep"], p["delay"], p["undo"], p["variant"]): sc.flows[0].tcp.undo_response
+        for p, sc in points
+    }
+    assumed = pr_fig13.ASSUMED_DELAY
+    assert undo[("rate", assumed, "slow-start", "EWMA")] == "slow-start"
+    assert undo[("rate", assumed, "own", "EWMA")] is None
+    assert ("rate", "30 ms round trip", "slow-start", "EWMA") not in undo
+    assert ("rate", assumed, "slow-start", "SACK") not in undo
+    assert undo[("duration", "180 ms one-way", "restore", "Inc-by-N")] == "restore"
+    assert ("duration", "180 ms one-way", "own", "Inc-by-N") not in undo
 
 
 def test_mesh_sensitivity_sets_the_undo_and_compares_with_the_meshs_tcp_pr() -> None:
