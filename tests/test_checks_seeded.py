@@ -279,3 +279,16 @@ def test_a_sensitivity_sweep_takes_its_seed_counts() -> None:
     assert [s.seed_list() for s in per_seed_plan(three, False).values()] == [[1], [2], [3]]
     with pytest.raises(ValueError, match=r"Sensitivity.seeds: \(0, 2\)"):
         per_seed_plan(Sensitivity(points, lambda df: df, lambda df, out: None, seeds=(0, 2)), True)
+
+
+def test_a_flattened_trend_has_a_slope_of_exactly_zero() -> None:
+    """rr-tcp's case: every point at the mean of all y, whose centred sums
+    left a slope of ~1e-33 on every seed, a zero-width interval that
+    "excluded" 0. A flat series has a slope of exactly 0."""
+    from reorderlab.checks.stats import ols_slope
+
+    assert ols_slope([0.0, 1.0, 2.0, 3.0], [0.1] * 4) == 0.0
+    curves = {s: {x: 0.1 * x + 0.01 * s + 0.3 for x in (0.25, 0.5, 1.0, 2.0)} for s in (1, 2)}
+    (rec,) = trend(curves, "y", direction="rises").tests
+    flat = next(p for p in perturbations(rec) if p.name == "null")
+    assert flat.record.estimate == 0.0 and not flat.record.holds
