@@ -90,6 +90,7 @@ def test_defaults_mirror_the_core() -> None:
     assert reorder["max_hold"] == 0.01
     assert reorder["data_only"] is True
     assert "position" not in reorder  # None: the core picks ingress / egress
+    assert "anchor" not in reorder  # None: the later packet (old scenarios keep their keys)
     assert (ge["loss_good"], ge["loss_bad"], ge["data_only"]) == (0.0, 1.0, True)
     assert delay["data_only"] is False
 
@@ -152,6 +153,32 @@ BAD: list[tuple[str, Any, str]] = [
         "impairments",
         [{"link": "R1->R2", "kind": "reorder", "interval": RV["constant"]}],
         "impairments[0].delay: give exactly one of delay (s) and delay_packets",
+    ),
+    (
+        "impairments",
+        [
+            {
+                "link": "R1->R2",
+                "kind": "reorder",
+                "interval": RV["constant"],
+                "delay_packets": RV["constant"],
+                "anchor": "block-arrival",
+            }
+        ],
+        'impairments[0].anchor: "block-arrival" needs delay (s): delay_packets counts later',
+    ),
+    (
+        "impairments",
+        [
+            {
+                "link": "R1->R2",
+                "kind": "reorder",
+                "interval": RV["constant"],
+                "delay": RV["constant"],
+                "anchor": "own",
+            }
+        ],
+        "impairments[0].anchor: must be one of 'later-packet' or 'block-arrival', got 'own'",
     ),
     (
         "impairments",

@@ -54,7 +54,8 @@ BAD_INPUTS = [
     (with_change("duration", "ten"), "duration: must be a number, got 'ten'"),
     (
         with_change("topology.kind", "ring"),
-        "topology.kind: unknown kind 'ring' (known: 'chain', 'dumbbell', 'parking_lot', 'custom')",
+        "topology.kind: unknown kind 'ring' (known: 'chain', 'dumbbell', 'parking_lot', "
+        "'fat_tree', 'custom')",
     ),
     (with_change("topology.colour", "red"), "topology.colour: unknown field, got 'red'"),
     (

@@ -82,6 +82,10 @@ class RedQueue(Model):
 Queue = Annotated[DroptailQueue | RedQueue, Field(discriminator="kind")]
 
 
+#: How a switch picks one of its equal-cost uplinks for a packet.
+LoadBalancing = Literal["ecmp", "spray", "round_robin"]
+
+
 class LinkSpec(Model):
     """One unidirectional link of a custom topology."""
 
@@ -193,6 +197,42 @@ class ParkingLotTopology(Model):
     access_queue: Queue | None = None
 
 
+class FatTreeTopology(Model):
+    """k-ary fat-tree of k-port switches (Al-Fares et al., SIGCOMM 2008), `docs/fabrics.md`.
+    Three tiers: k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores, k^3/4
+    hosts. Two tiers (leaf-spine): k leaves, k/2 spines, k^2/2 hosts. Nodes `h{i}`,
+    `edge{i}`, `agg{i}`, `core{i}`; every cable is a duplex link.
+    """
+
+    kind: Literal["fat_tree"] = "fat_tree"
+
+    #: Switch ports k, even.
+    k: Annotated[Int, Range(ge=2, le=64)]
+
+    #: Switch tiers: 2 (leaf-spine) or 3 (edge, aggregation, core).
+    tiers: Annotated[Int, Range(ge=2, le=3)] = 3
+
+    #: Rate of every host link (and of every switch-switch link divided by oversubscription at
+    #: the edge).
+    rate: Annotated[Real, Range(gt=0, le=1000000000000, unit="bit/s")] = 100000000000.0
+
+    #: Host to uplink capacity ratio at the edge (leaf) tier: edge-aggregation links run at rate
+    #: / oversubscription.
+    oversubscription: Annotated[Real, Range(ge=1)] = 1.0
+
+    #: One-way propagation delay of every link, per hop (ns resolution, e.g. 5e-7).
+    hop_delay: Annotated[Real, Range(ge=0, le=1000000000, unit="s")] = 5e-07
+
+    #: Buffer of every switch port, tail drop (hosts' own queues: 1000 packets).
+    buffer_bytes: Annotated[U64, Range(ge=1, unit="bytes")] = 150000
+
+    #: How every switch picks among equal-cost uplinks.
+    load_balancing: LoadBalancing = "ecmp"
+
+    #: Cables down for the whole run, by the name of either direction (`"edge0->agg1"`).
+    failed_links: list[Name] = Field(default_factory=list)
+
+
 class CustomTopology(Model):
     """Explicit nodes and links."""
 
@@ -206,7 +246,7 @@ class CustomTopology(Model):
 
 
 Topology = Annotated[
-    ChainTopology | DumbbellTopology | ParkingLotTopology | CustomTopology,
+    ChainTopology | DumbbellTopology | ParkingLotTopology | FatTreeTopology | CustomTopology,
     Field(discriminator="kind"),
 ]
 
@@ -328,6 +368,10 @@ RandomVar = Annotated[
 
 #: Which retransmitted copies a positioned loss drops.
 CopiesDropped = Literal["original", "all"]
+
+
+#: What the reordering generator (high-speed Sec. III-B) counts a block's delay time from.
+ReorderAnchor = Literal["later-packet", "block-arrival"]
 
 
 class LossImpairment(Model):
@@ -477,8 +521,9 @@ class ReorderImpairment(Model):
     """The reordering generator of high-speed Sec. III: a reordering event every `interval`
     seconds holds the next `block` packets and releases them once `delay` seconds have
     passed since the first later packet was forwarded (or, with `delay_packets`, once that
-    many later packets have been forwarded). A block still held `max_hold` seconds after its
-    first packet arrived is released then, complete or not.
+    many later packets have been forwarded); with `anchor = "block-arrival"`, `delay`
+    seconds after the block's last packet arrived. A block still held `max_hold` seconds
+    after its first packet arrived is released then, complete or not.
     """
 
     kind: Literal["reorder"] = "reorder"
@@ -507,6 +552,9 @@ class ReorderImpairment(Model):
 
     #: Only data packets (true) or every packet (false).
     data_only: Bool = True
+
+    #: What the delay time counts from (none: later-packet).
+    anchor: ReorderAnchor | None = None
 
 
 class ArqImpairment(Model):
@@ -867,7 +915,7 @@ class ScenarioFields(Model):
     #: Throughput and other rate metrics are measured from this time on; < duration.
     warmup: Annotated[Real, Range(ge=0, le=1000000000, unit="s")] = 0.0
 
-    #: The network: a builder (`chain`, `dumbbell`, `parking_lot`) or explicit links.
+    #: The network: a builder (`chain`, `dumbbell`, `parking_lot`, `fat_tree`) or explicit links.
     topology: Topology
 
     #: Impairment elements on links (`docs/impairments.md`).

@@ -275,6 +275,7 @@ pub fn ref_highspeed_rack() -> Scenario {
             block: RandomVar::Constant { value: 1.0 },
             max_hold: 0.01,
             data_only: true,
+            anchor: None,
         },
     });
     sc

@@ -157,6 +157,7 @@ fn high_speed_paper_generator_reorders_at_its_interval() {
             block: RandomVar::Constant { value: 1.0 },
             max_hold: 0.01,
             data_only: true,
+            anchor: None,
         },
     });
     let r = run_checked(&sc, 1).result();

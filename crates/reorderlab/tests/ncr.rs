@@ -33,6 +33,7 @@ fn short_reordering(variant: &str) -> Scenario {
             block: RandomVar::Constant { value: 1.0 },
             max_hold: 1.0,
             data_only: true,
+            anchor: None,
         },
     ));
     sc

@@ -76,6 +76,7 @@ fn fig1_dsack_r_undoes_the_false_fast_retransmit() {
             block: RandomVar::Constant { value: 1.0 },
             max_hold: 1.0,
             data_only: true,
+            anchor: None,
         },
     ));
     sc.record = RecordSpec {

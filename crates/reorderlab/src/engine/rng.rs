@@ -17,6 +17,8 @@ pub enum Component {
     Flow = 3,
     Topology = 4,
     Traffic = 5,
+    /// A fabric switch's load balancing (`net/balance.rs`).
+    Switch = 6,
 }
 
 /// SplitMix64 step: a bijective 64-bit mixer.

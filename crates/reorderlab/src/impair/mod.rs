@@ -176,6 +176,7 @@ impl Element {
                 block,
                 max_hold,
                 data_only,
+                anchor,
             } => Model::Reorder {
                 generator: Box::new(ReorderGenerator::new(
                     interval,
@@ -183,6 +184,7 @@ impl Element {
                     delay_packets,
                     block,
                     max_hold,
+                    anchor.unwrap_or_default(),
                     &mut rng,
                 )),
                 data_only,
@@ -390,7 +392,7 @@ pub const IMPAIRMENTS: &[ImpairmentInfo] = &[
     ImpairmentInfo {
         kind: "reorder",
         description: "Reordering generator of the high-speed paper: interval, delay time (s or packets), block size",
-        params: "interval, delay | delay_packets, block = random variables; max_hold = 0.01 s; data_only = true",
+        params: "interval, delay | delay_packets, block = random variables; max_hold = 0.01 s; data_only = true; anchor = later-packet | block-arrival",
     },
     ImpairmentInfo {
         kind: "arq",

@@ -10,6 +10,13 @@
 //! without a later packet (our assumption: the paper's generator always
 //! sees a continuous stream; a window-limited sender does not, and would
 //! otherwise wait forever for the packets that complete the block).
+//!
+//! The paper also says the block is "delayed for a reordering delay time"
+//! (Sec. III-B), which counts the delay from the block's own arrival. With
+//! [`ReorderAnchor::BlockArrival`] the complete block leaves `delay` after
+//! its last packet arrived, whether or not a later packet has come: on a
+//! continuous stream the two anchors differ by one inter-arrival gap, but a
+//! block with no packet close behind it leaves unreordered.
 
 use crate::num::round;
 use std::collections::VecDeque;
@@ -17,7 +24,7 @@ use std::collections::VecDeque;
 use crate::engine::time::secs;
 use crate::engine::{Rng, Time};
 use crate::net::packet::Packet;
-use crate::spec::RandomVar;
+use crate::spec::{RandomVar, ReorderAnchor};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Phase {
@@ -50,6 +57,7 @@ pub struct ReorderGenerator {
     delay_packets: Option<RandomVar>,
     block: RandomVar,
     max_hold: Time,
+    anchor: ReorderAnchor,
     next_event: Time,
     phase: Phase,
     /// Delay of the current event (time mode), ns; or packets (packet mode).
@@ -68,6 +76,7 @@ impl ReorderGenerator {
         delay_packets: Option<RandomVar>,
         block: RandomVar,
         max_hold: f64,
+        anchor: ReorderAnchor,
         rng: &mut Rng,
     ) -> ReorderGenerator {
         let next_event = secs(interval.sample(rng).max(0.0));
@@ -77,6 +86,7 @@ impl ReorderGenerator {
             delay_packets,
             block,
             max_hold: secs(max_hold),
+            anchor,
             next_event,
             phase: Phase::Idle,
             current_delay: 0,
@@ -105,7 +115,7 @@ impl ReorderGenerator {
             Phase::Collecting { left, since } => {
                 self.block_packets.push_back(*pkt);
                 self.phase = if left <= 1 {
-                    Phase::Waiting { since }
+                    self.complete(now, since)
                 } else {
                     Phase::Collecting {
                         left: left - 1,
@@ -128,6 +138,18 @@ impl ReorderGenerator {
                 self.count_forwarded(now, left, since);
                 ReorderVerdict::Pass
             }
+        }
+    }
+
+    /// The block's last packet arrived at `now`: wait for a later packet,
+    /// or (anchored on the block's arrival, time mode) arm its release.
+    fn complete(&mut self, now: Time, since: Time) -> Phase {
+        match self.anchor {
+            ReorderAnchor::BlockArrival if self.delay_packets.is_none() => {
+                self.release_at = Some(now + self.current_delay);
+                Phase::Armed
+            }
+            _ => Phase::Waiting { since },
         }
     }
 
@@ -165,7 +187,7 @@ impl ReorderGenerator {
         self.events += 1;
         self.block_packets.push_back(*pkt);
         self.phase = if block <= 1 {
-            Phase::Waiting { since: now }
+            self.complete(now, now)
         } else {
             Phase::Collecting {
                 left: block - 1,
@@ -214,6 +236,7 @@ mod tests {
             }),
             RandomVar::Constant { value: block },
             0.01,
+            ReorderAnchor::LaterPacket,
             &mut rng,
         );
         let mut order = Vec::new();
@@ -255,6 +278,7 @@ mod tests {
             None,
             RandomVar::Constant { value: 1.0 },
             0.01,
+            ReorderAnchor::LaterPacket,
             &mut rng,
         );
         let t0 = secs(1.0);
@@ -286,6 +310,7 @@ mod tests {
             None,
             RandomVar::Constant { value: 10.0 },
             0.01,
+            ReorderAnchor::LaterPacket,
             &mut rng,
         );
         let t0 = secs(1.0);
@@ -303,5 +328,73 @@ mod tests {
         g.release(t0 + secs(0.01), &mut out);
         assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![0, 1, 2]);
         assert_eq!(g.deadline(), None);
+    }
+
+    /// A time-mode generator with one event at t = 1 s: 20 us delay time,
+    /// block `block`, anchored on the block's arrival.
+    fn anchored(block: f64) -> (ReorderGenerator, Rng) {
+        let mut rng = Rng::from_seed(0);
+        let g = ReorderGenerator::new(
+            RandomVar::Constant { value: 1.0 },
+            Some(RandomVar::Constant { value: 20e-6 }),
+            None,
+            RandomVar::Constant { value: block },
+            0.01,
+            ReorderAnchor::BlockArrival,
+            &mut rng,
+        );
+        (g, rng)
+    }
+
+    /// Anchored on its own arrival, a lone packet leaves 20 us after it
+    /// arrived: overtaken by a later packet 12 us behind it, not by one
+    /// 30 us behind (which the default anchor would wait for).
+    #[test]
+    fn block_arrival_anchor_counts_the_delay_from_the_block() {
+        let p = |s| Packet::data(0, 1, 1000, s, 0, 0);
+        let t0 = secs(1.0);
+        let (mut g, mut rng) = anchored(1.0);
+        assert_eq!(g.process(&p(0), t0, &mut rng), ReorderVerdict::Hold);
+        assert_eq!(g.deadline(), Some(t0 + 20_000));
+        assert_eq!(
+            g.process(&p(1), t0 + 12_000, &mut rng),
+            ReorderVerdict::Pass
+        );
+        assert_eq!(g.deadline(), Some(t0 + 20_000), "P_y does not move it");
+        let mut out = Vec::new();
+        g.release(t0 + 20_000, &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![0]);
+
+        let (mut g, mut rng) = anchored(1.0);
+        assert_eq!(g.process(&p(0), t0, &mut rng), ReorderVerdict::Hold);
+        out.clear();
+        g.release(t0 + 20_000, &mut out);
+        assert_eq!(out.len(), 1, "left before any later packet came");
+        assert_eq!(g.deadline(), None);
+        assert_eq!(
+            g.process(&p(1), t0 + 30_000, &mut rng),
+            ReorderVerdict::Pass
+        );
+    }
+
+    /// A block of 2 is collected first and leaves 20 us after its last
+    /// packet: both later packets 10 us apart overtake it.
+    #[test]
+    fn block_arrival_anchor_holds_the_whole_block() {
+        let p = |s| Packet::data(0, 1, 1000, s, 0, 0);
+        let t0 = secs(1.0);
+        let (mut g, mut rng) = anchored(2.0);
+        assert_eq!(g.process(&p(0), t0, &mut rng), ReorderVerdict::Hold);
+        assert_eq!(g.deadline(), Some(t0 + secs(0.01)), "collecting");
+        let t1 = t0 + 10_000;
+        assert_eq!(g.process(&p(1), t1, &mut rng), ReorderVerdict::Hold);
+        assert_eq!(g.deadline(), Some(t1 + 20_000));
+        for (i, s) in (2..4).enumerate() {
+            let t = t1 + 10_000 * (i as Time + 1) - 1;
+            assert_eq!(g.process(&p(s), t, &mut rng), ReorderVerdict::Pass);
+        }
+        let mut out = Vec::new();
+        g.release(t1 + 20_000, &mut out);
+        assert_eq!(out.iter().map(|p| p.seq).collect::<Vec<_>>(), vec![0, 1]);
     }
 }

@@ -1,5 +1,7 @@
 //! Network elements: packets, links with queues, routing and topology builders.
 
+pub mod balance;
+pub mod fattree;
 pub mod fifo;
 pub mod link;
 pub mod multipath;
@@ -11,5 +13,7 @@ pub mod topology;
 pub use link::{Admit, Link, LinkStats};
 pub use packet::{Packet, PacketKind, SackBlocks};
 pub use queue::QueueDisc;
-pub use routing::RoutingTable;
+pub use routing::{Routes, RoutingTable};
 pub use topology::{build_topology, BuiltTopology};
+#[cfg(test)]
+mod fattree_tests;

@@ -1,4 +1,36 @@
-//! Static shortest-path routing by hop count.
+//! Routing: static shortest paths by hop count ([`RoutingTable`]), or a
+//! fat-tree's own routing with its switches' load balancing
+//! ([`crate::net::fattree::Fabric`]).
+
+use crate::net::fattree::Fabric;
+use crate::net::packet::Packet;
+
+/// How packets find their next link.
+#[derive(Debug, Clone)]
+pub enum Routes {
+    Table(RoutingTable),
+    Fabric(Box<Fabric>),
+}
+
+impl Routes {
+    /// The link `pkt` takes out of `node` (a fabric's switches may choose).
+    #[inline]
+    pub fn choose(&mut self, node: u32, pkt: &Packet) -> Option<u32> {
+        match self {
+            Routes::Table(t) => t.next_link(node, pkt.dst),
+            Routes::Fabric(f) => f.choose(node, pkt),
+        }
+    }
+
+    /// A fixed next link from `node` towards `dst` (a fabric's first
+    /// usable uplink): for latency estimates and the emulator.
+    pub fn next_link(&self, node: u32, dst: u32) -> Option<u32> {
+        match self {
+            Routes::Table(t) => t.next_link(node, dst),
+            Routes::Fabric(f) => f.next_link(node, dst),
+        }
+    }
+}
 
 /// Next-hop link for every (node, destination) pair.
 #[derive(Debug, Clone)]

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use crate::engine::rng::Component;
 use crate::engine::time::{secs, tx_time};
 use crate::engine::Rng;
+use crate::net::fattree::Shape;
 use crate::net::link::Link;
 use crate::net::queue::{QueueDisc, Red};
 use crate::spec::{LinkSpec, QueueSpec, Topology};
@@ -173,6 +174,41 @@ pub fn expand(topo: &Topology) -> (Vec<String>, Vec<LinkSpec>) {
                     *access_delay,
                     &aq,
                 ));
+            }
+            (nodes, links)
+        }
+        Topology::FatTree {
+            k,
+            tiers,
+            rate,
+            oversubscription,
+            hop_delay,
+            buffer_bytes,
+            ..
+        } => {
+            let shape = Shape::new(*k, *tiers);
+            let nodes = (0..shape.nodes()).map(|n| shape.node_name(n)).collect();
+            let port = QueueSpec::Droptail {
+                limit_packets: None,
+                limit_bytes: Some(*buffer_bytes),
+            };
+            let nic = default_access_queue();
+            // link ids as in `Shape::link`: every cable up, then down
+            let mut links = Vec::with_capacity(2 * shape.cables() as usize);
+            for l in 0..2 * shape.cables() {
+                let (a, b) = shape.link(l);
+                let c = l % shape.cables();
+                let at_edge = (shape.hosts..shape.hosts + shape.edges * shape.half).contains(&c);
+                let r = if at_edge {
+                    rate / oversubscription
+                } else {
+                    *rate
+                };
+                let q = if a < shape.hosts { &nic } else { &port };
+                let mut spec =
+                    link_spec(&shape.node_name(a), &shape.node_name(b), r, *hop_delay, q);
+                spec.duplex = false;
+                links.push(spec);
             }
             (nodes, links)
         }

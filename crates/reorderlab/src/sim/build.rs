@@ -9,7 +9,7 @@ use crate::engine::event::TIMER_KINDS;
 use crate::engine::time::{after, secs, tx_time};
 use crate::engine::{Event, EventQueue, Time, TimerSlot};
 use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
-use crate::net::{Link, RoutingTable};
+use crate::net::{Link, Routes};
 use crate::spec::{FlowSpec, ReceiverSpec, Scenario, SpecError, TrafficKind, TrafficSpec};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::variants;
@@ -78,7 +78,7 @@ fn new_traffic(
 
 /// Unloaded one-way latency of a `bytes`-byte packet from `from` to `to`
 /// along the routing table: propagation plus serialisation on every hop.
-fn one_way_latency(links: &[Link], routing: &RoutingTable, from: u32, to: u32, bytes: u32) -> Time {
+fn one_way_latency(links: &[Link], routing: &Routes, from: u32, to: u32, bytes: u32) -> Time {
     let mut node = from;
     let mut t = 0;
     while node != to {

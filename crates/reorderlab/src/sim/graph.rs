@@ -9,19 +9,20 @@ use std::collections::HashMap;
 
 use crate::engine::TimerSlot;
 use crate::impair::Element;
+use crate::net::fattree::{Fabric, Shape};
 use crate::net::link::Link;
 use crate::net::multipath::{epsilon_probabilities, normalise, Multipath};
 use crate::net::packet::Packet;
-use crate::net::routing::RoutingTable;
+use crate::net::routing::{Routes, RoutingTable};
 use crate::net::topology::build_topology;
-use crate::spec::{Position, Scenario};
+use crate::spec::{Position, Scenario, Topology};
 
 #[derive(Debug)]
 pub struct NetGraph {
     pub node_names: Vec<String>,
     pub node_index: HashMap<String, u32>,
     pub links: Vec<Link>,
-    pub routing: RoutingTable,
+    pub routing: Routes,
     pub elements: Vec<Element>,
     /// One timer per element (its next release).
     pub element_timers: Vec<TimerSlot>,
@@ -35,8 +36,8 @@ impl NetGraph {
     /// draws from stream `i`, links and splitters from theirs.
     pub fn new(scenario: &Scenario, seed: u64) -> NetGraph {
         let topo = build_topology(&scenario.topology, seed);
-        let pairs: Vec<(u32, u32)> = topo.links.iter().map(|l| (l.from, l.to)).collect();
-        let routing = RoutingTable::shortest_paths(topo.node_names.len(), &pairs);
+        let nodes = topo.node_names.len();
+        let routing = routes(scenario, nodes, &topo.links, &topo.link_index, seed);
         let mut links = topo.links;
         let elements = attach_impairments(scenario, &topo.link_index, &mut links, seed);
         let multipath = build_multipath(scenario, &topo.link_index, &topo.node_index, &links, seed);
@@ -58,7 +59,7 @@ impl NetGraph {
     #[inline]
     pub fn next_link(&mut self, pkt: &mut Packet, node: u32) -> Option<u32> {
         if self.multipath.is_empty() {
-            return self.routing.next_link(node, pkt.dst);
+            return self.routing.choose(node, pkt);
         }
         if pkt.route != 0 {
             match self.multipath.next_link(pkt.route, node) {
@@ -70,7 +71,34 @@ impl NetGraph {
             pkt.route = route;
             return self.multipath.next_link(route, node);
         }
-        self.routing.next_link(node, pkt.dst)
+        self.routing.choose(node, pkt)
+    }
+}
+
+/// A fat-tree's own routing, else shortest paths over the links.
+pub fn routes(
+    scenario: &Scenario,
+    nodes: usize,
+    links: &[Link],
+    link_index: &HashMap<String, u32>,
+    seed: u64,
+) -> Routes {
+    match &scenario.topology {
+        Topology::FatTree {
+            k,
+            tiers,
+            load_balancing,
+            failed_links,
+            ..
+        } => {
+            let failed: Vec<u32> = failed_links.iter().map(|n| link_index[n]).collect();
+            let shape = Shape::new(*k, *tiers);
+            Routes::Fabric(Box::new(Fabric::new(shape, *load_balancing, &failed, seed)))
+        }
+        _ => {
+            let pairs: Vec<(u32, u32)> = links.iter().map(|l| (l.from, l.to)).collect();
+            Routes::Table(RoutingTable::shortest_paths(nodes, &pairs))
+        }
     }
 }
 

@@ -6,7 +6,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::error::{known_list, num, Check, SpecError};
-use super::impairment::{ImpairmentModel, MultipathSpec};
+use super::fabric::check_fat_tree;
+use super::impairment::{ImpairmentModel, MultipathSpec, ReorderAnchor};
 use super::network::{LinkSpec, QueueSpec, Topology};
 
 /// A queue's rule that joins two fields (each field's own range is
@@ -84,6 +85,12 @@ pub(super) fn check_topology(t: &Topology) -> Check {
             }
             check_queues(queue, access_queue.as_ref())
         }
+        Topology::FatTree {
+            k,
+            tiers,
+            failed_links,
+            ..
+        } => check_fat_tree(*k, *tiers, failed_links),
         Topology::Custom { nodes, links } => check_custom(nodes, links),
     }
 }
@@ -169,11 +176,18 @@ pub(super) fn check_impairment(p: &str, model: &ImpairmentModel, flows: usize) -
             delay,
             delay_packets,
             block,
+            anchor,
             ..
         } => {
             interval.validate_time(&format!("{p}.interval"))?;
             match (delay, delay_packets) {
                 (Some(d), None) => d.validate_time(&format!("{p}.delay"))?,
+                (None, Some(_)) if *anchor == Some(ReorderAnchor::BlockArrival) => {
+                    return Err(SpecError::new(
+                        format!("{p}.anchor"),
+                        "\"block-arrival\" needs delay (s): delay_packets counts later packets",
+                    ))
+                }
                 (None, Some(d)) => d.validate(&format!("{p}.delay_packets"))?,
                 _ => {
                     return Err(SpecError::new(

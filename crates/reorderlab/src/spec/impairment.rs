@@ -49,6 +49,22 @@ pub enum CopiesDropped {
     All,
 }
 
+/// What the reordering generator (high-speed Sec. III-B) counts a block's
+/// delay time from.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReorderAnchor {
+    /// From the forwarding of the earliest later packet P_y: the paper's
+    /// definition of the delay time as measured, t(P_x) - t(P_y). A block
+    /// waits (up to `max_hold`) for a later packet, so every event reorders.
+    #[default]
+    LaterPacket,
+    /// From the block's own arrival (its last packet): the block is
+    /// "delayed for a reordering delay time" (Sec. III-B). A later packet
+    /// overtakes it only if one arrives within that time.
+    BlockArrival,
+}
+
 /// The impairment models (`docs/impairments.md` documents each).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
@@ -137,8 +153,10 @@ pub enum ImpairmentModel {
     /// every `interval` seconds holds the next `block` packets and releases
     /// them once `delay` seconds have passed since the first later packet
     /// was forwarded (or, with `delay_packets`, once that many later packets
-    /// have been forwarded). A block still held `max_hold` seconds after its
-    /// first packet arrived is released then, complete or not.
+    /// have been forwarded); with `anchor = "block-arrival"`, `delay`
+    /// seconds after the block's last packet arrived. A block still held
+    /// `max_hold` seconds after its first packet arrived is released then,
+    /// complete or not.
     Reorder {
         /// Time between reordering events.
         #[schemars(transform = unit("s"))]
@@ -162,6 +180,9 @@ pub enum ImpairmentModel {
         /// Only data packets (true) or every packet (false).
         #[serde(default = "default_true")]
         data_only: bool,
+        /// What the delay time counts from (none: later-packet).
+        #[serde(default)]
+        anchor: Option<ReorderAnchor>,
     },
     /// Link-layer ARQ (the wwan paper): each attempt fails with probability
     /// `frame_error`; a failed frame is retransmitted one `link_rtt` later

@@ -158,6 +158,10 @@ fn topology_size(t: &Topology) -> (f64, f64) {
             let h = hop_rates.len() as f64;
             (3.0 * h + 3.0, 2.0 * (3.0 * h + 2.0))
         }
+        Topology::FatTree { k, tiers, .. } => {
+            let shape = crate::net::fattree::Shape::new(*k, *tiers);
+            (shape.nodes() as f64, 2.0 * shape.cables() as f64)
+        }
         Topology::Custom { nodes, links } => {
             let duplex = links.iter().filter(|l| l.duplex).count();
             (nodes.len() as f64, (links.len() + duplex) as f64)
@@ -184,6 +188,7 @@ fn fastest_rate(t: &Topology) -> f64 {
             cross_access_rates,
             ..
         } => [hop_rates.as_slice(), cross_access_rates, &[*access_rate]].concat(),
+        Topology::FatTree { rate, .. } => vec![*rate],
         Topology::Custom { links, .. } => links.iter().map(|l| l.rate).collect(),
     };
     rates.into_iter().fold(0.0, f64::max)
@@ -222,11 +227,16 @@ fn trace_item(s: &Scenario) -> Option<Item> {
 
 fn items(s: &Scenario) -> Vec<Item> {
     let (nodes, links) = topology_size(&s.topology);
+    // next hop per (node, destination), and the links; a fat-tree routes
+    // by arithmetic on its structure (net/fattree.rs): no table
+    let table = match s.topology {
+        Topology::FatTree { .. } => 0.0,
+        _ => nodes * nodes * 4.0,
+    };
     let mut out = vec![Item {
         path: "topology".into(),
         what: format!("a routing table of {} nodes", num(nodes)),
-        // next hop per (node, destination), and the links
-        bytes: nodes * nodes * 4.0 + links * LINK_BYTES as f64,
+        bytes: table + links * LINK_BYTES as f64,
     }];
     let flows = s.flows.len() as f64;
     out.push(Item {

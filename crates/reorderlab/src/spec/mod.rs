@@ -18,6 +18,7 @@
 
 mod check_network;
 mod error;
+mod fabric;
 mod fields;
 mod flow;
 mod impairment;
@@ -32,11 +33,14 @@ mod traffic;
 mod validate;
 
 pub use error::{num, SpecError};
+pub use fabric::LoadBalancing;
 pub use flow::{
     DelayedAck, FlowSpec, LongSamplesSpec, ReceiverSpec, RtoEstimatorSpec, RttTimingSpec, TcpSpec,
     UndoResponseSpec,
 };
-pub use impairment::{CopiesDropped, ImpairmentModel, ImpairmentSpec, MultipathSpec, Position};
+pub use impairment::{
+    CopiesDropped, ImpairmentModel, ImpairmentSpec, MultipathSpec, Position, ReorderAnchor,
+};
 pub use network::{LinkSpec, QueueSpec, Topology};
 pub use random::RandomVar;
 pub use record::{PcapTapSpec, RecordSpec, SERIES_NAMES};

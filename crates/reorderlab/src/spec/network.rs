@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::fabric::LoadBalancing;
 use super::ranges::{bit_rate, seconds_or_zero, unit, within};
 
 /// Queue discipline of a link.
@@ -179,6 +180,42 @@ pub enum Topology {
         #[serde(default)]
         access_queue: Option<QueueSpec>,
     },
+    /// k-ary fat-tree of k-port switches (Al-Fares et al., SIGCOMM 2008),
+    /// `docs/fabrics.md`. Three tiers: k pods of k/2 edge and k/2
+    /// aggregation switches, (k/2)^2 cores, k^3/4 hosts. Two tiers
+    /// (leaf-spine): k leaves, k/2 spines, k^2/2 hosts. Nodes `h{i}`,
+    /// `edge{i}`, `agg{i}`, `core{i}`; every cable is a duplex link.
+    FatTree {
+        /// Switch ports k, even.
+        #[schemars(range(min = 2, max = 64))]
+        k: u32,
+        /// Switch tiers: 2 (leaf-spine) or 3 (edge, aggregation, core).
+        #[serde(default = "default_tiers")]
+        #[schemars(range(min = 2, max = 3))]
+        tiers: u8,
+        /// Rate of every host link (and of every switch-switch link divided by oversubscription at the edge).
+        #[serde(default = "default_fabric_rate")]
+        #[schemars(transform = bit_rate)]
+        rate: f64,
+        /// Host to uplink capacity ratio at the edge (leaf) tier: edge-aggregation links run at rate / oversubscription.
+        #[serde(default = "default_oversubscription")]
+        #[schemars(transform = within(">= 1"))]
+        oversubscription: f64,
+        /// One-way propagation delay of every link, per hop (ns resolution, e.g. 5e-7).
+        #[serde(default = "default_fabric_hop_delay")]
+        #[schemars(transform = seconds_or_zero)]
+        hop_delay: f64,
+        /// Buffer of every switch port, tail drop (hosts' own queues: 1000 packets).
+        #[serde(default = "default_buffer_bytes")]
+        #[schemars(range(min = 1), transform = unit("bytes"))]
+        buffer_bytes: u64,
+        /// How every switch picks among equal-cost uplinks.
+        #[serde(default)]
+        load_balancing: LoadBalancing,
+        /// Cables down for the whole run, by the name of either direction (`"edge0->agg1"`).
+        #[serde(default)]
+        failed_links: Vec<String>,
+    },
     /// Explicit nodes and links.
     Custom {
         /// Node names, unique.
@@ -196,4 +233,19 @@ fn default_access_delay() -> f64 {
 }
 fn default_hop_delay() -> f64 {
     0.002
+}
+fn default_tiers() -> u8 {
+    3
+}
+fn default_fabric_rate() -> f64 {
+    100e9
+}
+fn default_oversubscription() -> f64 {
+    1.0
+}
+fn default_fabric_hop_delay() -> f64 {
+    500e-9
+}
+fn default_buffer_bytes() -> u64 {
+    150_000
 }

@@ -29,7 +29,7 @@ pub struct Scenario {
     #[serde(default)]
     #[schemars(transform = seconds_or_zero)]
     pub warmup: f64,
-    /// The network: a builder (`chain`, `dumbbell`, `parking_lot`) or explicit links.
+    /// The network: a builder (`chain`, `dumbbell`, `parking_lot`, `fat_tree`) or explicit links.
     pub topology: Topology,
     /// Impairment elements on links (`docs/impairments.md`).
     #[serde(default)]

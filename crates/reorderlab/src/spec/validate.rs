@@ -8,10 +8,12 @@ use std::collections::{HashMap, HashSet};
 
 use super::check_network::{check_impairment, check_multipath, check_topology, link_ends};
 use super::error::{known_list, num, Check, SpecError};
+use super::fabric::check_fabric_routes;
 use super::fields::check_fields;
 use super::flow::{FlowSpec, TcpSpec};
 use super::impairment::Position;
 use super::limits::{check_memory, memory_limit};
+use super::network::Topology;
 use super::record::{PcapTapSpec, SERIES_NAMES};
 use super::scenario::Scenario;
 use super::traffic::{TrafficKind, TrafficSpec};
@@ -225,6 +227,17 @@ fn check_routes(s: &Scenario, nodes: &[String], pairs: &[(u32, u32)]) -> Check {
     }
     for (p, fields) in &ends {
         check_endpoints(p, *fields, nodes, &index)?;
+    }
+    if let Topology::FatTree { .. } = &s.topology {
+        let ends: Vec<(&str, [(&str, u32); 2])> = (ends.iter())
+            .map(|(p, [(fa, a), (fb, b)])| {
+                (
+                    p.as_str(),
+                    [(*fa, index[a.as_str()]), (*fb, index[b.as_str()])],
+                )
+            })
+            .collect();
+        return check_fabric_routes(&s.topology, &ends);
     }
     let routing = RoutingTable::shortest_paths(nodes.len(), pairs);
     for (p, [(_, a), (_, b)]) in &ends {
