@@ -26,6 +26,7 @@ from reorderlab.papers.tcp_pr.setting import (
     RED_THRESHOLDS,
     SACK,
     SENS_FLOWS,
+    SENS_SEEDS,
     dumbbell,
 )
 from reorderlab.papers.tcp_pr.tables import (
@@ -52,9 +53,9 @@ SENS_DROPTAIL = "Fig. 7 DropTail 1.5 Mb/s 25 pkts"
 
 
 def _small_window_points(quick: bool, seed: int) -> list[Point]:
-    """RED thresholds x SACK's limited transmit at 16 flows, 20 ms, 25
-    packets; Fig. 7's DropTail with and without limited transmit (its
-    ``min_th`` 0: no thresholds)."""
+    """RED thresholds x the ns-2 agents' limited transmit (off: the
+    figure's own reading) at 16 flows, 20 ms, 25 packets; Fig. 7's DropTail
+    with and without limited transmit (its ``min_th`` 0: no thresholds)."""
     mode = MODE(quick)
 
     def run(rate: float, qdisc: str, red: tuple[float, float], lt: bool) -> Scenario:
@@ -64,7 +65,7 @@ def _small_window_points(quick: bool, seed: int) -> list[Point]:
             limit=25,
             qdisc=qdisc,
             red=red,
-            sack_lt=None if lt else False,  # None: as the figure's own runs
+            lt=lt,
             duration=mode.duration,
             seed=seed,
         )
@@ -73,16 +74,16 @@ def _small_window_points(quick: bool, seed: int) -> list[Point]:
     for lt in (True, False):
         for name, (rate, qdisc) in SENS_RED_SETTINGS.items():
             points += [
-                ({"setting": name, "min_th": m, "sack_lt": lt}, run(rate, qdisc, (m, 3 * m), lt))
+                ({"setting": name, "min_th": m, "lt": lt}, run(rate, qdisc, (m, 3 * m), lt))
                 for m in SENS_RED_MIN_TH
             ]
-        point = {"setting": SENS_DROPTAIL, "min_th": 0.0, "sack_lt": lt}
+        point = {"setting": SENS_DROPTAIL, "min_th": 0.0, "lt": lt}
         points.append((point, run(1.5e6, "droptail", RED_THRESHOLDS, lt)))
     return points
 
 
 def _small_window_table(df: pd.DataFrame) -> pd.DataFrame:
-    keys = ["setting", "sack_lt", "min_th"]
+    keys = ["setting", "lt", "min_th"]
     return mean_by(df, keys, {"pr": f"norm.{PR}", "sack": f"norm.{SACK}"})
 
 
@@ -96,8 +97,8 @@ SMALL_WINDOW_PLOT = sensitivity_figure(
 
 def _small_window_plot(table: pd.DataFrame, out: Path) -> None:
     series: Lines = {}
-    for (name, lt), g in table.groupby(["setting", "sack_lt"], sort=False):
-        label = f"{name}, SACK limited transmit {'on' if lt else 'off'}"
+    for (name, lt), g in table.groupby(["setting", "lt"], sort=False):
+        label = f"{name}, SACK limited transmit {'on' if lt else 'off (the paper)'}"
         if name == SENS_DROPTAIL:  # no thresholds: a flat reference line
             series[label] = (list(SENS_RED_MIN_TH), [float(g["pr"].iloc[0])] * 3, None)
         else:
@@ -111,7 +112,8 @@ FIGURES = (
         "TCP-PR vs SACK normalized throughput on the dumbbell",
         PR_PANELS,
         (PR, SACK),
-        "TCP-PR and SACK",
-        sensitivity=Sensitivity(_small_window_points, _small_window_table, _small_window_plot),
+        sensitivity=Sensitivity(
+            _small_window_points, _small_window_table, _small_window_plot, seeds=SENS_SEEDS
+        ),
     ),
 )

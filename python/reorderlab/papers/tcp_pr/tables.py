@@ -13,14 +13,16 @@ import numpy as np
 import pandas as pd
 
 from reorderlab.checks import (
-    each_within,
+    Check,
+    band,
+    every,
 )
 from reorderlab.claims import (
     Claim,
 )
 from reorderlab.papers.kit.claims import (
-    make_claim,
-    series_str,
+    paper_claim,
+    per_seed,
 )
 from reorderlab.papers.kit.figure import (
     LineFigure,
@@ -45,12 +47,12 @@ from reorderlab.papers.kit.sensitivity import (
 )
 from reorderlab.papers.tcp_pr.setting import (
     FAIR_BAND,
+    FAIR_SOURCE,
     FLOWS,
     MEASURE,
     MODE,
     PAPER,
     PR,
-    SACK,
     dumbbell,
     parking_lot,
 )
@@ -76,15 +78,19 @@ def num(row: Row, col: str) -> float:
 
 def fairness_table(df: pd.DataFrame, variants: tuple[str, str]) -> pd.DataFrame:
     """Per (panel, n): seed means of each protocol's mean normalized
-    throughput and CoV, Jain's index, and the studied flows' drop rate."""
+    throughput and CoV, of its timeouts and loss recoveries per flow over
+    the run (TCP-PR: emulated timeouts, Table III, and halvings), Jain's
+    index, and the studied flows' drop rate."""
     rows = []
     for (panel, n), g in df.groupby(["panel", "n"], sort=False):
         row: dict[str, Any] = {"panel": panel, "n": int(str(n)), "seeds": len(g)}
+        records = frame_records(g)
         for v in variants:
             row[f"norm.{v}"] = float(g[f"norm.{v}"].astype(float).mean())
             row[f"cov.{v}"] = float(g[f"cov.{v}"].astype(float).mean())
+            for metric, col in (("timeouts", "timeouts"), ("fast_recoveries", "recoveries")):
+                row[f"{col}.{v}"] = float(np.mean([per_flow(r, v, metric) for r in records]))
         row["jain_index"] = float(g["jain_index"].astype(float).mean())
-        records = frame_records(g)
         row["drop_rate"] = float(np.mean([drop_rate(r) for r in records]))
         row["background_share"] = float(np.mean([background_share(r) for r in records]))
         rows.append(row)
@@ -97,6 +103,17 @@ def flow_columns(row: Row, metric: str) -> list[float]:
     return [v for v in values if not np.isnan(v)]  # runs with fewer flows: NaN columns
 
 
+def per_flow(row: Row, variant: str, metric: str) -> float:
+    """The mean of ``metric`` over the flows of ``variant`` in one run."""
+    cols = [
+        c.replace(".variant", f".{metric}")
+        for c in row
+        if c.startswith("f") and c.endswith(".variant") and row[c] == variant
+    ]
+    values = [num(row, c) for c in cols]
+    return float(np.mean(values)) if values else float("nan")
+
+
 def drop_rate(row: Row) -> float:
     drops = sum(flow_columns(row, "data_drops"))
     sent = sum(flow_columns(row, "data_packets_sent"))
@@ -105,7 +122,7 @@ def drop_rate(row: Row) -> float:
 
 def background_share(row: Row) -> float:
     """Share of the delivered bytes (measurement window) that is HTTP."""
-    bg = sum(num(row, c) for c in row if c.endswith(".bytes_delivered_measured"))
+    bg = float(np.nansum([num(row, c) for c in row if c.endswith(".bytes_delivered_measured")]))
     fg = sum(flow_columns(row, "throughput_bps")) * MEASURE / 8
     bg = 0.0 if np.isnan(bg) else bg
     return bg / (bg + fg) if bg + fg > 0 else 0.0
@@ -155,27 +172,60 @@ def fairness_plot(
     return replace(FAIRNESS, styles=styles).draw(out, series, stem=stem, panel=panel)
 
 
-def fair_claims(
-    figure: str, table: pd.DataFrame, variants: tuple[str, str], what: str
-) -> list[Claim]:
-    """For each panel: every protocol's mean normalized throughput ~1."""
+#: Sec. V's sentence the fairness panels of Figs. 4, 5, 7, 9 and 10 encode.
+FAIR_QUOTE = (
+    "From the graphs, it is clear that the two versions of TCP-PR and TCP-SACK compete "
+    "fairly over a wide range of traffic conditions and thus exhibit similar performance."
+)
+
+
+def fair_name(panel: str) -> str:
+    """The short name of a fairness panel's claim."""
+    return f"{panel}: TCP-PR and SACK compete fairly at every number of flows"
+
+
+def fair_check(df: pd.DataFrame, panel: str) -> Check:
+    """TCP-PR's mean normalized throughput in :data:`FAIR_BAND` at every n
+    of ``panel`` (95 % CI over the seeds). With as many TCP-PR as SACK
+    flows the two means add up to 2, so SACK's is in the band too."""
     lo, hi = FAIR_BAND
+    rows = df[df["panel"] == panel]
+    return every(
+        {
+            n: band(
+                per_seed(rows, f"norm.{PR}", n=n),
+                lo,
+                hi,
+                f"TCP-PR mean normalized throughput, {n} flows",
+                source=FAIR_SOURCE,
+            )
+            for n in sorted(rows["n"].unique())
+        },
+        f"at every n: TCP-PR's mean normalized throughput in [{lo:g}, {hi:g}] "
+        "(95 % CI over the seeds; SACK's is 2 minus it)",
+    )
+
+
+def fair_claims(figure: str, df: pd.DataFrame) -> list[Claim]:
+    """For each panel of ``df`` (the fairness runs, one row per run):
+    TCP-PR and SACK compete fairly at every n (:func:`fair_check`)."""
     claims = []
-    for panel, sub in table.groupby("panel", sort=False):
-        values = {v: dict(zip(sub["n"], sub[f"norm.{v}"], strict=True)) for v in variants}
-        flat = {(v, n): x for v, vals in values.items() for n, x in vals.items()}
-        measured = "; ".join(f"{v}: {series_str(vals, '{:.2f}')}" for v, vals in values.items())
+    for panel in df["panel"].unique():
+        check = fair_check(df, str(panel))
+        ns = sorted(df[df["panel"] == panel]["n"].unique())
+        by_n = ", ".join(
+            f"{n}: {r['estimate']:.2f} [{r['lo']:.2f}, {r['hi']:.2f}]"
+            for n, r in zip(ns, check.tests, strict=True)
+        )
         claims.append(
-            make_claim(
+            paper_claim(
                 PAPER,
                 figure,
-                f"{panel}: {what} get mean normalized throughput ~1 for every number of flows",
-                each_within(
-                    flat, lo, hi, "each protocol's mean normalized throughput", "at every n"
-                ),
-                f"by n: {measured}",
-                panel=panel,
-                values=values,
+                fair_name(str(panel)),
+                check,
+                quote=FAIR_QUOTE,
+                where=f"Sec. V, {panel}",
+                measured=f"TCP-PR mean normalized throughput by n, 95 % CI: {by_n}",
             )
         )
     return claims
@@ -225,12 +275,10 @@ def fairness_sweep(panels: Panels, quick: bool, name: str = RUNS) -> dict[str, S
 
 @dataclass(frozen=True)
 class Fairness:
-    """A fairness figure's runs and their :func:`fairness_table`; Figs. 6-8:
-    also the table of the TCP-PR vs SACK panels of the same settings."""
+    """A fairness figure's runs (one row per run) and their :func:`fairness_table`."""
 
     runs: pd.DataFrame
     table: pd.DataFrame
-    reference: pd.DataFrame | None = None
 
 
 def fairness_recipe(
@@ -238,28 +286,25 @@ def fairness_recipe(
     title: str,
     panels: Panels,
     variants: tuple[str, str],
-    what: str,
     *,
-    reference: Panels | None = None,
+    judged: bool = True,
     more_claims: Callable[[Fairness], list[Claim]] | None = None,
     sensitivity: Sensitivity | None = None,
 ) -> FigureRecipe:
     """Register a fairness figure: every panel at every n; its table
-    (``<figure>.csv``); one plot per panel; each protocol ~1 per panel,
-    and ``more_claims``. ``reference``: TCP-PR vs SACK panels run too;
-    ``sensitivity``: its sweep (:func:`~reorderlab.papers.kit.sensitivity.with_sensitivity`)."""
+    (``<figure>.csv``); one plot per panel; for each panel TCP-PR and SACK
+    compete fairly (``judged``: False for the SACK vs Reno reference of
+    Figs. 6 and 8, which the paper shows "for comparison purposes"), and
+    ``more_claims``. ``sensitivity``: its sweep
+    (:func:`~reorderlab.papers.kit.sensitivity.with_sensitivity`)."""
 
     def points(quick: bool) -> Plan:
-        plan = fairness_sweep(panels, quick)
-        if reference is not None:
-            plan |= fairness_sweep(reference, quick, "reference")
-        return plan
+        return fairness_sweep(panels, quick)
 
     def table(runs: Runs, quick: bool) -> Derived[Fairness]:
         df = seeded_table(runs)
         t = fairness_table(df, variants)
-        ref = fairness_table(seeded_table(runs, "reference"), (PR, SACK)) if reference else None
-        return Derived(Fairness(df, t, ref), {figure: t})
+        return Derived(Fairness(df, t), {figure: t})
 
     def plot(data: Fairness, out: Path, quick: bool) -> None:
         for i, name in enumerate(panels):
@@ -267,7 +312,7 @@ def fairness_recipe(
 
     def claims(data: Fairness, quick: bool) -> list[Claim]:
         extra = more_claims(data) if more_claims is not None else []
-        return fair_claims(figure, data.table, variants, what) + extra
+        return (fair_claims(figure, data.runs) if judged else []) + extra
 
     rec = recipe(PAPER, figure, title, points=points, table=table, plot=plot, claims=claims)
     return rec if sensitivity is None else with_sensitivity(rec, sensitivity)
@@ -292,14 +337,15 @@ def by_variant_plot(
 
 
 def throughput_of(x: str, figure: str) -> Callable[[Runs, bool], Derived[pd.DataFrame]]:
-    """The table step of Figs. 13, 15-16: mean throughput per (delay,
-    variant, ``x``), written as ``<figure>.csv``."""
+    """The table step of Figs. 13, 15-16: every run's throughput (delay,
+    variant, ``x``, seed), written as its mean per (delay, variant, ``x``)
+    in ``<figure>.csv``."""
 
     def table(runs: Runs, quick: bool) -> Derived[pd.DataFrame]:
         df = runs.table()
         df["throughput_bps"] = df["throughput_bps"].astype(float)
-        t = throughput_table(df, x)
-        return Derived(t, {figure: t})
+        rows = df[["delay", "variant", x, "seed", "throughput_bps"]]
+        return Derived(rows, {figure: throughput_table(rows, x)})
 
     return table
 
