@@ -26,7 +26,7 @@ TSval.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .backend import Backend, BackendError
 from .info import ca_state_name
@@ -259,7 +259,7 @@ class Runner:
             if nxt.end > want.end:
                 nxt, rest = nxt.split(want.end)
                 self.pending.appendleft(rest)
-            got = Seg(first.t, nxt.flags, first.seq, nxt.end, nxt.ack, nxt.win, nxt.options, nxt.tsval)
+            got = replace(nxt, t=first.t, seq=first.seq, tsval=first.tsval)
         return got
 
     # -- timestamps -----------------------------------------------------------
