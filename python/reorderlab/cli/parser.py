@@ -153,6 +153,11 @@ def _script_parser(sub: Any) -> None:
         help="End a kernel script after this many seconds (default: its length + 15 s).",
     )
     p.add_argument("--json", action="store_true", help="Print the outcomes as JSON.")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="Also write the outcomes to OUT/conformance.json (the report's table).",
+    )
     p.add_argument("--trace", action="store_true", help="Print each kernel run's packets.")
 
 

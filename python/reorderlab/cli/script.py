@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from reorderlab.cli.common import fail
+from reorderlab.cli.common import errors, fail
 from reorderlab.conformance import ScriptError, run_scripts, summary_table, to_json
 
 __all__ = ["cmd_script"]
@@ -22,6 +22,10 @@ def cmd_script(a: argparse.Namespace) -> None:
     except KeyboardInterrupt:
         print("interrupted: the script's namespace is removed", flush=True)
         raise SystemExit(130) from None
+    if a.out is not None:
+        with errors(str(a.out)):
+            a.out.mkdir(parents=True, exist_ok=True)
+            (a.out / "conformance.json").write_text(to_json(outcomes) + "\n", encoding="utf-8")
     if a.json:
         print(to_json(outcomes))
     else:
