@@ -35,7 +35,9 @@ def conformance_html(outcomes: list[dict[str, Any]]) -> str:
     rows: dict[str, dict[str, dict[str, Any]]] = {}
     for o in outcomes:
         rows.setdefault(Path(str(o.get("path", ""))).name, {})[str(o.get("backend", ""))] = o
-    passed = {b: sum(1 for r in rows.values() if r.get(b, {}).get("status") == "pass") for b in backends}
+    passed = {
+        b: sum(1 for r in rows.values() if r.get(b, {}).get("status") == "pass") for b in backends
+    }
     head = "".join(f"<th>{html.escape(b)}</th>" for b in backends)
     lines = [
         '<section id="conformance">',

@@ -98,10 +98,10 @@ def run_kernel(script: Script, tolerance_us: int | None, timeout: float | None =
     finally:
         delete_namespace(ns)
     if "error" in data:
-        failure = Failure("error", script.path, str(data["error"]))
-        return outcome_of(script.path, "kernel", failure, xfail, 0)
+        error = Failure("error", script.path, str(data["error"]))
+        return outcome_of(script.path, "kernel", error, xfail, 0)
     f = data.get("failure")
-    failure = Failure(**f) if f else None
+    failure = Failure(**f) if isinstance(f, dict) else None
     trace = data.get("trace")
     lines = tuple(str(x) for x in trace) if isinstance(trace, list) else ()
     events = data.get("events", 0)
@@ -144,6 +144,8 @@ def _agent(ns: str, path: str, tolerance_us: int | None, limit: float) -> dict[s
     lines = out.decode(errors="replace").strip().splitlines()
     if proc.returncode != 0 or not lines:
         tail = err.decode(errors="replace").strip().splitlines()
-        return {"error": f"the agent exited with status {proc.returncode}: {tail[-1] if tail else ''}"}
+        return {
+            "error": f"the agent exited with status {proc.returncode}: {tail[-1] if tail else ''}"
+        }
     data: dict[str, object] = json.loads(lines[-1])
     return data

@@ -108,7 +108,7 @@ def tokenize(path: str, text: str) -> list[Token]:
 def comment_lines(text: str) -> list[str]:
     """The ``//`` comment lines at the top of a script (before its first
     token), without the slashes: the script's header."""
-    lines = []
+    lines: list[str] = []
     for line in text.splitlines():
         s = line.strip()
         if not s:

@@ -104,8 +104,8 @@ def summary_table(outcomes: list[Outcome]) -> str:
     lines = [f"{'script':{width}}  " + "  ".join(f"{b:6}" for b in backends)]
     for path, row in by_path.items():
         lines.append(f"{path:{width}}  " + "  ".join(f"{row.get(b, '-'):6}" for b in backends))
-    counts = {b: sum(1 for o in outcomes if o.backend == b and o.status == "pass") for b in backends}
-    lines.append(
-        "passed: " + ", ".join(f"{b} {counts[b]}/{len(by_path)}" for b in backends)
-    )
+    counts = {
+        b: sum(1 for o in outcomes if o.backend == b and o.status == "pass") for b in backends
+    }
+    lines.append("passed: " + ", ".join(f"{b} {counts[b]}/{len(by_path)}" for b in backends))
     return "\n".join(lines)

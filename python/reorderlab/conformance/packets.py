@@ -39,7 +39,7 @@ def checksum(data: bytes) -> int:
     """The Internet checksum (RFC 1071)."""
     if len(data) % 2:
         data += b"\0"
-    total = sum(struct.unpack(f"!{len(data) // 2}H", data))
+    total: int = sum(struct.unpack(f"!{len(data) // 2}H", data))
     while total >> 16:
         total = (total & 0xFFFF) + (total >> 16)
     return ~total & 0xFFFF
@@ -66,7 +66,9 @@ def encode_options(options: tuple[TcpOption, ...]) -> bytes:
             for a, b in o.blocks:
                 out += struct.pack("!II", a % (1 << 32), b % (1 << 32))
         else:  # TS
-            out += struct.pack("!BBII", kind, 10, (o.value or 0) % (1 << 32), (o.ecr or 0) % (1 << 32))
+            out += struct.pack(
+                "!BBII", kind, 10, (o.value or 0) % (1 << 32), (o.ecr or 0) % (1 << 32)
+            )
     while len(out) % 4:
         out.append(0)
     return bytes(out)

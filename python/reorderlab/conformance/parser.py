@@ -139,11 +139,10 @@ class _Parser:
                     tok.pos, f"unknown option --{name} (known: {', '.join(KNOWN_OPTIONS)})"
                 )
             s.options[name] = value
-        while self.peek() is not None:
-            tok = self.peek()
-            if tok is not None and tok.kind == "command":
+        while (nxt := self.peek()) is not None:
+            if nxt.kind == "command":
                 self.i += 1
-                cmd = Command(tok.text.strip(), tok.pos)
+                cmd = Command(nxt.text.strip(), nxt.pos)
                 (s.cleanup if s.events else s.preamble).append(cmd)
                 continue
             if s.cleanup:
@@ -290,7 +289,8 @@ class _Parser:
         name = self.take("word", "a socket call")
         if name.text not in SYSCALLS:
             raise ScriptError(
-                name.pos, f"unsupported socket call {name.text!r} (supported: {', '.join(SYSCALLS)})"
+                name.pos,
+                f"unsupported socket call {name.text!r} (supported: {', '.join(SYSCALLS)})",
             )
         self.take("(", "'('")
         args: list[Expr] = []
@@ -401,13 +401,17 @@ def _operand(text: str, pos: Pos, left: bool) -> int | str:
     try:
         return int(text, 0)
     except ValueError:
-        raise ScriptError(pos, f"expected a number, a TCP_CA_ state or a tcpi_ field, got {text!r}")
+        raise ScriptError(
+            pos, f"expected a number, a TCP_CA_ state or a tcpi_ field, got {text!r}"
+        ) from None
 
 
 def _check(line: str, pos: Pos) -> Check:
     m = _ASSERT.match(line)
     if m is None:
-        raise ScriptError(pos, f"only 'assert tcpi_FIELD OP VALUE[, ...]' lines are supported: {line!r}")
+        raise ScriptError(
+            pos, f"only 'assert tcpi_FIELD OP VALUE[, ...]' lines are supported: {line!r}"
+        )
     field = _operand(m.group(1), pos, True)
     assert isinstance(field, str)
     return Check(field, m.group(2), _operand(m.group(3), pos, False), pos, line)

@@ -48,7 +48,7 @@ from .segment import Seg, difference, got_text, spec_text
 DEFAULT_TOLERANCE_US = 4000
 
 
-class ScriptFailed(Exception):
+class ScriptFailedError(Exception):
     def __init__(self, failure: Failure) -> None:
         super().__init__(failure.message)
         self.failure = failure
@@ -88,10 +88,12 @@ class Runner:
                 self._event(ev)
                 self.done += 1
             self._finish()
-        except ScriptFailed as exc:
+        except ScriptFailedError as exc:
             return exc.failure
         except BackendError as exc:
-            where = self.script.events[self.done].pos if self.done < len(self.script.events) else None
+            where = (
+                self.script.events[self.done].pos if self.done < len(self.script.events) else None
+            )
             return Failure("error", str(where or self.script.path), str(exc))
         return None
 
@@ -101,7 +103,7 @@ class Runner:
         extra = self._next_outbound(end)
         if extra is not None:
             last = self.script.events[-1].pos if self.script.events else Pos(self.script.path, 1, 1)
-            raise ScriptFailed(
+            raise ScriptFailedError(
                 Failure(
                     "unexpected",
                     str(last),
@@ -138,7 +140,7 @@ class Runner:
             self.backend.wait(scheduled)
             actual = self.backend.now()
             if window is not None and actual > window[1] + self.tol:
-                raise ScriptFailed(
+                raise ScriptFailedError(
                     Failure(
                         "timing",
                         str(ev.pos),
@@ -164,13 +166,13 @@ class Runner:
         try:
             self.backend.command(cmd)
         except BackendError as exc:
-            raise ScriptFailed(Failure("error", str(cmd.pos), str(exc))) from None
+            raise ScriptFailedError(Failure("error", str(cmd.pos), str(exc))) from None
 
     def _syscall(self, call: Syscall) -> None:
         try:
             result, errno = self.backend.syscall(call)
         except BackendError as exc:
-            raise ScriptFailed(Failure("error", str(call.pos), str(exc))) from None
+            raise ScriptFailedError(Failure("error", str(call.pos), str(exc))) from None
         want = "..." if call.result is None else str(call.result)
         if call.errno:
             want += f" {call.errno}"
@@ -178,7 +180,7 @@ class Runner:
         bad_result = call.result is not None and result != call.result
         bad_errno = call.errno is not None and errno != call.errno
         if bad_result or bad_errno:
-            raise ScriptFailed(
+            raise ScriptFailedError(
                 Failure(
                     "syscall",
                     str(call.pos),
@@ -192,7 +194,7 @@ class Runner:
         info = self.backend.info()
         for check in block.checks:
             if not check.holds(info):
-                raise ScriptFailed(_assert_failure(check, info))
+                raise ScriptFailedError(_assert_failure(check, info))
 
     # -- outbound segments ----------------------------------------------------
 
@@ -207,12 +209,14 @@ class Runner:
         got = self._next_outbound(deadline)
         if got is None:
             when = f"by {hi:.6f} s" if window else "within 10 s"
-            raise ScriptFailed(
-                Failure("missing", str(want.pos), f"no segment sent {when}", spec_text(want), "nothing")
+            raise ScriptFailedError(
+                Failure(
+                    "missing", str(want.pos), f"no segment sent {when}", spec_text(want), "nothing"
+                )
             )
         got = self._reshape(want, got, deadline)
         if (why := difference(want, got)) is not None:
-            raise ScriptFailed(
+            raise ScriptFailedError(
                 Failure(
                     "mismatch",
                     str(want.pos),
@@ -222,10 +226,12 @@ class Runner:
                 )
             )
         if not lo <= got.t <= hi:
-            span = f"{window[0]:.6f}" if window and window[0] == window[1] else (
-                f"{window[0]:.6f}~{window[1]:.6f}" if window else "any time"
+            span = (
+                f"{window[0]:.6f}"
+                if window and window[0] == window[1]
+                else (f"{window[0]:.6f}~{window[1]:.6f}" if window else "any time")
             )
-            raise ScriptFailed(
+            raise ScriptFailedError(
                 Failure(
                     "timing",
                     str(want.pos),
@@ -282,7 +288,7 @@ class Runner:
             return (ts.ecr - self.ts_first[0] + self.ts_first[1]) % (1 << 32)
         if ts.ecr == 0:
             return 0
-        raise ScriptFailed(
+        raise ScriptFailedError(
             Failure(
                 "error",
                 str(spec.pos),
@@ -305,7 +311,9 @@ def _assert_failure(check: Check, info: dict[str, int]) -> Failure:
     )
 
 
-def run_script(script: Script, backend: Backend, tolerance_us: int | None = None) -> tuple[Failure | None, int]:
+def run_script(
+    script: Script, backend: Backend, tolerance_us: int | None = None
+) -> tuple[Failure | None, int]:
     """Play ``script`` on ``backend``: (the first difference or ``None``,
     how many events ran)."""
     r = Runner(script, backend, tolerance_us)

@@ -121,7 +121,8 @@ def difference(want: SegmentSpec, got: Seg) -> str | None:
     if (got.flags ^ want.flags) & ~ignored:
         return f"flags {flags_text(got.flags)}, expected {flags_text(want.flags)}"
     if (got.seq, got.end) != (want.seq, want.end):
-        return f"sequence {got.seq}:{got.end}({got.length}), expected {want.seq}:{want.end}({want.length})"
+        expected = f"{want.seq}:{want.end}({want.length})"
+        return f"sequence {got.seq}:{got.end}({got.length}), expected {expected}"
     if want.ack is not None and got.ack != want.ack:
         return f"ack {got.ack}, expected {want.ack}"
     if want.win is not None and got.win is not None and got.win != want.win:

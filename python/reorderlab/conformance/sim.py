@@ -56,7 +56,9 @@ def scenario_json(variant: str, settings: dict[str, str]) -> str:
     ``settings`` (:func:`~reorderlab.conformance.sysctls.sim_settings`)."""
     for name in ("tcp_sack", "tcp_dsack", "tcp_timestamps", "tcp_window_scaling"):
         if settings[name] != "1":
-            raise BackendError(f"net.ipv4.{name}={settings[name]}: the simulator's sender has it on")
+            raise BackendError(
+                f"net.ipv4.{name}={settings[name]}: the simulator's sender has it on"
+            )
     if settings["tcp_slow_start_after_idle"] not in ("0", "1"):
         raise BackendError("net.ipv4.tcp_slow_start_after_idle must be 0 or 1")
     tcp: dict[str, Any] = {
@@ -110,7 +112,9 @@ class SimBackend:
 
     def command(self, cmd: Command) -> None:
         if self.harness is not None:
-            raise BackendError(f"{cmd.pos}: the simulator reads sysctls only before the connection opens")
+            raise BackendError(
+                f"{cmd.pos}: the simulator reads sysctls only before the connection opens"
+            )
         self.sysctls.update(read_command(cmd, self.script_dir))
 
     def _build(self) -> Any:
@@ -180,7 +184,9 @@ class SimBackend:
 
     def _size(self) -> int:
         if self.seg_size is None:
-            raise BackendError("the segment size is not known yet (no SYN from the peer with its MSS)")
+            raise BackendError(
+                "the segment size is not known yet (no SYN from the peer with its MSS)"
+            )
         return self.seg_size
 
     # -- segments in ----------------------------------------------------------
@@ -193,7 +199,9 @@ class SimBackend:
 
     def _segments(self, nbytes: int, size: int, what: str) -> int:
         if nbytes % size:
-            raise BackendError(f"{what}: {nbytes} bytes is not a whole number of {size}-byte segments")
+            raise BackendError(
+                f"{what}: {nbytes} bytes is not a whole number of {size}-byte segments"
+            )
         return nbytes // size
 
     def _local(self, byte: int, what: str) -> int:
@@ -246,7 +254,9 @@ class SimBackend:
         blocks: list[tuple[int, int]] = []
         sack = spec.option("sack")
         for a, b in sack.blocks if sack is not None else ():
-            blocks.append((self._local(a, f"{where}: SACK {a}"), self._local(b, f"{where}: SACK {b}")))
+            blocks.append(
+                (self._local(a, f"{where}: SACK {a}"), self._local(b, f"{where}: SACK {b}"))
+            )
         self.harness.ack(ack, blocks, ecr or 0)
 
     # -- socket calls ---------------------------------------------------------

@@ -45,7 +45,9 @@ def parse_sysctl_line(argv: list[str], where: str) -> dict[str, str]:
             continue
         m = _ASSIGN.match(arg)
         if m is None:
-            raise BackendError(f"{where}: expected sysctl NAME=VALUE with a net.* NAME, got {arg!r}")
+            raise BackendError(
+                f"{where}: expected sysctl NAME=VALUE with a net.* NAME, got {arg!r}"
+            )
         out[m.group(1)] = " ".join(m.group(2).split())
     return out
 
