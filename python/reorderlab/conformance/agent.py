@@ -54,6 +54,9 @@ REMOTE_PORT = 48000
 _TUNSETIFF = 0x400454CA
 _IFF_TUN = 0x0001
 _IFF_NO_PI = 0x1000
+#: Seconds an assert waits for the kernel to handle the segments written
+#: just before it.
+INFO_SETTLE = 0.001
 
 
 def _run(argv: list[str]) -> None:
@@ -276,6 +279,9 @@ class KernelBackend:
     def info(self) -> dict[str, int]:
         if self.conn is None:
             raise BackendError("no connection to read tcp_info from (accept or connect first)")
+        # the kernel handles a packet written to the device in its receive
+        # path, maybe on another CPU: let the last one be handled first
+        self._read(INFO_SETTLE)
         raw = self.conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 256)
         fields = parse_tcp_info(raw)
         return {k: int(fields[k]) for k in INFO_FIELDS}

@@ -228,9 +228,12 @@ class SimBackend:
             self.queue.append(ack)
             self._collect()
             return
-        if not self.established:
+        if not self.established:  # the ACK of our SYN-ACK
             h.handshake_done()
             self.established = True
+            if spec.length == 0:
+                self._collect()
+                return
         if spec.length > 0:
             self._data(spec)
         if spec.ack is not None and (spec.length == 0 or spec.ack > 1):
