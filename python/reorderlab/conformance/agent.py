@@ -94,9 +94,9 @@ def _symbol(e: Expr) -> int:
     if e.kind == "symbol" and isinstance(e.value, str):
         total = 0
         for name in e.value.split("|"):
-            value = getattr(socket, name, None)
-            if value is None:
-                value = getattr(os, name, None)
+            value = next(
+                (getattr(m, name) for m in (socket, os, fcntl) if hasattr(m, name)), None
+            )
             if not isinstance(value, int):
                 raise BackendError(f"unknown constant {name}")
             total |= value
@@ -125,6 +125,9 @@ class KernelBackend:
         self.conn: socket.socket | None = None
         self.local_isn: int | None = None
         self.local_port = LOCAL_PORT
+        #: the peer's port: its own for a passive open, the one the
+        #: script's connect() goes to for an active one
+        self.remote_port = REMOTE_PORT
         self.queue: list[Seg] = []
         #: every segment read and written, in script notation (--trace)
         self.trace: list[str] = []
@@ -194,7 +197,7 @@ class KernelBackend:
         w = Wire(
             REMOTE_IP,
             LOCAL_IP,
-            REMOTE_PORT,
+            self.remote_port,
             self.local_port,
             spec.seq,
             (spec.ack or 0) + isn,
@@ -247,6 +250,7 @@ class KernelBackend:
             return self._accept(call, s)
         elif name == "connect":
             self.conn = s
+            self.remote_port = LOCAL_PORT
             if s.gettimeout() == 0:
                 s.connect((REMOTE_IP, LOCAL_PORT))
             else:  # a blocking connect completes with a later event: start it

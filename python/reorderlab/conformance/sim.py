@@ -34,6 +34,7 @@ from .segment import Seg
 from .sysctls import read_command, sim_settings
 
 NS = 1_000_000_000
+NS_PER_MS = 1_000_000
 #: Default MSS without the option (RFC 9293 Sec. 3.7.1) and the largest
 #: one on a 1500-byte path.
 DEFAULT_MSS = 536
@@ -105,6 +106,8 @@ class SimBackend:
         self.passive = False
         self.established = False
         self.nonblocking = False
+        #: TSval (ms) -> the send time (ns) it stands for
+        self.ts_sent: dict[int, int] = {}
         self.snd_nxt = 1  # bytes: after the local SYN
         self.rcv_nxt = 1  # bytes of the peer's: after its SYN
 
@@ -166,7 +169,15 @@ class SimBackend:
         for at, _from, kind, seq, _copy, ts, sack in self.harness.take_sent():
             self.queue.append(self._seg(float(at) / NS, kind, seq, ts, sack))
 
-    def _seg(self, t: float, kind: str, seq: int, ts: int, sack: list[tuple[int, int]]) -> Seg:
+    def _tsval(self, ts_ns: int) -> int:
+        """The TSval of a segment sent at ``ts_ns``: a 1 ms clock, the
+        kernel's (``tcp_time_stamp_ts``), remembered for the echo."""
+        ms = ts_ns // NS_PER_MS
+        self.ts_sent.setdefault(ms, ts_ns)
+        return ms
+
+    def _seg(self, t: float, kind: str, seq: int, ts_ns: int, sack: list[tuple[int, int]]) -> Seg:
+        ts = self._tsval(ts_ns) if kind != "ack" else 0
         if kind in ("syn", "synack"):
             flags = _SYN | (_ACK if self.passive else 0)
             return Seg(t, flags, 0, 0, 1 if self.passive else None, None, (), ts, partial=True)
@@ -260,7 +271,8 @@ class SimBackend:
             blocks.append(
                 (self._local(a, f"{where}: SACK {a}"), self._local(b, f"{where}: SACK {b}"))
             )
-        self.harness.ack(ack, blocks, ecr or 0)
+        echo = self.ts_sent.get(ecr, ecr * NS_PER_MS) if ecr else 0
+        self.harness.ack(ack, blocks, echo)
 
     # -- socket calls ---------------------------------------------------------
 
