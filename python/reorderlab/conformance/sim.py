@@ -44,6 +44,7 @@ TS_OPTION_BYTES = 12
 DELACK_MIN = 0.04
 #: SACK blocks in an ACK that also carries timestamps (RFC 2018 Sec. 3).
 SACK_BLOCKS_WITH_TS = 3
+SACK_BLOCKS = 4
 
 _ACK = FLAG_BITS["."]
 _SYN = FLAG_BITS["S"]
@@ -52,7 +53,7 @@ _RST = FLAG_BITS["R"]
 _FIN = FLAG_BITS["F"]
 
 
-def scenario_json(variant: str, settings: dict[str, str]) -> str:
+def scenario_json(variant: str, settings: dict[str, str], timestamps: bool = True) -> str:
     """The one-flow scenario of the connection under the kernel settings
     ``settings`` (:func:`~reorderlab.conformance.sysctls.sim_settings`)."""
     for name in ("tcp_sack", "tcp_dsack", "tcp_timestamps", "tcp_window_scaling"):
@@ -78,7 +79,7 @@ def scenario_json(variant: str, settings: dict[str, str]) -> str:
         "receiver": {
             "delayed_ack": "quickack",
             "delack_timeout": DELACK_MIN,
-            "max_sack_blocks": SACK_BLOCKS_WITH_TS,
+            "max_sack_blocks": SACK_BLOCKS_WITH_TS if timestamps else SACK_BLOCKS,
         },
     }
     scenario = {
@@ -126,7 +127,8 @@ class SimBackend:
 
             settings = sim_settings(self.sysctls, lambda name: name)
             try:
-                self.harness = Harness(scenario_json(self.variant, settings))
+                ts = self.peer_ts or not self.passive
+                self.harness = Harness(scenario_json(self.variant, settings, ts))
             except ValueError as exc:
                 raise BackendError(f"the simulator cannot build the connection: {exc}") from None
         return self.harness
