@@ -16,7 +16,15 @@ use reorderlab::net::packet::PacketKind;
 
 /// One segment the local end sent: (time ns, "sender" | "receiver",
 /// "data" | "ack" | "syn" | "synack", seq, copy, ts, SACK blocks).
-type SentTuple = (u64, &'static str, &'static str, u32, u16, u64, Vec<(u32, u32)>);
+type SentTuple = (
+    u64,
+    &'static str,
+    &'static str,
+    u32,
+    u16,
+    u64,
+    Vec<(u32, u32)>,
+);
 
 fn sent_tuple(s: Sent) -> SentTuple {
     let from = match s.from {
@@ -51,10 +59,14 @@ pub struct Harness {
 
 #[pymethods]
 impl Harness {
-    /// From a scenario (JSON) whose first flow is the connection.
+    /// From a scenario (JSON) whose first flow is the connection, and
+    /// whether the connection uses timestamps.
     #[new]
-    fn new(scenario_json: &str) -> PyResult<Harness> {
-        match guard("new", || conformance::Harness::from_json(scenario_json))? {
+    #[pyo3(signature = (scenario_json, timestamps = true))]
+    fn new(scenario_json: &str, timestamps: bool) -> PyResult<Harness> {
+        match guard("new", || {
+            conformance::Harness::from_json(scenario_json, timestamps)
+        })? {
             Ok(inner) => Ok(Harness { inner }),
             Err(e) => Err(PyValueError::new_err(e.to_string())),
         }

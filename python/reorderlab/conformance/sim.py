@@ -128,7 +128,7 @@ class SimBackend:
             settings = sim_settings(self.sysctls, lambda name: name)
             try:
                 ts = self.peer_ts or not self.passive
-                self.harness = Harness(scenario_json(self.variant, settings, ts))
+                self.harness = Harness(scenario_json(self.variant, settings, ts), ts)
             except ValueError as exc:
                 raise BackendError(f"the simulator cannot build the connection: {exc}") from None
         return self.harness

@@ -89,8 +89,11 @@ pub struct Harness {
 
 impl Harness {
     /// The sender and receiver of `scenario`'s first flow (validated), with
-    /// an application that has written nothing yet.
-    pub fn new(scenario: &Scenario) -> Result<Harness, SpecError> {
+    /// an application that has written nothing yet. `timestamps`: whether
+    /// the connection negotiated the timestamp option (RFC 7323); without
+    /// it there is no undo by timestamps, as in the kernel, whose
+    /// `tcp_packet_delayed` needs an echoed TSval.
+    pub fn new(scenario: &Scenario, timestamps: bool) -> Result<Harness, SpecError> {
         scenario.validate()?;
         let Some(fs) = scenario.flows.first() else {
             return Err(SpecError::new("flows", "the harness needs one flow"));
@@ -98,6 +101,7 @@ impl Harness {
         let mut cfg = variants::resolve(&fs.variant, &fs.tcp, 0)
             .ok_or_else(|| SpecError::new("flows[0].variant", "unknown variant"))?;
         cfg.segments = Some(0);
+        cfg.undo_by_timestamps &= timestamps;
         let cc = CongestionControl::by_name(&fs.cc)
             .ok_or_else(|| SpecError::new("flows[0].cc", "unknown congestion control"))?;
         let rcfg = receiver_config(&fs.receiver, fs.tcp.ack_size, &cfg);
@@ -111,8 +115,8 @@ impl Harness {
     }
 
     /// [`Harness::new`] from a scenario in JSON.
-    pub fn from_json(scenario_json: &str) -> Result<Harness, SpecError> {
-        Harness::new(&Scenario::from_json(scenario_json)?)
+    pub fn from_json(scenario_json: &str, timestamps: bool) -> Result<Harness, SpecError> {
+        Harness::new(&Scenario::from_json(scenario_json)?, timestamps)
     }
 
     pub fn now(&self) -> Time {
@@ -180,7 +184,8 @@ impl Harness {
 
     fn collect(&mut self, from: From, out: &mut Vec<Packet>) {
         let now = self.now;
-        self.sent.extend(out.drain(..).map(|p| Sent::new(now, from, &p)));
+        self.sent
+            .extend(out.drain(..).map(|p| Sent::new(now, from, &p)));
     }
 
     /// The local end opens the connection at the current time: its SYN

@@ -15,7 +15,7 @@ fn scenario(variant: &str) -> String {
 /// Opened (passive: the SYN-ACK at 0), the handshake's ACK 100 ms later,
 /// then `n` segments written.
 fn established(n: u64) -> Harness {
-    let mut h = Harness::from_json(&scenario("Linux")).expect("valid scenario");
+    let mut h = Harness::from_json(&scenario("Linux"), true).expect("valid scenario");
     h.open();
     h.advance(100 * MS).unwrap();
     h.handshake_done();
@@ -92,7 +92,7 @@ fn advancing_fires_the_timers_in_time_order() {
 
 #[test]
 fn data_from_the_peer_is_acknowledged_by_the_receiver() {
-    let mut h = Harness::from_json(&scenario("Linux")).unwrap();
+    let mut h = Harness::from_json(&scenario("Linux"), true).unwrap();
     h.data(0, 7);
     h.data(2, 8);
     let sent = h.take_sent();
@@ -104,6 +104,34 @@ fn data_from_the_peer_is_acknowledged_by_the_receiver() {
 
 #[test]
 fn a_bad_scenario_is_an_error_naming_the_field() {
-    let err = Harness::from_json(&scenario("NoSuchVariant")).unwrap_err();
+    let err = Harness::from_json(&scenario("NoSuchVariant"), true).unwrap_err();
     assert!(err.to_string().contains("variant"), "{err}");
+}
+
+/// Recovery, then the full ACK of the flight echoing `tsecr`.
+fn full_ack_after_recovery(timestamps: bool, tsecr: Time) -> Info {
+    let mut h = Harness::from_json(&scenario("Linux"), timestamps).unwrap();
+    h.open();
+    h.advance(100 * MS).unwrap();
+    h.handshake_done();
+    h.write(10);
+    h.advance(200 * MS).unwrap();
+    for k in 2..=4 {
+        h.ack(0, &[(1, k)], 0);
+    }
+    assert_eq!(h.info().ca_state, CA_RECOVERY);
+    h.advance(210 * MS).unwrap();
+    h.ack(10, &[], tsecr);
+    h.info()
+}
+
+#[test]
+fn without_timestamps_there_is_no_undo_by_timestamps() {
+    // Fails on the harness that left the variant's undo by timestamps on:
+    // the missing echo (0) looked older than the retransmission.
+    let info = full_ack_after_recovery(false, 0);
+    assert_eq!(info.snd_ssthresh, 7, "{info:?}");
+    // With timestamps, an echo of the original (sent at 100 ms) undoes.
+    let info = full_ack_after_recovery(true, 100 * MS);
+    assert_eq!(info.snd_ssthresh, INFINITE_SSTHRESH, "{info:?}");
 }
