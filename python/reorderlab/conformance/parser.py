@@ -43,7 +43,7 @@ from .model import (
 )
 
 #: Script options (``--name=value`` at the top) this interpreter reads.
-KNOWN_OPTIONS = ("tolerance_usecs",)
+KNOWN_OPTIONS = ("tolerance_usecs", "mss")
 #: The socket calls of the subset.
 SYSCALLS = (
     "socket",

@@ -90,7 +90,7 @@ class Runner:
             self._finish()
         except ScriptFailedError as exc:
             return exc.failure
-        except BackendError as exc:
+        except (BackendError, RuntimeError) as exc:  # RuntimeError: the core failed
             where = (
                 self.script.events[self.done].pos if self.done < len(self.script.events) else None
             )
