@@ -218,6 +218,13 @@ def test_kernel_runs_a_script_and_leaves_nothing_behind() -> None:
 
 
 @pytest.mark.skipif(KERNEL is not None, reason=f"kernel backend: {KERNEL}")
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_suite_on_the_kernel(path: Path) -> None:
+    outcome = run_kernel(parse_file(path), None)
+    assert outcome.ok, outcome.line() + "\n" + "\n".join(outcome.trace)
+
+
+@pytest.mark.skipif(KERNEL is not None, reason=f"kernel backend: {KERNEL}")
 def test_kernel_a_hung_script_is_ended_at_the_timeout(tmp_path: Path) -> None:
     # a blocking accept() with no peer: the agent hangs until it is killed
     path = tmp_path / "hang.pkt"
