@@ -248,3 +248,21 @@ def test_kernel_skips_with_the_reason_where_it_cannot_run(monkeypatch: pytest.Mo
     o = kernel.run_kernel(parse_file(FIRST), None)
     assert (o.status, o.skip_reason) == ("skip", "needs root")
     assert o.ok
+
+
+# -- the report's table -----------------------------------------------------------------
+
+
+def test_report_table_from_conformance_json(tmp_path: Path) -> None:
+    from reorderlab.report_conformance import conformance_html, read_outcomes
+
+    assert read_outcomes(tmp_path) == []
+    bad = _variant_of(tmp_path, "assert tcpi_sacked == 3", "assert tcpi_sacked == 4")
+    r = _cli("script", str(FIRST), str(bad), "--out", str(tmp_path / "res"))
+    assert r.returncode == 1
+    page = conformance_html(read_outcomes(tmp_path / "res"))
+    assert "sim: 1 of 2 pass" in page
+    assert '<td class="fail" title="' in page and "tcpi_sacked = 3" in page
+    (tmp_path / "res" / "conformance.json").write_text("{not json")
+    with pytest.raises(ValueError, match="conformance.json"):
+        read_outcomes(tmp_path / "res")
