@@ -46,7 +46,7 @@ def run_sim(script: Script, variant: str = "Linux", tolerance_us: int | None = N
 
         return outcome_of(script.path, "sim", Failure("error", script.path, str(exc)), xfail, 0)
     failure, events = run_script(script, backend, tolerance_us)
-    return outcome_of(script.path, "sim", failure, xfail, events)
+    return outcome_of(script.path, "sim", failure, xfail, events, tuple(backend.trace))
 
 
 def run_scripts(

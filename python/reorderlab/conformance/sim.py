@@ -30,7 +30,7 @@ from typing import Any
 
 from .backend import BackendError
 from .model import FLAG_BITS, Command, SegmentSpec, Syscall, TcpOption
-from .segment import Seg
+from .segment import Seg, got_text, spec_text
 from .sysctls import read_command, sim_settings
 
 NS = 1_000_000_000
@@ -101,6 +101,8 @@ class SimBackend:
         self.sysctls: dict[str, str] = {}
         self.harness: Any = None
         self.queue: list[Seg] = []
+        #: every segment in and out, in script notation (``--trace``)
+        self.trace: list[str] = []
         self.seg_size: int | None = None
         self.peer_size: int | None = None
         self.peer_ts = False
@@ -169,7 +171,9 @@ class SimBackend:
 
     def _collect(self) -> None:
         for at, _from, kind, seq, _copy, ts, sack in self.harness.take_sent():
-            self.queue.append(self._seg(float(at) / NS, kind, seq, ts, sack))
+            seg = self._seg(float(at) / NS, kind, seq, ts, sack)
+            self.trace.append(f"{seg.t:.6f} {got_text(seg)}")
+            self.queue.append(seg)
 
     def _tsval(self, ts_ns: int) -> int:
         """The TSval of a segment sent at ``ts_ns``: a 1 ms clock, the
@@ -221,6 +225,7 @@ class SimBackend:
         return self._segments(byte - 1, self._size(), what)
 
     def inject(self, spec: SegmentSpec, ecr: int | None) -> None:
+        self.trace.append(f"{self.now():.6f} {spec_text(spec)}")
         flags = spec.flags
         if flags & (_RST | _FIN):
             raise BackendError("the simulator models no RST or FIN from the peer")
@@ -238,6 +243,7 @@ class SimBackend:
             h.handshake_done()
             self.established = True
             ack = Seg(self.now(), _ACK, 1, 1, 1, None, (), None, partial=True)
+            self.trace.append(f"{ack.t:.6f} {got_text(ack)}")
             self.queue.append(ack)
             self._collect()
             return
