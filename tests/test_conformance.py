@@ -264,5 +264,5 @@ def test_report_table_from_conformance_json(tmp_path: Path) -> None:
     assert "sim: 1 of 2 pass" in page
     assert '<td class="fail" title="' in page and "tcpi_sacked = 3" in page
     (tmp_path / "res" / "conformance.json").write_text("{not json")
-    with pytest.raises(ValueError, match="conformance.json"):
+    with pytest.raises(ValueError, match=r"conformance\.json"):
         read_outcomes(tmp_path / "res")

@@ -94,9 +94,7 @@ def _symbol(e: Expr) -> int:
     if e.kind == "symbol" and isinstance(e.value, str):
         total = 0
         for name in e.value.split("|"):
-            value = next(
-                (getattr(m, name) for m in (socket, os, fcntl) if hasattr(m, name)), None
-            )
+            value = next((getattr(m, name) for m in (socket, os, fcntl) if hasattr(m, name)), None)
             if not isinstance(value, int):
                 raise BackendError(f"unknown constant {name}")
             total |= value

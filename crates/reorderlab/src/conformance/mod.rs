@@ -202,7 +202,7 @@ impl Harness {
     /// ACK of our SYN-ACK).
     pub fn handshake_done(&mut self) {
         let pkt = Packet::control(PacketKind::SynAck, FLOW, LOCAL, 40, self.now);
-        self.to_sender(&pkt);
+        self.deliver_to_sender(&pkt);
     }
 
     /// An ACK from the peer: cumulative ACK `ack` (segments), SACK blocks
@@ -218,10 +218,10 @@ impl Harness {
             }
         }
         pkt.sack = blocks;
-        self.to_sender(&pkt);
+        self.deliver_to_sender(&pkt);
     }
 
-    fn to_sender(&mut self, pkt: &Packet) {
+    fn deliver_to_sender(&mut self, pkt: &Packet) {
         let mut out = std::mem::take(&mut self.scratch);
         self.sender.on_packet(pkt, self.now, &mut out);
         self.collect(From::Sender, &mut out);
