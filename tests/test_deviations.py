@@ -1,5 +1,7 @@
 """Deviations: recorded per paper in TOML, attached to the claims that do
-not hold, written to claims.json and read back; bad files named."""
+not hold, written to claims.json and read back; bad files named; in
+format 2, the label rules and the evidence numbers checked
+(:mod:`reorderlab.evidence`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 from reorderlab import deviations
 from reorderlab.claims import Claim, explain, write_claims
 from reorderlab.deviations import DeviationError, explanations
+from reorderlab.evidence import label_problems, number_problems, share_problems, written_tolerance
 from reorderlab.papers import papers
 from reorderlab.report import read_claims
 
@@ -34,9 +37,9 @@ note = "holds above 3 % loss"
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setattr(deviations, "DEVIATIONS_DIR", tmp_path)
-    explanations.cache_clear()
+    deviations.clear_cache()
     yield tmp_path
-    explanations.cache_clear()
+    deviations.clear_cache()
 
 
 def _claim(text: str, holds: bool, figure: str = "fig4") -> Claim:
@@ -129,7 +132,7 @@ def test_the_recorded_deviations_name_registered_figures() -> None:
     """Every shipped file parses, is named after a paper, and each entry
     names one of that paper's figures (the claim texts are checked against
     a reproduction by test_claims_explained)."""
-    explanations.cache_clear()
+    deviations.clear_cache()
     registry = papers()
     files = sorted(deviations.DEVIATIONS_DIR.glob("*.toml"))
     keys = {k.replace("-", "_"): k for k in registry}
@@ -140,3 +143,168 @@ def test_the_recorded_deviations_name_registered_figures() -> None:
             assert e.figure in registry[paper], (
                 f"{path.name}: {e.figure} is not a figure of {paper}"
             )
+
+
+# --- format 2: labels that survive review, evidence that regenerates (issue 34) ---
+
+FORMAT2 = """
+format = 2
+
+[[deviation]]
+figure = "fig4"
+claim = "TLP halves the completion time"
+mode = "{mode}"
+cause = "{cause}"
+{extra}
+why = "w"
+
+[[deviation.evidence]]
+kind = "sweep"
+ref = "fig4_sensitivity.png"
+note = "n"
+parameter = "loss model"
+
+[[deviation.evidence.number]]
+mode = "quick"
+row = {{ variant = "TLP", loss = 0.015 }}
+column = "completion_s"
+value = 0.46
+
+[[deviation.evidence.number]]
+mode = "quick"
+row = {{ variant = "TLP", loss = 0.03 }}
+column = "completion_s"
+value = 0.5
+
+[[deviation.evidence]]
+kind = "quote"
+ref = "Sec. 4"
+note = "n"
+quote = "TLP halves the completion time."
+"""
+
+
+def _format2(folder: Path, mode: str = "quick", cause: str = "setting", extra: str = "") -> None:
+    text = FORMAT2.format(mode=mode, cause=cause, extra=extra)
+    (folder / "toy_paper.toml").write_text(text)
+
+
+def test_format_2_reads_numbers_quotes_and_parameters(folder: Path) -> None:
+    _format2(folder)
+    assert deviations.file_format("toy-paper") == 2
+    (e,) = explanations("toy-paper")
+    sweep, quote = e.deviation.evidence
+    assert sweep.parameter == "loss model"
+    assert [n.value for n in sweep.numbers] == [0.46, 0.5]
+    assert dict(sweep.numbers[0].row) == {"variant": "TLP", "loss": 0.015}
+    assert quote.quote == "TLP halves the completion time."
+    # through claims.json and back
+    assert deviations.from_dict(e.deviation.to_dict(), "x") == e.deviation
+
+
+def test_a_file_without_format_is_format_1(folder: Path) -> None:
+    (folder / "toy_paper.toml").write_text(ENTRY.format(mode="both"))
+    assert deviations.file_format("toy-paper") == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("format = 2", "format = 3"), "format: 3 is not one of 1, 2"),
+        (('mode = "quick"\nrow', 'mode = "fast"\nrow'), "number 0: mode: 'fast' is not one of"),
+        (("row = { variant", "rows = { variant"), "number 0: unknown field"),
+        (("value = 0.46", "value = true"), "number 0: value: expected a number or a string"),
+        (("value = 0.46", "value = 0.46\ntol = -1"), "number 0: tol: expected a number >= 0"),
+    ],
+)
+def test_a_bad_format_2_file_is_an_error_naming_the_field(
+    folder: Path, change: tuple[str, str], message: str
+) -> None:
+    (folder / "toy_paper.toml").write_text(
+        FORMAT2.format(mode="quick", cause="setting", extra="").replace(*change, 1)
+    )
+    with pytest.raises(DeviationError, match=message):
+        explanations("toy-paper")
+
+
+@pytest.mark.parametrize(
+    ("cause", "extra", "mode", "problem"),
+    [
+        ("setting", "", "quick", None),
+        ("model", "", "quick", None),
+        ("paper", "", "quick", "paper: needs two quote evidences"),
+        ("noise", "", "quick", "noise: needs seed_share strictly between 0 and 1"),
+        ("noise", "seed_share = 1.0", "quick", "noise: needs seed_share"),
+        ("noise", "seed_share = 0.25", "quick", None),
+        ("noise", "seed_share = 0.25", "both", "a seed share is one reproduction's"),
+        ("setting", "", "both", "applies in full mode but cites no full-mode number"),
+    ],
+)
+def test_the_label_rules(
+    folder: Path, cause: str, extra: str, mode: str, problem: str | None
+) -> None:
+    _format2(folder, mode=mode, cause=cause, extra=extra)
+    (e,) = explanations("toy-paper")
+    found = label_problems(e)
+    if problem is None:
+        assert found == []
+    else:
+        assert any(problem in p for p in found), found
+
+
+def test_setting_needs_a_sweep_naming_its_parameter(folder: Path) -> None:
+    text = FORMAT2.format(mode="quick", cause="setting", extra="")
+    (folder / "toy_paper.toml").write_text(text.replace('parameter = "loss model"\n', ""))
+    (e,) = explanations("toy-paper")
+    assert any("setting: needs a sweep evidence" in p for p in label_problems(e))
+
+
+def test_evidence_numbers_are_checked_against_the_file(folder: Path, tmp_path: Path) -> None:
+    _format2(folder)
+    (e,) = explanations("toy-paper")
+    results = tmp_path / "results"
+    (results / "toy-paper").mkdir(parents=True)
+    csv = results / "toy-paper" / "fig4_sensitivity.csv"
+    csv.write_text("variant,loss,completion_s\nTLP,0.015,0.4612\nTLP,0.03,0.5043\nRTOR,0.015,1\n")
+    assert number_problems(e, results, "quick") == []
+    assert number_problems(e, results, "full") == []  # no full numbers cited
+    csv.write_text("variant,loss,completion_s\nTLP,0.015,0.4712\nTLP,0.03,0.5043\n")
+    (p,) = number_problems(e, results, "quick")
+    assert "completion_s is 0.4712, the deviation says 0.46" in p
+    csv.write_text("variant,loss,completion_s\nTLP,0.015,0.46\nTLP,0.015,0.46\n")
+    found = number_problems(e, results, "quick")
+    assert "2 rows with" in found[0] and "0 rows with" in found[1]
+    csv.write_text("variant,completion_s\nTLP,0.46\n")
+    assert "no column 'loss'" in number_problems(e, results, "quick")[0]
+    csv.unlink()
+    assert "is not there" in number_problems(e, results, "quick")[0]
+
+
+def test_written_tolerance_is_half_the_last_digit() -> None:
+    assert written_tolerance(0.46) == pytest.approx(0.005)
+    assert written_tolerance(110) == pytest.approx(0.5)
+    assert written_tolerance(7.4e-06) == pytest.approx(5e-08)
+    assert written_tolerance(3.0) == pytest.approx(0.05)
+
+
+def test_a_noise_share_is_checked_against_its_claim(folder: Path) -> None:
+    _format2(folder, cause="noise", extra="seed_share = 0.25")
+    (e,) = explanations("toy-paper")
+    claim = {"figure": "fig4", "claim": "TLP halves the completion time", "seed_share": 0.25}
+    assert share_problems(e, [claim]) == []
+    assert "!= the claim's 0.5" in share_problems(e, [{**claim, "seed_share": 0.5}])[0]
+    assert "seed share is 1" in share_problems(e, [{**claim, "seed_share": 1.0}])[0]
+
+
+def test_format_2_files_follow_the_label_rules() -> None:
+    """Every shipped deviations file with ``format = 2``: each entry's label
+    and evidence follow the rules (:mod:`reorderlab.evidence`)."""
+    deviations.clear_cache()
+    problems = [
+        p
+        for paper in papers()
+        if deviations.file_format(paper) >= 2
+        for e in explanations(paper)
+        for p in label_problems(e)
+    ]
+    assert not problems, "\n".join(problems)

@@ -11,7 +11,8 @@ from urllib.parse import unquote
 
 import pytest
 
-from reorderlab.report import Artifact, group, write_report
+from reorderlab.claims import KINDS, tally_text
+from reorderlab.report import Artifact, ReportError, group, write_report
 
 from .conftest import run_cli
 
@@ -113,10 +114,11 @@ def test_summary_counts_per_paper_and_total(results: Path) -> None:
     _, page = _page(results)
     summary = [text for _, text in page.rows if text.startswith(("baseline", "zeta", "all"))]
     assert summary[0].startswith("baseline Baseline checks of the engine")
+    # claims, conditions met, sanity checks; the tally before issue 34;
     # then not holding by cause: model, setting, paper, noise, unexplained
-    assert summary[0].endswith("2 / 2 0 0 0 0 0")
-    assert summary[1] == "zeta zeta 1 / 3 0 0 0 0 2"
-    assert summary[2] == "all 3 / 5 0 0 0 0 2"
+    assert summary[0].endswith("2 / 2 0 / 0 0 / 0 12 / 12 quick, 12 / 12 full 0 0 0 0 0")
+    assert summary[1] == "zeta zeta 1 / 3 0 / 0 0 / 0 0 0 0 0 2"
+    assert summary[2] == "all 3 / 5 0 / 0 0 / 0 0 0 0 0 2"
     assert "stray" not in page.ids and "#paper-stray" not in page.links
 
 
@@ -135,7 +137,7 @@ def test_a_claim_that_does_not_hold_is_marked(results: Path) -> None:
     assert len(holding) == 3
     assert all(row.endswith("holds") and "not" not in row for row in holding)
     assert "zeta holds one" in " ".join(holding)
-    assert "1 of 3 claims hold" in text
+    assert "1 of 3 claims hold; conditions met: 0 of 0; sanity checks: 0 of 0" in text
     # with no deviation recorded, each says so in the row under it
     assert [cls for cls, row in page.rows if row == "unexplained"] == ["why", "why"]
 
@@ -154,7 +156,10 @@ def test_a_deviation_is_shown_under_its_claim_and_counted(results: Path) -> None
     path.write_text(json.dumps(claims))
     _, page = _page(results)
     summary = [row for _, row in page.rows if row.startswith(("zeta zeta", "all"))]
-    assert summary == ["zeta zeta 1 / 3 0 1 0 0 1", "all 3 / 5 0 1 0 0 1"]
+    assert summary == [
+        "zeta zeta 1 / 3 0 / 0 0 / 0 0 1 0 0 1",
+        "all 3 / 5 0 / 0 0 / 0 0 1 0 0 1",
+    ]
     why = [row for cls, row in page.rows if cls == "why"]
     assert why[0].startswith("cause: setting. The queue is not given; 100 packets assumed.")
     assert "sweep: misc.png : holds from 150 packets" in why[0]
@@ -314,9 +319,62 @@ def test_reproduce_writes_the_report(tmp_path: Path, cli_env: dict[str, str]) ->
     page = _Page(text)
     for c in claims:
         assert any(c["claim"] in row for _, row in page.rows), c["claim"]
-    held = sum(c["holds"] for c in claims)
-    assert f"{held} of {len(claims)} claims hold" in text
+    kinds = {
+        k: (
+            sum(c["holds"] for c in claims if c["kind"] == k),
+            sum(1 for c in claims if c["kind"] == k),
+        )
+        for k in KINDS
+    }
+    assert tally_text(kinds) in text
     pngs = [link for link in page.links if link.endswith(".png")]
     assert sorted(pngs) == ["baseline/random_loss_throughput.png", "baseline/undisturbed_cwnd.png"]
     for link in pngs:  # drawn in the background, written before the report
         assert (out / link).read_bytes().startswith(b"\x89PNG")
+
+
+def test_kinds_are_counted_apart_and_sentences_shown(results: Path) -> None:
+    """A condition and a sanity check are not claims: the summary and the
+    headline count each kind apart; the claim's sentence and its seed share
+    are shown; the tally before is in the headline."""
+    path = results / "zeta" / "claims.json"
+    claims = json.loads(path.read_text())
+    claims[1]["kind"] = "condition"
+    claims[2]["kind"] = "sanity"
+    claims[0]["quote"] = "The graphs for all TCPs with in-order delivery overlap."
+    claims[0]["where"] = "Fig. 4(a)"
+    claims[0]["seed_share"] = 0.25
+    path.write_text(json.dumps(claims))
+    text, page = _page(results)
+    summary = [row for _, row in page.rows if row.startswith(("zeta zeta", "all"))]
+    assert summary == [
+        "zeta zeta 0 / 1 1 / 1 0 / 1 0 0 0 0 2",
+        "all 2 / 3 1 / 1 0 / 1 0 0 0 0 2",
+    ]
+    assert "2 of 3 claims hold; conditions met: 1 of 1; sanity checks: 0 of 1" in text
+    assert "papers&#x27; claims 0 of 0 quick" not in text  # baseline counted as sanity
+    assert "sanity checks 12 of 12 quick, 12 of 12 full" in text
+    (row,) = [r for _, r in page.rows if r.startswith("fig2 cwnd")]
+    assert "The graphs for all TCPs with in-order delivery overlap. (Fig. 4(a))" in row
+    assert "25 %" in row
+    bad = [{**claims[0], "kind": "opinion"}]
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ReportError, match="claim 0: kind: 'opinion' is not one of"):
+        write_report(results)
+
+
+def test_the_coverage_table_is_shown(results: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reorderlab import coverage, report
+
+    table = (
+        coverage.Sentence("Sec. 4", "Reno matches PFTK.", (("random-loss", "Reno matches PFTK"),)),
+        coverage.Sentence("Sec. 5", "It is fast.", why_not="no run measures speed"),
+    )
+    monkeypatch.setattr(report, "coverage", lambda paper: table if paper == "baseline" else ())
+    text, page = _page(results)
+    assert "coverage: 2 sentences stating an outcome, 1 encoded" in text
+    rows = [r for _, r in page.rows if r.startswith("Sec. ")]
+    assert rows == [
+        "Sec. 4 Reno matches PFTK. random-loss: Reno matches PFTK (holds)",
+        "Sec. 5 It is fast. not encoded: no run measures speed",
+    ]

@@ -27,9 +27,18 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from reorderlab.claims import Claim
+from reorderlab.claims import KINDS, Claim, Tally, tally, tally_text
+from reorderlab.coverage import Sentence, coverage
 from reorderlab.deviations import CAUSES, DeviationError, from_dict
+from reorderlab.report_claims import (
+    SummaryRow,
+    claims_table,
+    coverage_table,
+    headline,
+    summary_table,
+)
 from reorderlab.report_leagues import League, leagues_html
+from reorderlab.tallies import Before, before
 
 __all__ = ["PaperResults", "ReportError", "collect", "read_claims", "render", "write_report"]
 
@@ -62,10 +71,16 @@ class PaperResults:
     figure_titles: dict[str, str] = field(default_factory=dict)
     artifacts: list[Artifact] = field(default_factory=list)
     files: frozenset[str] = frozenset()  # every file name in its folder
+    coverage: tuple[Sentence, ...] = ()
+    before: Before | None = None
 
     @property
     def held(self) -> int:
         return sum(1 for c in self.claims if c.holds)
+
+    def tally(self) -> Tally:
+        """Per kind: statements holding, statements."""
+        return tally(self.claims)
 
     def by_cause(self) -> dict[str, int]:
         """Claims not holding per deviation cause, and ``unexplained``."""
@@ -143,6 +158,8 @@ def _paper(directory: Path, known: tuple[str, list[str], dict[str, str]] | None)
         figure_titles=figure_titles,
         artifacts=_artifacts(directory),
         files=frozenset(p.name for p in directory.iterdir() if p.is_file()),
+        coverage=coverage(directory.name) if known else (),
+        before=before().get(directory.name),
     )
 
 
@@ -186,7 +203,31 @@ def _claim(item: Any, where: str) -> Claim:
             deviation = from_dict(item["deviation"], f"{where}: deviation")
         except DeviationError as exc:
             raise ReportError(str(exc)) from None
-    return Claim(paper, figure, claim, expected, measured, item["holds"], values, deviation)
+    return Claim(
+        paper, figure, claim, expected, measured, item["holds"], values, deviation,
+        **_encoding(item, where),
+    )  # fmt: skip
+
+
+def _encoding(item: dict[str, Any], where: str) -> dict[str, Any]:
+    """A claim's kind, quote, where, seed share and test records (absent in
+    files written before they existed: a claim, no quote, no tests)."""
+    kind = item.get("kind", "claim")
+    if kind not in KINDS:
+        raise ReportError(f"{where}: kind: {kind!r} is not one of {', '.join(KINDS)}")
+    out: dict[str, Any] = {"kind": kind}
+    for key in ("quote", "where"):
+        value = item.get(key, "")
+        if not isinstance(value, str):
+            raise ReportError(f"{where}: {key}: expected a string, got {value!r:.60}")
+        out[key] = value
+    share = item.get("seed_share")
+    if share is not None and (isinstance(share, bool) or not isinstance(share, int | float)):
+        raise ReportError(f"{where}: seed_share: expected a number or null, got {share!r:.60}")
+    tests = item.get("tests", [])
+    if not isinstance(tests, list) or not all(isinstance(t, dict) for t in tests):
+        raise ReportError(f"{where}: tests: expected a list of objects, got {tests!r:.60}")
+    return {**out, "seed_share": share, "tests": tests}
 
 
 def _artifacts(directory: Path) -> list[Artifact]:
@@ -273,6 +314,8 @@ tr.fails td { background: #fdecea; }
 tr.why td { background: #fff8e1; font-size: 0.92em; }
 tr.why ul { margin: 0.3em 0 0; padding-left: 1.2em; }
 .cause { font-weight: bold; }
+.kind { font-style: italic; }
+q.quote { font-style: italic; color: #444; }
 .verdict { white-space: nowrap; font-weight: bold; }
 .holds .verdict, .all-hold { color: #1b6e20; }
 .fails .verdict, .some-fail { color: #b3261e; }
@@ -299,16 +342,10 @@ def _anchor(key: str) -> str:
     return "paper-" + re.sub(r"[^A-Za-z0-9_-]+", "-", key)
 
 
-def _count(held: int, total: int) -> str:
-    cls = "all-hold" if held == total else "some-fail"
-    return f'<td class="count {cls}">{held} / {total}</td>'
-
-
 def render(papers: Sequence[PaperResults], leagues: Sequence[League] = ()) -> str:
     """The whole page: the papers' summary, the league tables of
     ``compare`` (:mod:`reorderlab.report_leagues`), then each paper."""
-    held = sum(p.held for p in papers)
-    total = sum(len(p.claims) for p in papers)
+    befores = [p.before for p in papers if p.before is not None]
     head = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -320,60 +357,33 @@ def render(papers: Sequence[PaperResults], leagues: Sequence[League] = ()) -> st
         "</head>",
         "<body>",
         "<h1>reorderlab: reproduced papers</h1>",
-        f"<p>{held} of {total} claims hold across {len(papers)} paper(s). "
-        "Built by <code>reorderlab report</code> from the files next to this page.</p>",
+        headline([p.tally() for p in papers], befores),
     ]
     body = [_summary(papers), *([leagues_html(leagues)] if leagues else [])]
     body += [_section(p) for p in papers]
     return "\n".join([*head, *body, "</body>", "</html>"]) + "\n"
 
 
-_CAUSE_HEADS = (*CAUSES, "unexplained")
-
-
 def _summary(papers: Sequence[PaperResults]) -> str:
-    """One row per paper: its claims holding, those that do not by cause
-    (:mod:`reorderlab.deviations`), and a link to its section."""
-    rows = [
-        f'<tr><td><a href="#{_anchor(p.key)}">{_e(p.key)}</a></td><td>{_e(p.title)}</td>'
-        f"{_count(p.held, len(p.claims))}{_cause_cells(p.by_cause())}</tr>"
-        for p in papers
-    ]
-    total = sum(len(p.claims) for p in papers)
-    all_causes = {k: sum(p.by_cause()[k] for p in papers) for k in _CAUSE_HEADS}
-    foot = (
-        f"<tr><th>all</th><th></th>{_count(sum(p.held for p in papers), total)}"
-        f"{_cause_cells(all_causes)}</tr>"
-    )
-    causes = "".join(f"<th>{_e(k)}</th>" for k in _CAUSE_HEADS)
-    return "\n".join(
+    """One row per paper: its tallies by kind, before, those not holding by
+    cause (:mod:`reorderlab.deviations`), and a link to its section."""
+    return summary_table(
         [
-            '<table class="summary">',
-            "<thead><tr><th>paper</th><th>title</th><th>claims holding</th>"
-            f"{causes}</tr>"
-            '<tr><th colspan="3"></th>'
-            f'<th colspan="{len(_CAUSE_HEADS)}">not holding, by cause</th></tr></thead>',
-            "<tbody>",
-            *rows,
-            "</tbody>",
-            f"<tfoot>{foot}</tfoot>",
-            "</table>",
+            SummaryRow(_anchor(p.key), p.key, p.title, p.tally(), p.before, p.by_cause())
+            for p in papers
         ]
     )
 
 
-def _cause_cells(counts: dict[str, int]) -> str:
-    return "".join(f'<td class="count">{counts[k]}</td>' for k in _CAUSE_HEADS)
-
-
 def _section(paper: PaperResults) -> str:
-    """A paper: its claims, then its plots grouped by figure."""
+    """A paper: its claims, its coverage table, then its plots grouped by figure."""
     lines = [
         f'<section id="{_anchor(paper.key)}">',
         f"<h2>{_e(paper.key)}: {_e(paper.title)}</h2>",
-        f"<p>{paper.held} of {len(paper.claims)} claims hold "
+        f"<p>{_e(tally_text(paper.tally()))} "
         f'(<a href="{_href(paper.key, "claims.json")}">claims.json</a>).</p>',
-        _claims_table(paper),
+        claims_table(paper.key, paper.claims, paper.files),
+        coverage_table(paper.coverage, paper.claims),
     ]
     groups = group(paper.figures, paper.artifacts)
     if not groups:
@@ -383,42 +393,6 @@ def _section(paper: PaperResults) -> str:
         lines.extend(_artifacts_html(paper.key, items))
     lines.append("</section>")
     return "\n".join(lines)
-
-
-def _claims_table(paper: PaperResults) -> str:
-    """Claims with a verdict that shows without colour too; under each that
-    does not hold, its cause, why and evidence."""
-    rows = []
-    for c in paper.claims:
-        cls, verdict = (
-            ("holds", "&#10004; holds") if c.holds else ("fails", "&#10008; does not hold")
-        )
-        cells = "".join(f"<td>{_e(t)}</td>" for t in (c.figure, c.claim, c.expected, c.measured))
-        rows.append(f'<tr class="{cls}">{cells}<td class="verdict">{verdict}</td></tr>')
-        if not c.holds:
-            rows.append(_deviation_row(paper, c))
-    head = "".join(f"<th>{h}</th>" for h in ("figure", "claim", "expected", "measured", "verdict"))
-    top = ['<table class="claims">', f"<thead><tr>{head}</tr></thead>", "<tbody>"]
-    return "\n".join([*top, *rows, "</tbody>", "</table>"])
-
-
-def _deviation_row(paper: PaperResults, claim: Claim) -> str:
-    """The row under a claim that does not hold: why, or that nobody knows."""
-    d = claim.deviation
-    if d is None:
-        return '<tr class="why"><td colspan="5"><span class="cause">unexplained</span></td></tr>'
-    items = []
-    for e in d.evidence:
-        ref = (
-            f'<a href="{_href(paper.key, e.ref)}">{_e(e.ref)}</a>'
-            if e.ref in paper.files
-            else _e(e.ref)
-        )
-        items.append(f"<li>{_e(e.kind)}: {ref}: {_e(e.note)}</li>")
-    return (
-        f'<tr class="why"><td colspan="5"><span class="cause">cause: {_e(d.cause)}.</span> '
-        f"{_e(d.why)}<ul>{''.join(items)}</ul></td></tr>"
-    )
 
 
 def _figure_heading(paper: PaperResults, figure: str | None) -> str:

@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from reorderlab.deviations import CAUSES
+from reorderlab.claims import KINDS, tally, tally_text
 from reorderlab.report import read_claims
+from reorderlab.report_claims import CAUSE_HEADS
 
 __all__ = ["CHROMIUM_FLAGS", "BrowserCheck", "check_report", "find_chromium"]
 
@@ -84,8 +85,9 @@ class BrowserCheck:
 
     images: int = 0
     links: int = 0
-    #: paper key -> (claims holding, claims, then those not holding per
-    #: cause and unexplained) as the page shows them
+    #: paper key -> (held, total of each kind: claims, conditions, sanity
+    #: checks; then those not holding per cause and unexplained) as the
+    #: page shows them
     page_counts: dict[str, tuple[int, ...]] = field(default_factory=dict)
     #: the same from the claims.json files
     file_counts: dict[str, tuple[int, ...]] = field(default_factory=dict)
@@ -183,28 +185,34 @@ def _check_links(seen: dict[str, Any], out: Path, probe: Path, check: BrowserChe
 
 
 def _claim_counts(out: Path) -> dict[str, tuple[int, ...]]:
-    """(claims holding, claims, not holding per cause..., unexplained) of
-    every ``out/<paper>/claims.json`` (read by :func:`reorderlab.report.read_claims`)."""
+    """(held, total of each kind..., not holding per cause..., unexplained)
+    of every ``out/<paper>/claims.json`` (read by
+    :func:`reorderlab.report.read_claims`)."""
     counts = {}
     for path in sorted(out.glob("*/claims.json")):
         claims = read_claims(path)
+        kinds = tally(claims)
         failing = [c for c in claims if not c.holds]
         causes = [c.deviation.cause if c.deviation else "unexplained" for c in failing]
-        by_cause = tuple(causes.count(k) for k in (*CAUSES, "unexplained"))
-        counts[path.parent.name] = (len(claims) - len(failing), len(claims), *by_cause)
+        by_cause = tuple(causes.count(k) for k in CAUSE_HEADS)
+        counts[path.parent.name] = (*(n for k in KINDS for n in kinds[k]), *by_cause)
     return counts
 
 
 def _check_counts(seen: dict[str, Any], check: BrowserCheck) -> None:
-    """The page's claim counts (summary rows and headline) against the files."""
+    """The page's counts (summary rows and headline) against the files."""
+    n = len(KINDS)
     for row in seen["summary"]:
-        held, total = (int(x) for x in row[2].split("/"))
-        check.page_counts[row[0]] = (held, total, *(int(x) for x in row[3:]))
+        kinds = [int(x) for cell in row[2 : 2 + n] for x in cell.split("/")]
+        # row[2 + n]: the tally before, not in the files
+        check.page_counts[row[0]] = (*kinds, *(int(x) for x in row[3 + n :]))
     if check.page_counts != check.file_counts:
         check.problems.append(
-            f"claim counts on the page {check.page_counts} != claims.json {check.file_counts}"
+            f"counts on the page {check.page_counts} != claims.json {check.file_counts}"
         )
-    held = sum(c[0] for c in check.file_counts.values())
-    total = sum(c[1] for c in check.file_counts.values())
-    if not seen["headline"].startswith(f"{held} of {total} claims hold"):
-        check.problems.append(f"headline {seen['headline']!r} != {held} of {total} claims hold")
+    values = list(check.file_counts.values())
+    total = {k: (sum(c[2 * i] for c in values), sum(c[2 * i + 1] for c in values))
+             for i, k in enumerate(KINDS)}  # fmt: skip
+    want = tally_text(total)
+    if not seen["headline"].startswith(want):
+        check.problems.append(f"headline {seen['headline']!r} does not start {want!r}")

@@ -53,7 +53,7 @@ def _check_in_browser(out: Path) -> None:
     total = sum(c[1] for c in check.page_counts.values())
     print(
         f"browser check: {check.images} images, {check.links} links, "
-        f"{held} of {total} claims on the page; screenshot {check.screenshot}"
+        f"{held} of {total} papers' claims on the page; screenshot {check.screenshot}"
     )
     if not check.ok:
         fail(f"the report has {len(check.problems)} problem(s)", 1)

@@ -1,4 +1,9 @@
-"""Checks: a claim's test and the text of what makes it hold, from one call.
+"""Threshold checks: a verdict on numbers as given, and the text of what
+makes it hold, from one call.
+
+These compare a value with a threshold and know nothing of the seeds:
+:mod:`reorderlab.checks.seeded` tests the same statements on per-seed
+values with a confidence interval, and is what a paper's claims use.
 
 A paper claim says what would make it hold (``expected``) and whether the
 runs did (``holds``). Written by hand, the two drift apart: a threshold in
@@ -94,16 +99,20 @@ class Check:
     """A verdict and the text saying what makes it hold.
 
     ``failed``: for checks over several values, the keys whose value failed
-    (in the order given).
+    (in the order given). ``tests``: the records of the seeded tests it is
+    made of (:class:`reorderlab.checks.seeded.Record`, as dicts), each with
+    its inputs, so that it can be re-run (:mod:`reorderlab.checks.rerun`);
+    none for the threshold checks of this module.
     """
 
     expected: str
     holds: bool
     failed: tuple[Any, ...] = ()
+    tests: tuple[dict[str, Any], ...] = ()
 
     def noted(self, note: str) -> Check:
         """The same check with ``note`` after its text (e.g. the paper's numbers)."""
-        return Check(f"{self.expected} {note}", self.holds, self.failed)
+        return Check(f"{self.expected} {note}", self.holds, self.failed, self.tests)
 
 
 @dataclass(frozen=True)
@@ -374,4 +383,5 @@ def all_of(*checks: Check, sep: str = "; ") -> Check:
         sep.join(c.expected for c in checks),
         all(c.holds for c in checks),
         tuple(k for c in checks for k in c.failed),
+        tuple(t for c in checks for t in c.tests),
     )
