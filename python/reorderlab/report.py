@@ -110,9 +110,22 @@ def write_report(out: Path) -> Path:
             raise
         papers = []  # league tables (or the validation) alone
     page = render(papers, leagues, [validation] if validation else [])
+    page = _with_conformance(page, Path(out))
     path = Path(out) / "index.html"
     path.write_text(page, encoding="utf-8", newline="\n")
     return path
+
+
+def _with_conformance(page: str, out: Path) -> str:
+    """The page with the conformance scripts' table before ``</body>`` when
+    ``out`` has one (:mod:`reorderlab.report_conformance`)."""
+    from reorderlab.report_conformance import conformance_html, read_outcomes
+
+    try:
+        section = conformance_html(read_outcomes(out))
+    except ValueError as exc:
+        raise ReportError(str(exc)) from None
+    return page.replace("</body>", section + "\n</body>", 1) if section else page
 
 
 # --- reading the results --------------------------------------------------

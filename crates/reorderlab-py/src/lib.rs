@@ -12,6 +12,8 @@
 //! * A panic inside the core is caught and becomes a Python `RuntimeError`
 //!   that names the scenario; the interpreter never aborts.
 
+mod conformance;
+
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
@@ -388,6 +390,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bench_names, m)?)?;
     m.add_function(wrap_pyfunction!(run_bench, m)?)?;
     m.add_function(wrap_pyfunction!(time_scenario, m)?)?;
+    m.add_class::<conformance::Harness>()?;
     #[cfg(target_os = "linux")]
     {
         m.add_function(wrap_pyfunction!(emulation_check, m)?)?;

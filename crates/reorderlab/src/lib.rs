@@ -11,6 +11,7 @@
 
 pub mod app;
 pub mod bench;
+pub mod conformance;
 #[cfg(target_os = "linux")]
 pub mod emu;
 pub mod engine;

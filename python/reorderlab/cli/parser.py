@@ -166,6 +166,39 @@ def _validate_parser(sub: Any) -> None:
     _add_store(p)
 
 
+def _script_parser(sub: Any) -> None:
+    doc = """Run packet-level conformance scripts (the packetdrill language) against
+    the simulator's sender and/or this machine's kernel (root, TUN). Each
+    script passes or fails per backend; a failure shows the first differing
+    segment. Exit 1 if a script fails unexpectedly. See docs/conformance.md."""
+    p = _command(sub, "script", "script:cmd_script", doc)
+    p.add_argument("scripts", type=Path, nargs="+", metavar="FILE.pkt", help="Scripts to run.")
+    p.add_argument(
+        "--backend",
+        choices=("sim", "kernel", "both"),
+        default="sim",
+        help="The simulated sender (default), the kernel, or both.",
+    )
+    p.add_argument("--variant", default="Linux", help="The simulator's variant (default Linux).")
+    p.add_argument(
+        "--tolerance-us",
+        type=_at_least(0, int),
+        help="Timing tolerance, microseconds (default: the script's, else 4000).",
+    )
+    p.add_argument(
+        "--timeout",
+        type=_at_least(1, float),
+        help="End a kernel script after this many seconds (default: its length + 15 s).",
+    )
+    p.add_argument("--json", action="store_true", help="Print the outcomes as JSON.")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="Also write the outcomes to OUT/conformance.json (the report's table).",
+    )
+    p.add_argument("--trace", action="store_true", help="Print each kernel run's packets.")
+
+
 def _listing_parsers(sub: Any) -> None:
     for name, target, doc in (
         (
@@ -333,6 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     _run_parser(sub)
     _emulate_parser(sub)
     _validate_parser(sub)
+    _script_parser(sub)
     _listing_parsers(sub)
     _sweep_parsers(sub)
     _results_parsers(sub)

@@ -15,7 +15,11 @@ use crate::tcp::cc::CongestionControl;
 use crate::tcp::variants;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
 
-fn receiver_config(r: &ReceiverSpec, ack_size: Option<u32>, cfg: &SenderConfig) -> ReceiverConfig {
+pub(crate) fn receiver_config(
+    r: &ReceiverSpec,
+    ack_size: Option<u32>,
+    cfg: &SenderConfig,
+) -> ReceiverConfig {
     ReceiverConfig {
         delayed_ack: r.delayed_ack,
         delack_timeout: secs(r.delack_timeout),

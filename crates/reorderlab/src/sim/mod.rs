@@ -24,6 +24,7 @@ mod traffic;
 pub mod walk;
 mod world;
 
+pub(crate) use build::receiver_config;
 pub use event_loop::Stopped;
 pub use results::RunResult;
 pub use revision::{engine_version, MODEL_REVISION};
