@@ -4,7 +4,9 @@
 mod common;
 
 use common::*;
+use reorderlab::engine::time::ms;
 use reorderlab::spec::{DelayedAck, FlowSpec, ImpairmentModel, ReceiverSpec};
+use reorderlab::tcp::kernel::{LinuxKernel, TCP_TIMEOUT_MIN};
 
 /// The chain has two 1 ms access links each way, so the bottleneck's
 /// one-way delay is RTT / 2 - 2 ms. Links run at 1 Gb/s: serialisation adds
@@ -217,16 +219,33 @@ fn rack_tlp_and_linux_complete_under_random_loss() {
 ///   reorder timer is armed (and the PTO is not: something is SACKed,
 ///   RFC 8985 Sec. 7.2). It fires at 180 ms, marks 8 lost, recovery
 ///   retransmits it, and it arrives at 220 ms.
+///
+/// `Linux` arms these timers as the kernel does, in jiffies on the timer
+/// wheel (`tcp/kernel.rs`): the RTO of 280 ms armed at 160 ms is 70
+/// jiffies of 4 ms (HZ 250), expiry at jiffy 110, level 1 of the wheel
+/// (>= 63 jiffies ahead) fires at the next multiple of 8: jiffy 112, 448
+/// ms, so its probe arrives at 488 ms. Its reorder timer (the 20 ms left
+/// of the reordering window plus `TCP_TIMEOUT_MIN`, 2 ms, as
+/// RACK arms it, `tcp/detection/rack.rs`) is 6 jiffies at 160 ms: level 0 fires
+/// one jiffy after the expiry, jiffy 47, 188 ms; 8 arrives at 228 ms.
 #[test]
 fn tlp_probe_and_reorder_timeout_counters_match_the_timeline() {
+    let kernel = LinuxKernel::default();
     for variant in ["RACK-TLP", "Linux"] {
-        let last = completed_in(variant, &[9], 480.0);
+        let (probe_ms, reorder_ms) = match variant {
+            "Linux" => (
+                kernel.timer(ms(160), ms(280)) as f64 / 1e6,
+                kernel.timer(ms(160), ms(20) + TCP_TIMEOUT_MIN) as f64 / 1e6,
+            ),
+            _ => (440.0, 180.0),
+        };
+        let last = completed_in(variant, &[9], probe_ms + 40.0);
         assert_eq!(last.tlp_probes, 1, "{variant}");
         assert_eq!(last.probe_retransmits, 1, "{variant}");
         assert_eq!((last.rack_marked_lost, last.rack_reorder_timeouts), (0, 0));
         assert_eq!(last.timeouts, 0, "{variant}");
 
-        let second = completed_in(variant, &[8], 220.0);
+        let second = completed_in(variant, &[8], reorder_ms + 40.0);
         assert_eq!(second.tlp_probes, 0, "{variant}");
         assert_eq!(second.rack_reorder_timeouts, 1, "{variant}");
         assert_eq!(second.rack_marked_lost, 1, "{variant}");
