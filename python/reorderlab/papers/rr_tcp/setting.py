@@ -141,7 +141,7 @@ RTO_ESTIMATOR = "ns2-2.1b8"
 P_IS_LINK_DELAY = True
 
 FULL_DURATION, FULL_SEEDS = 1000.0, 5
-QUICK_DURATION, QUICK_SEEDS = 100.0, 2
+QUICK_DURATION, QUICK_SEEDS = 100.0, 5
 
 #: Name of every chain scenario: runs that two figures share (e.g. Fig. 4 at
 #: 5 % delayed is Fig. 6 without drops and Fig. 14 without ACK delay) have

@@ -5,10 +5,22 @@ sensitivity sweep of Figs. 12-13 and 17-18."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from reorderlab.checks import (
+    Check,
+)
+from reorderlab.claims import (
+    Claim,
+)
+from reorderlab.papers.kit.claims import (
+    paper_claim,
+)
 from reorderlab.papers.kit.figure import (
     Lines,
     stat_series,
@@ -25,8 +37,10 @@ from reorderlab.papers.kit.sensitivity import (
 from reorderlab.papers.kit.summary import (
     Table,
     seed_stats,
+    x_values,
 )
 from reorderlab.papers.rr_tcp.setting import (
+    PAPER,
     RR_LT_BOUND,
 )
 
@@ -45,8 +59,10 @@ _MEAN_METRICS = (
 )
 
 
-def summarise(df: pd.DataFrame) -> Table:
-    """Per (curve, x): seed means of the metrics; pooled false-FR ratios."""
+def with_metrics(df: pd.DataFrame) -> pd.DataFrame:
+    """The runs' table with the metrics of Sec. 5 per run (module docstring
+    of :mod:`.setting`): ``norm``, ``to_frac``, ``fr_frac``, the false
+    fast-retransmit ratios and the mean RTO that expired."""
     d = df.copy()
     for col in (
         "throughput_bps",
@@ -69,7 +85,65 @@ def summarise(df: pd.DataFrame) -> Table:
     d["norm"] = d["throughput_bps"] / d["S_bps"]
     d["to_frac"] = d["timeouts"] / sent
     d["fr_frac"] = d["fast_retransmits"] / sent
-    return seed_stats(d, _MEAN_METRICS, _pooled)
+    frs = d["fast_retransmits"].where(d["fast_retransmits"] > 0)
+    d["false_fr"] = (d["spurious_fast_retransmits"] / frs).fillna(0.0)
+    d["false_fr_detected"] = (d["false_fast_retransmits_detected"] / frs).fillna(0.0)
+    reord = d["reordered"].where(d["reordered"] > 0)
+    d["false_fr_per_reorder"] = (d["spurious_fast_retransmits"] / reord).fillna(0.0)
+    d["false_fr_frac"] = d["spurious_fast_retransmits"] / sent
+    return d
+
+
+def summarise(df: pd.DataFrame) -> Table:
+    """Per (curve, x): seed means of the metrics; pooled false-FR ratios."""
+    return seed_stats(with_metrics(df), _MEAN_METRICS, _pooled)
+
+
+@dataclass(frozen=True)
+class Points:
+    """A figure's runs two ways: ``tab``, the seed means per (curve, x)
+    (what the plots draw), and ``runs``, one row per run with its seed and
+    the metrics of :func:`with_metrics` (what the claims test, seed by
+    seed)."""
+
+    tab: Table
+    runs: pd.DataFrame
+
+    def seeds(self, curve: str, x: float, metric: str = "norm") -> dict[int, float]:
+        """``metric`` of the point (``curve``, ``x``) on each seed."""
+        rows = self.runs[(self.runs["curve"] == curve) & (self.runs["x"] == x)]
+        if rows.empty:
+            raise KeyError(f"no run of curve {curve!r} at x = {x:g}")
+        return {int(s): float(v) for s, v in zip(rows["seed"], rows[metric], strict=True)}
+
+    def curves(
+        self, curve: str, metric: str = "norm", xs: Sequence[float] | None = None
+    ) -> dict[int, dict[float, float]]:
+        """``metric`` of ``curve`` against x per seed (seed -> x -> value),
+        over ``xs`` (default: every x of the curve)."""
+        xs = x_values(self.tab, curve) if xs is None else xs
+        out: dict[int, dict[float, float]] = {}
+        for x in xs:
+            for s, v in self.seeds(curve, x, metric).items():
+                out.setdefault(s, {})[x] = v
+        return out
+
+    def mean_over(self, curve: str, xs: Sequence[float], metric: str = "norm") -> dict[int, float]:
+        """Per seed, the mean of ``metric`` of ``curve`` over ``xs``."""
+        return {
+            s: float(np.mean([c[x] for x in xs])) for s, c in self.curves(curve, metric, xs).items()
+        }
+
+
+def seeded(df: pd.DataFrame) -> Points:
+    """:class:`Points` of a sweep's table."""
+    d = with_metrics(df)
+    return Points(seed_stats(d, _MEAN_METRICS, _pooled), d)
+
+
+def points_table(runs: Runs, quick: bool) -> Derived[Points]:
+    """The table step of most figures: :func:`seeded` of the runs."""
+    return Derived(seeded(runs.table()))
 
 
 def _pooled(g: pd.DataFrame) -> dict[str, float]:
@@ -154,3 +228,37 @@ def lt_series(tab: Table, labels: Sequence[str], metric: str, yscale: float = 1.
     """``metric`` vs the limited-transmit bound, one line per label (its
     curve :func:`sens_curve`)."""
     return stat_series(tab, labels, metric, yscale=yscale, key=sens_curve)
+
+
+def rr_claim(
+    figure: str,
+    name: str,
+    check: Check,
+    *,
+    quote: str,
+    where: str,
+    kind: str = "claim",
+    values: Mapping[str, Any] | None = None,
+) -> Claim:
+    """A claim of the rr-tcp paper: :func:`~reorderlab.papers.kit.claims.paper_claim`."""
+    return paper_claim(
+        PAPER, figure, name, check, quote=quote, where=where, kind=kind, values=values
+    )
+
+
+def gap(a: Mapping[int, float], b: Mapping[int, float]) -> dict[int, float]:
+    """``a - b`` seed by seed (the seeds of ``a``)."""
+    return {s: a[s] - b[s] for s in a}
+
+
+def best_of(per: Mapping[str, Mapping[int, float]]) -> dict[int, float]:
+    """Per seed, the largest value over the curves of ``per``."""
+    seeds = next(iter(per.values()))
+    return {s: max(v[s] for v in per.values()) for s in seeds}
+
+
+def seeded_with_sensitivity(runs: Runs) -> Points:
+    """:class:`Points` of the figure's sweep and of its sensitivity sweep
+    (whose curves are named by :func:`sens_curve`)."""
+    df = pd.concat([runs.table(), runs.table(SENSITIVITY)], ignore_index=True)
+    return seeded(df)
