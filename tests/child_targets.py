@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 
-def import_sweeper_and_report_fork_server(conn: Any) -> None:
-    """Import the sweeper (in a started child process) and send whether
+def import_sweep_and_report_fork_server(conn: Any) -> None:
+    """Import the sweep package (in a started child process) and send whether
     this process has started a fork server of its own."""
-    import reorderlab.sweeper  # noqa: F401
-    from reorderlab import _pool
+    import reorderlab.sweep  # noqa: F401
+    from reorderlab import pool
 
-    conn.send(_pool.fork_server_started())
+    conn.send(pool.fork_server_started())

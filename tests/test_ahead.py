@@ -1,6 +1,6 @@
 """The look-ahead of ``reproduce``: the runs of every chosen figure
 simulated ahead, in figure order, on a thread of the driver
-(``reproduce_ahead``, ``sweeper.simulate_jobs``)."""
+(``reproduce_ahead``, ``sweep.simulate_jobs``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from reorderlab.papers.kit.runs import Sweep
 from reorderlab.reproduce import reproduce
 from reorderlab.reproduce_ahead import Ahead
 from reorderlab.store import Store
-from reorderlab.sweeper import jobs_for, simulate_jobs
+from reorderlab.sweep import jobs_for, simulate_jobs
 
 from .conftest import small_scenario
 from .test_sweep import comparable, loss_grid

@@ -28,8 +28,8 @@ def test_run_prints_flow_table(small_toml: Path, cli_env: dict[str, str]) -> Non
 
 
 def test_run_imports_no_sweep_machinery(small_toml: Path, cli_env: dict[str, str]) -> None:
-    """A single run needs no fork server (the sweeper starts one as it is
-    imported): the CLI's error handling must not import it."""
+    """A single run needs no sweep machinery nor worker processes: the
+    CLI's error handling must not import it."""
     import subprocess
     import sys
 
@@ -40,8 +40,8 @@ def test_run_imports_no_sweep_machinery(small_toml: Path, cli_env: dict[str, str
         "    app(['run', sys.argv[1]])\n"
         "except SystemExit as exc:\n"
         "    assert not exc.code, exc.code\n"
-        "from reorderlab import _pool\n"
-        "print('reorderlab.sweeper' in sys.modules, _pool.fork_server_started())\n"
+        "from reorderlab import pool\n"
+        "print('reorderlab.sweep' in sys.modules, pool.fork_server_started())\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code, str(small_toml)],

@@ -60,12 +60,12 @@ def test_listings_import_the_core_and_nothing_heavy(command: str, cli_env: dict[
     assert loaded(modules, (*HEAVY, "reorderlab.scenario")) == []
 
 
-def test_run_imports_no_pandas_matplotlib_dask_or_sweeper(cli_env: dict[str, str]) -> None:
+def test_run_imports_no_pandas_matplotlib_dask_or_sweep(cli_env: dict[str, str]) -> None:
     chain = str(ROOT / "examples" / "chain.toml")
     modules = imported(["run", chain], cli_env)
     assert {"reorderlab.scenario", "reorderlab.store", "duckdb"} <= modules  # it did run
     unwanted = ("pandas", "numpy", "matplotlib", "dask", "distributed", "rich")
-    assert loaded(modules, (*unwanted, "reorderlab.sweeper", "multiprocessing")) == []
+    assert loaded(modules, (*unwanted, "reorderlab.sweep", "multiprocessing")) == []
     # without the store, not DuckDB either
     modules = imported(["run", chain, "--no-cache"], cli_env)
     assert loaded(modules, (*unwanted, "duckdb", "reorderlab.store")) == []

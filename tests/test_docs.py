@@ -15,7 +15,7 @@ import pytest
 
 from reorderlab.papers import papers
 from reorderlab.store import Store
-from reorderlab.sweeper import SweepFile
+from reorderlab.sweep import SweepFile
 
 from .conftest import ROOT
 

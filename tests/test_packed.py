@@ -1,7 +1,7 @@
 """Big results packed by the core (``_core.run_packed``): a sweep's worker
 returns a big result as the store keeps it, its summary and its encoded
 form, made from the core's typed records. Each must be what the Python
-side makes of the result's text: ``result_codec.decode(blob)`` the value
+side makes of the result's text: ``store.codec.decode(blob)`` the value
 ``orjson.loads(text)`` gives (keys in the same order, ``1`` and ``1.0``,
 ``0.0`` and ``-0.0`` told apart), by column the same columns, the summary
 ``store.summary_of``'s value; and a sweep stores the same runs either way."""
@@ -20,10 +20,10 @@ import pytest
 
 import reorderlab
 from reorderlab import _core
-from reorderlab import result_codec as rc
 from reorderlab import store as store_mod
 from reorderlab.scenario import Scenario
 from reorderlab.store import COMPRESS_FROM, Store, summary_of, wait_for_background_closes
+from reorderlab.store import codec as rc
 
 from .conftest import ROOT
 from .test_result_codec import _same_columns, same
@@ -185,7 +185,7 @@ def test_a_sweep_stores_what_the_text_path_stores(
         encoded.append(1)
         return real(value)
 
-    monkeypatch.setattr(store_mod.result_codec, "encode", counting)
+    monkeypatch.setattr(rc, "encode", counting)
     packed_path, text_path = tmp_path / "packed.duckdb", tmp_path / "text.duckdb"
     kw: dict[str, Any] = {"seeds": 2, "backend": backend, "workers": 2, "progress": False}
     df = reorderlab.sweep(grid(), store=packed_path, **kw)
@@ -222,7 +222,7 @@ def test_packed_runs_in_a_killed_drivers_journal_are_replayed(tmp_path: Path) ->
     proc = run_child(
         f"""
         import os, signal
-        from reorderlab.sweeper import jobs_for, simulate_jobs
+        from reorderlab.sweep import jobs_for, simulate_jobs
         from tests.test_packed import grid
 
         def stop(keys):
@@ -236,7 +236,7 @@ def test_packed_runs_in_a_killed_drivers_journal_are_replayed(tmp_path: Path) ->
     rows, ignored = store_mod.read_journal(store_mod.journal_path(path))
     assert rows and ignored == 0
     assert all(r[8] is not None for r in rows), "packed runs, encoded"
-    jobs = {job.key: job for job in reorderlab.sweeper.jobs_for(grid(), seeds=1)}
+    jobs = {job.key: job for job in reorderlab.sweep.jobs_for(grid(), seeds=1)}
     with Store(path) as st:  # replays the journal
         values = st.get_values([r[0] for r in rows])
         assert st.pending() == 0 and len(values) == len(rows)

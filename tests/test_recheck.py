@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import reorderlab
-from reorderlab import _pool, _worker, runner
+from reorderlab import pool, runner, worker
 from reorderlab.checks import at_least, equals, within
 from reorderlab.claims import Claim
 from reorderlab.errors import MissingRunsError
@@ -111,10 +111,10 @@ def _no_simulation(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return call
 
     for mod, name in (
-        (_worker, "simulate"),
-        (_worker, "simulate_batch"),
+        (worker, "simulate"),
+        (worker, "simulate_batch"),
         (runner, "simulate_json"),
-        (_pool, "get_pool"),
+        (pool, "get_pool"),
     ):
         monkeypatch.setattr(mod, name, refuse(name))
     monkeypatch.setattr(common, "_ROWS", {})  # nothing remembered from the reproduction

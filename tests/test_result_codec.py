@@ -1,4 +1,4 @@
-"""The store's encoding of big results (``reorderlab.result_codec``): every
+"""The store's encoding of big results (``reorderlab.store.codec``): every
 value reads back as the same JSON value, keys in the same order, numbers of
 the same types, and by column as the same columns a list of dicts gives."""
 
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reorderlab import result_codec as rc
+from reorderlab.store import codec as rc
 
 
 def same(a: Any, b: Any) -> bool:

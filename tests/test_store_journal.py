@@ -32,6 +32,10 @@ from reorderlab.store import (
     read_journal,
     wait_for_background_closes,
 )
+from reorderlab.store import db as store_db
+from reorderlab.store import journal as store_journal
+from reorderlab.store import registry as store_registry
+from reorderlab.store import rows as store_rows
 
 from .conftest import ROOT, small_scenario
 from .test_sweep import loss_grid_for_resume
@@ -40,7 +44,7 @@ from .test_sweep import loss_grid_for_resume
 NEVER = {"flush_interval": 1e9, "flush_rows": 10**9}
 
 #: The layout a store is brought to.
-LAYOUT = store_mod._LAYOUT
+LAYOUT = store_db.LAYOUT
 
 
 def same_json(a: str, b: str) -> bool:
@@ -150,7 +154,7 @@ def test_flush_when_the_journaled_text_reaches_flush_bytes(
         assert st.pending() == 1
         st.put("k1", **big)  # > 8 000 bytes journaled
         assert st.pending() == 0
-        assert st._db_existing(["k0", "k1"]) == {"k0", "k1"}  # in DuckDB now
+        assert store_db.existing(st._con, ["k0", "k1"]) == {"k0", "k1"}  # in DuckDB now
 
 
 @pytest.mark.parametrize("n", [3, 40])  # bound as parameters / as a DataFrame
@@ -214,11 +218,11 @@ def test_interrupted_append_starts_a_new_line(
         st.put("k0", **fake_run(0))
 
         def half_then_interrupt(fd: int, data: bytes | memoryview) -> int:
-            monkeypatch.setattr(store_mod.os, "write", real_write)
+            monkeypatch.setattr(store_journal.os, "write", real_write)
             real_write(fd, bytes(data[: len(data) // 2]))
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(store_mod.os, "write", half_then_interrupt)
+        monkeypatch.setattr(store_journal.os, "write", half_then_interrupt)
         with pytest.raises(KeyboardInterrupt):
             st.put("k1", **fake_run(1))
         assert "k1" not in st  # the put did not complete
@@ -257,7 +261,7 @@ def test_torn_last_line_is_ignored(store_path: Path) -> None:
     assert good.count(b"\n") == 3 and good.endswith(b"\n")
     assert db_keys(store_path) == []  # the runs were only in the journal
     # a 4th record cut short by the kill: half a line, no newline
-    line = store_mod._encode(("k3", "s3", 3, "v", "{}", '{"flows": []}', 0.5, 1.0, None))
+    line = store_journal.encode(("k3", "s3", 3, "v", "{}", '{"flows": []}', 0.5, 1.0, None))
     jpath.write_bytes(good + line[: len(line) // 2])
     rows, ignored = read_journal(jpath)
     assert [r[0] for r in rows] == ["k0", "k1", "k2"] and ignored == 1
@@ -520,7 +524,7 @@ def big_result(i: int) -> str:
 def test_a_big_result_is_stored_compressed_with_its_summary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, runs: int
 ) -> None:
-    monkeypatch.setattr(store_mod, "COMPRESS_FROM", 1000)
+    monkeypatch.setattr(store_rows, "COMPRESS_FROM", 1000)
     path = tmp_path / "big.duckdb"
     small = fake_run(0)
     with Store(path) as st:
@@ -727,7 +731,7 @@ def test_new_store_close_in_background_keeps_every_run(tmp_path: Path, started: 
         assert again.pending() == 0
     assert sorted(db_keys(path)) == [f"k{i}" for i in range(6)]
     assert not journal_path(path).exists()
-    assert os.path.realpath(path) not in store_mod._JOURNALS
+    assert os.path.realpath(path) not in store_registry._JOURNALS
 
 
 def test_kill_9_before_a_new_store_exists_keeps_the_journaled_runs(tmp_path: Path) -> None:
@@ -769,7 +773,7 @@ def test_a_store_that_fails_to_open_leaves_its_runs_in_the_journal(tmp_path: Pat
         new.store()
     rows, _ = read_journal(journal_path(path))
     assert [r[0] for r in rows] == ["k1"]
-    assert os.path.realpath(path) not in store_mod._JOURNALS  # released
+    assert os.path.realpath(path) not in store_registry._JOURNALS  # released
 
 
 def test_a_path_that_cannot_be_a_store_says_why(tmp_path: Path) -> None:
@@ -824,7 +828,7 @@ def test_opening_a_store_waits_for_a_background_thread_registered_but_not_starte
         pass
     real = os.path.realpath(path)
     watched = _WatchedLock()
-    monkeypatch.setattr(store_mod, "_JOURNALS_LOCK", watched)
+    monkeypatch.setattr(store_registry, "_LOCK", watched)
     registered, go_on, opened = threading.Event(), threading.Event(), threading.Event()
     real_thread = threading.Thread
 
@@ -845,7 +849,7 @@ def test_opening_a_store_waits_for_a_background_thread_registered_but_not_starte
             opened.set()
 
     background = real_thread(
-        target=lambda: store_mod._in_background(real, lambda: None, path), daemon=True
+        target=lambda: store_registry.in_background(real, lambda: None, path), daemon=True
     )
     opener = real_thread(target=open_store, daemon=True)
     monkeypatch.setattr(threading, "Thread", HeldStart)
@@ -886,7 +890,7 @@ def test_iter_values_gives_each_key_in_order_a_chunk_per_query(
     order (repeats and unknown keys included), across chunk boundaries, from
     the database and from the journal alike, the same values as
     ``get_values``, with one query per chunk of stored keys."""
-    monkeypatch.setattr(store_mod, "COMPRESS_FROM", 1000)
+    monkeypatch.setattr(store_rows, "COMPRESS_FROM", 1000)
     path = tmp_path / "chunks.duckdb"
     with Store(path) as st:
         st.put_many(

@@ -14,9 +14,10 @@ import duckdb
 import orjson
 import pytest
 
-from reorderlab import result_codec
 from reorderlab import store as store_mod
 from reorderlab.store import Store, StoreRow, journal_path
+from reorderlab.store import codec as result_codec
+from reorderlab.store import db as store_db
 
 from .conftest import run_cli
 from .test_result_codec import web_result
@@ -124,7 +125,7 @@ def test_a_layout_4_store_reads_as_it_is_then_compact_encodes_it(tmp_path: Path)
         assert ro.get("big").result_json == texts["big"]  # type: ignore[union-attr]
     with Store(path) as st:  # migrated: the number only
         assert {r.key: r.result_json for r in st.runs()} == texts
-    assert layout_of(path) == store_mod._LAYOUT
+    assert layout_of(path) == store_db.LAYOUT
     stored = blobs(path)
     assert stored["small"] is None and stored["big"] is None  # as they were
     assert stored["huge"] is not None and stored["huge"][:1] == b"\x78"  # (zlib)

@@ -23,7 +23,9 @@ from reorderlab.store import (
     run_key,
     wait_for_background_closes,
 )
-from reorderlab.store_repair import check_store, repair_store
+from reorderlab.store.repair import check_store, repair_store
+from reorderlab.sweep.sink import read_stored
+from reorderlab.sweep.table import Table
 
 CHAIN = {
     "name": "tiny",
@@ -235,7 +237,7 @@ def test_a_stored_result_that_is_not_json_is_named_and_repaired(tmp_path: Path) 
     )
     con.close()
     with Store(store) as st, pytest.raises(StoreDamagedError, match="store repair"):
-        rl.sweeper._fetch_rows(st, [good.key, bad.key], {})
+        read_stored(st, [good.key, bad.key], Table())
     report = check_store(store)
     assert (report.rows, report.readable, report.invalid) == (2, 1, 1)
     repaired = repair_store(store)

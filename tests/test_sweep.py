@@ -17,11 +17,14 @@ import pandas as pd
 import pytest
 
 import reorderlab
-from reorderlab import _core, _worker
-from reorderlab import sweeper as sweeper_mod
+from reorderlab import _core
+from reorderlab import pool as pool_mod
+from reorderlab import sweep as sweep_mod
+from reorderlab import worker as worker_mod
 from reorderlab.scenario import ScenarioError
 from reorderlab.store import Store
-from reorderlab.sweeper import Grid, SweepFile, SweepStats, jobs_for
+from reorderlab.sweep import Grid, SweepFile, SweepStats, backends, batching, jobs_for, sink
+from reorderlab.sweep import table as table_mod
 
 from .conftest import ROOT, small_scenario
 
@@ -102,7 +105,7 @@ def test_what_is_not_a_grid_is_named() -> None:
 
 def test_a_dask_address_that_is_not_one_is_named() -> None:
     with pytest.raises(
-        sweeper_mod.BackendError, match=r"^dask: cannot use the scheduler at 'nope': .*port"
+        sweep_mod.BackendError, match=r"^dask: cannot use the scheduler at 'nope': .*port"
     ):
         reorderlab.sweep(small_scenario(), backend="dask", address="nope", store=None)
 
@@ -156,7 +159,7 @@ def test_local_sweep_table_and_cache(store_path: Path, monkeypatch: pytest.Monke
 
     before = reorderlab.simulations_executed()
     # cached results are read a chunk at a time (12 runs: chunks of 5, 5, 2)
-    monkeypatch.setattr(sweeper_mod, "FETCH_CHUNK", 5)
+    monkeypatch.setattr(sink, "FETCH_CHUNK", 5)
     again = reorderlab.sweep(loss_grid(), seeds=3, workers=2, store=store_path, progress=False)
     assert reorderlab.simulations_executed() == before  # all from the store
     assert (again.attrs["executed"], again.attrs["cached"]) == (0, 12)
@@ -173,7 +176,7 @@ def test_cached_only_reads_the_store_and_simulates_nothing(
 ) -> None:
     """``cached_only``: the table of runs all in the store, with no run
     simulated; a run missing is named before anything is simulated."""
-    with pytest.raises(sweeper_mod.MissingRunsError, match="no results store at"):
+    with pytest.raises(sweep_mod.MissingRunsError, match="no results store at"):
         reorderlab.sweep(loss_grid(), seeds=2, store=store_path, cached_only=True)
     with pytest.raises(ValueError, match="cached_only: needs a store"):
         reorderlab.sweep(loss_grid(), seeds=2, store=None, cached_only=True)
@@ -182,9 +185,9 @@ def test_cached_only_reads_the_store_and_simulates_nothing(
     def refuse(*args: Any) -> None:
         raise AssertionError("cached_only simulated a run")
 
-    monkeypatch.setattr(sweeper_mod._worker, "simulate", refuse)
-    monkeypatch.setattr(sweeper_mod._worker, "simulate_batch", refuse)
-    monkeypatch.setattr(sweeper_mod._pool, "get_pool", refuse)
+    monkeypatch.setattr(worker_mod, "simulate", refuse)
+    monkeypatch.setattr(worker_mod, "simulate_batch", refuse)
+    monkeypatch.setattr(pool_mod, "get_pool", refuse)
     before = reorderlab.simulations_executed()
     again = reorderlab.sweep(loss_grid(), seeds=2, store=store_path, cached_only=True)
     assert reorderlab.simulations_executed() == before
@@ -192,7 +195,7 @@ def test_cached_only_reads_the_store_and_simulates_nothing(
     pd.testing.assert_frame_equal(comparable(again), comparable(df))
     # a third seed is not stored: 4 of 12 runs missing, the first named
     with pytest.raises(
-        sweeper_mod.MissingRunsError,
+        sweep_mod.MissingRunsError,
         match=r"^4 of 12 runs are not in the store .*store\.duckdb "
         r"\(first: impairments\[0\]\.p=0, seed 3\)$",
     ):
@@ -234,17 +237,15 @@ def test_serial_local_and_thread_backends_agree() -> None:
 
 
 def test_a_killed_worker_fails_the_sweep_and_keeps_completed_runs(store_path: Path) -> None:
-    from reorderlab import _pool
-
     grid = loss_grid(duration=10.0)
 
-    def kill_workers(job: sweeper_mod.Job, text: str) -> None:
-        for worker in _pool.get_pool(2)._workers:
+    def kill_workers(job: sweep_mod.Job, text: str) -> None:
+        for worker in pool_mod.get_pool(2)._workers:
             if worker.process.pid is not None:
                 os.kill(worker.process.pid, signal.SIGKILL)
 
     died = r"exit code -9\) .*run\(s\) of scenario"
-    with pytest.raises(_pool.WorkerDiedError, match=died) as err:
+    with pytest.raises(pool_mod.WorkerDiedError, match=died) as err:
         reorderlab.sweep(grid, seeds=2, workers=2, store=store_path, on_run=kill_workers)
     assert repr(grid.base.name) in str(err.value)
     with Store(store_path) as st:
@@ -433,13 +434,13 @@ def test_no_worker_start_reruns_an_unguarded_script(tmp_path: Path) -> None:
     proc = run_unguarded_script(
         tmp_path,
         """
-        from reorderlab import _pool
+        from reorderlab import pool as pool_mod
         from tests.test_sweep import small_scenario
         items = [(small_scenario(duration=0.5).to_json(), 1, None)]
-        _pool.prestart(2)  # started on a thread
-        on_demand = _pool.Pool(3)  # started by submit, while the other starts
+        pool_mod.prestart(2)  # started on a thread
+        on_demand = pool_mod.Pool(3)  # started by submit, while the other starts
         replies = 0
-        for pool in (on_demand, _pool.get_pool(2)):
+        for pool in (on_demand, pool_mod.get_pool(2)):
             for _ in range(2):
                 while pool.has_idle():
                     pool.submit(items, "t")
@@ -455,16 +456,14 @@ def test_no_worker_start_reruns_an_unguarded_script(tmp_path: Path) -> None:
 
 
 def test_start_workers_starts_the_pool_a_sweep_then_uses() -> None:
-    from reorderlab import _pool
-
-    _pool.discard_pool(3)
+    pool_mod.discard_pool(3)
     reorderlab.start_workers(3)
-    pool = _pool.get_pool(3)  # waits for the background start
+    pool = pool_mod.get_pool(3)  # waits for the background start
     pids = sorted(w.process.pid for w in pool._workers if w.process.pid is not None)
     assert len(pids) == 3
     df = reorderlab.sweep(loss_grid(1.0), seeds=2, workers=3, store=None, progress=False)
     assert len(df) == len(P_VALUES) * 2
-    assert _pool.get_pool(3) is pool
+    assert pool_mod.get_pool(3) is pool
     assert sorted(w.process.pid for w in pool._workers if w.process.pid is not None) == pids
     with pytest.raises(ValueError, match="workers: must be >= 1, got -1"):
         reorderlab.start_workers(-1)
@@ -485,19 +484,19 @@ def test_sweeps_of_two_threads_share_the_pool_in_turn() -> None:
 
 
 class _FakePool:
-    """Stands in for ``_pool.Pool`` in the driver loop: runs each task at
+    """Stands in for ``pool.Pool`` in the driver loop: runs each task at
     once; the job at index ``fail_at`` fails, or the pool "dies" then."""
 
     def __init__(self, size: int, fail_at: int, die: bool = False) -> None:
         self.size = size
         self.fail_at = fail_at
         self.die = die
-        self.running: list[list[sweeper_mod.Job]] = []
+        self.running: list[list[sweep_mod.Job]] = []
 
     def has_idle(self) -> bool:
         return len(self.running) < self.size
 
-    def queued_behind(self) -> list[sweeper_mod.Job] | None:
+    def queued_behind(self) -> list[sweep_mod.Job] | None:
         return None if len(self.running) < self.size else self.running[0]
 
     def busy(self) -> int:
@@ -506,15 +505,13 @@ class _FakePool:
     def ready(self) -> bool:
         return bool(self.running)
 
-    def submit(self, items: list[_worker.Item], tag: list[sweeper_mod.Job]) -> None:
+    def submit(self, items: list[worker_mod.Item], tag: list[sweep_mod.Job]) -> None:
         self.running.append(tag)
 
     def wait(self, next_task: object = None) -> list[tuple[object, list[object]]]:
-        from reorderlab import _pool
-
         out: list[tuple[object, list[object]]] = []
         dead = [c for c in self.running if self.die and any(j.index == self.fail_at for j in c)]
-        handed: list[list[sweeper_mod.Job]] = []
+        handed: list[list[sweep_mod.Job]] = []
         for chunk in self.running:
             if chunk in dead:
                 continue  # as Pool.wait: the others' results first, then the error
@@ -527,21 +524,19 @@ class _FakePool:
             out.append((chunk, results))
         self.running = dead + handed
         if dead and not out:
-            raise _pool.WorkerDiedError("gone")
+            raise pool_mod.WorkerDiedError("gone")
         return out
 
 
 @pytest.mark.parametrize("die", [False, True])
 def test_driver_loop_keeps_completed_runs_when_a_run_or_worker_fails(die: bool) -> None:
-    from reorderlab import _pool
-
     grid = Grid(small_scenario(), {"impairments[0].p": [0.001 * i for i in range(1, 13)]})
     jobs = jobs_for(grid, seeds=[1])
     stored: list[int] = []
     pool = _FakePool(size=2, fail_at=9, die=die)
-    expected = _pool.WorkerDiedError if die else ValueError
+    expected = pool_mod.WorkerDiedError if die else ValueError
     with pytest.raises(expected):
-        sweeper_mod._run_on_pool(
+        backends.run_on_pool(
             pool,  # type: ignore[arg-type]
             jobs,
             len(jobs),
@@ -562,13 +557,13 @@ def test_runs_left_when_storing_is_interrupted_are_handed_over_as_aborting() -> 
     jobs = jobs_for(grid, seeds=[1])
     calls: list[tuple[list[int], bool]] = []
 
-    def done(batch: list[tuple[sweeper_mod.Job, object]], *, aborting: bool = False) -> None:
+    def done(batch: list[tuple[sweep_mod.Job, object]], *, aborting: bool = False) -> None:
         calls.append(([job.index for job, _ in batch], aborting))
         if not aborting:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        sweeper_mod._run_on_pool(
+        backends.run_on_pool(
             _FakePool(size=2, fail_at=-1),  # type: ignore[arg-type]
             jobs,
             len(jobs),
@@ -581,15 +576,13 @@ def test_runs_left_when_storing_is_interrupted_are_handed_over_as_aborting() -> 
 def test_an_aborting_sweep_stores_runs_without_calling_on_run(
     store_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from reorderlab import _worker
-
-    def runner(jobs: object, count: int, done: sweeper_mod.Done) -> None:
+    def runner(jobs: object, count: int, done: backends.Done) -> None:
         first, second = list(jobs)[:2]  # type: ignore[call-overload]
-        done([(first, _worker.simulate(first.core_json(), first.seed))])
-        done([(second, _worker.simulate(second.core_json(), second.seed))], aborting=True)
+        done([(first, worker_mod.simulate(first.core_json(), first.seed))])
+        done([(second, worker_mod.simulate(second.core_json(), second.seed))], aborting=True)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(sweeper_mod, "_local_runner", lambda workers, **_: runner)
+    monkeypatch.setattr(backends, "local_runner", lambda workers, **_: runner)
     seen: list[str] = []
     before = reorderlab.simulations_executed()
     with pytest.raises(KeyboardInterrupt):
@@ -607,17 +600,15 @@ def test_an_aborting_sweep_stores_runs_without_calling_on_run(
 
 
 def test_a_worker_killed_between_sweeps_is_replaced() -> None:
-    from reorderlab import _pool
-
     first = reorderlab.sweep(loss_grid(1.0), seeds=1, workers=2, store=None, progress=False)
-    pool = _pool.get_pool(2)
+    pool = pool_mod.get_pool(2)
     victim = pool._workers[0].process
     assert victim.pid is not None
     os.kill(victim.pid, signal.SIGKILL)
     victim.join(timeout=5)
     again = reorderlab.sweep(loss_grid(1.0), seeds=1, workers=2, store=None, progress=False)
     pd.testing.assert_frame_equal(comparable(first), comparable(again))
-    assert _pool.get_pool(2) is pool and victim not in [w.process for w in pool._workers]
+    assert pool_mod.get_pool(2) is pool and victim not in [w.process for w in pool._workers]
 
 
 @pytest.mark.parametrize("small", [True, False])
@@ -625,11 +616,9 @@ def test_a_worker_gets_its_next_task_while_it_runs_one(small: bool) -> None:
     """Two tasks per worker: the second waits in its pipe (or, too big for
     the pipe's buffer, in the pool until the worker is idle); a third waits
     for a result. Results come back in order, each with its tag."""
-    from reorderlab import _pool
-
     jobs = jobs_for(loss_grid(1.0), seeds=[1])
     items = [(job.core_json(), job.seed, None) for job in jobs]
-    pool = _pool.Pool(1)
+    pool = pool_mod.Pool(1)
     try:
         assert pool.queued_behind() is None  # room for a worker
         pool.submit(items[:1], "first")
@@ -657,10 +646,8 @@ def test_a_worker_gets_its_next_task_while_it_runs_one(small: bool) -> None:
 def test_pool_wait_drops_an_idle_worker_that_died() -> None:
     """The pool waits on every worker's pipe: an idle one becomes readable
     only when its process dies; it is dropped (and replaced when needed)."""
-    from reorderlab import _pool
-
     items = [(job.core_json(), job.seed, None) for job in jobs_for(loss_grid(1.0), seeds=[1])]
-    pool = _pool.Pool(2)
+    pool = pool_mod.Pool(2)
     try:
         pool.start_workers()
         busy, idle = pool._workers
@@ -687,9 +674,7 @@ def test_pool_wait_drops_an_idle_worker_that_died() -> None:
 
 
 def test_handoff_leaves_room_for_two_tasks_in_the_pipe() -> None:
-    from reorderlab import _pool
-
-    pool = _pool.Pool(1)
+    pool = pool_mod.Pool(1)
     try:
         pool.start_workers()
         [worker] = pool._workers
@@ -740,7 +725,7 @@ def test_table_frame_is_pandas_frame_of_the_rows(same_columns: bool) -> None:
     ]
     if not same_columns:
         rows[3] = {"seed": 3, "p": 0.3, "extra": "x", "events": 7}
-    got = sweeper_mod._frame([(tuple(row), list(row.values())) for row in rows])
+    got = table_mod.frame([(tuple(row), list(row.values())) for row in rows])
     pd.testing.assert_frame_equal(got, pd.DataFrame(rows), check_exact=True)
     assert list(got.dtypes) == list(pd.DataFrame(rows).dtypes)
 
@@ -800,7 +785,7 @@ FLOW = {"flow": 0, "variant": "SACK", "throughput_bps": 5.0, "retransmits": 3, "
 def test_flatten_result_is_the_dict_updates(result: dict[str, Any]) -> None:
     expected = _flatten_by_dict_updates(result)
     for _ in range(2):  # the second time from the cached names
-        got = sweeper_mod.flatten_result(result)
+        got = sweep_mod.flatten_result(result)
         assert list(got.items()) == list(expected.items())
 
 
@@ -851,39 +836,44 @@ def test_a_scenario_the_core_refuses_is_a_scenario_error(monkeypatch: pytest.Mon
     def refuse(scenario_json: str, seed: int | None) -> object:
         raise ValueError("flows[0].tcp.mss: must be <= 9000, got 65000")  # as the core words it
 
-    monkeypatch.setattr(sweeper_mod._worker, "simulate", refuse)
+    monkeypatch.setattr(worker_mod, "simulate", refuse)
     with pytest.raises(ScenarioError, match=r"^flows\[0\]\.tcp\.mss: must be <= 9000") as info:
         reorderlab.sweep(small_scenario(), backend="serial", store=None)
     assert info.value.errors[0].path == "flows[0].tcp.mss"
     # the same from a task's results (the worker processes' way)
     into: list[Any] = []
     jobs = jobs_for(small_scenario(), seeds=[1])
-    error = sweeper_mod._completed(jobs, [ValueError("duration: must be > 0, got 0")], into)
+    error = backends._completed(jobs, [ValueError("duration: must be > 0, got 0")], into)
     assert isinstance(error, ScenarioError) and error.errors[0].path == "duration"
     panic = RuntimeError("reorderlab core panicked")
-    assert sweeper_mod._completed(jobs, [panic], into) is panic
+    assert backends._completed(jobs, [panic], into) is panic
 
 
-def test_importing_the_sweeper_starts_the_fork_server() -> None:
+def test_importing_the_packages_starts_no_process() -> None:
+    """Importing the sweep and store packages (and the command line) starts
+    no process, not even the fork server: it starts with the first worker."""
     code = (
-        "from reorderlab import _pool\n"
-        "before = _pool.fork_server_started()\n"
-        "import reorderlab.sweeper\n"
-        "print(before, _pool.fork_server_started())\n"
+        "import os\n"
+        "import reorderlab.cli, reorderlab.store, reorderlab.sweep\n"
+        "from reorderlab import pool\n"
+        "me = str(os.getpid())\n"
+        "kids = [p for p in os.listdir('/proc') if p.isdigit() and\n"
+        "        open(f'/proc/{p}/stat').read().rsplit(')', 1)[1].split()[1] == me]\n"
+        "print(pool.fork_server_started(), len(kids))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "True"]
+    assert out.stdout.split() == ["False", "0"]
 
 
-def test_a_child_process_importing_the_sweeper_starts_no_fork_server() -> None:
+def test_a_child_process_importing_the_sweep_starts_no_fork_server() -> None:
     """E.g. a Dask worker running a task that imports it."""
     import multiprocessing
 
-    from .child_targets import import_sweeper_and_report_fork_server
+    from .child_targets import import_sweep_and_report_fork_server
 
     ctx = multiprocessing.get_context("spawn")
     ours, theirs = ctx.Pipe()
-    child = ctx.Process(target=import_sweeper_and_report_fork_server, args=(theirs,))
+    child = ctx.Process(target=import_sweep_and_report_fork_server, args=(theirs,))
     child.start()
     try:
         assert ours.poll(60) and ours.recv() is False
@@ -897,7 +887,7 @@ def test_near_the_end_a_task_does_not_queue_behind_a_long_one() -> None:
     after it could keep the others busy twice as long."""
     grid = Grid(small_scenario(), {"impairments[0].p": [0.001 * i for i in range(1, 41)]})
     jobs = jobs_for(grid, seeds=[1])
-    tasks = sweeper_mod._Tasks(jobs, len(jobs), slots=4)
+    tasks = batching.Tasks(jobs, len(jobs), slots=4)
     tasks.record([(jobs[0], ("{}", 0.001, 0.001))])  # 1 ms runs: tasks of 40 // 4 = 10
     assert tasks.may_queue(behind=1, workers=2)  # 30 left after it >= 2 x (1 + 10)
     assert not tasks.may_queue(behind=10, workers=2)  # 30 < 2 x (10 + 10)
@@ -914,7 +904,7 @@ def test_runs_of_one_shape_share_one_tuple_of_column_names() -> None:
     each (1.7 KB per run)."""
     a = reorderlab.run(small_scenario(duration=1.0), seed=1).to_dict()
     b = reorderlab.run(small_scenario(duration=1.0), seed=2).to_dict()
-    (names_a, values_a), (names_b, values_b) = sweeper_mod._flat(a), sweeper_mod._flat(b)
+    (names_a, values_a), (names_b, values_b) = table_mod.flat(a), table_mod.flat(b)
     assert names_a is names_b and values_a is not values_b
 
 
@@ -969,16 +959,17 @@ def test_big_results_are_parsed_once_and_read_back_as_summaries(
     its table from the stored summaries without decoding anything. The
     stored summary is the one of the whole result, and the tables agree."""
     from reorderlab import store as store_mod
+    from reorderlab.store import rows, store
 
-    monkeypatch.setattr(store_mod, "COMPRESS_FROM", 1000)  # every result here is "big"
-    pack = store_mod._pack
+    monkeypatch.setattr(rows, "COMPRESS_FROM", 1000)  # every result here is "big"
+    pack = rows.pack
     packed: list[bool] = []
 
     def counted(text: str, value: object = None) -> tuple[str, bytes | None]:
         packed.append(value is not None)  # else the store parses the text again
         return pack(text, value)
 
-    monkeypatch.setattr(store_mod, "_pack", counted)
+    monkeypatch.setattr(rows, "pack", counted)
     first = reorderlab.sweep(loss_grid(1.0), seeds=1, store=store_path, progress=False)
     store_mod.wait_for_background_closes()  # (the sweep's store is flushed as it closes)
     assert packed and all(packed)
@@ -988,7 +979,7 @@ def test_big_results_are_parsed_once_and_read_back_as_summaries(
             raise AssertionError("decoded a result for the table")
         return str(result_json)
 
-    monkeypatch.setattr(store_mod, "_unpack", no_unpack)
+    monkeypatch.setattr(store, "unpack", no_unpack)
     again = reorderlab.sweep(loss_grid(1.0), seeds=1, store=store_path, progress=False)
     assert again.attrs["cached"] == len(P_VALUES)
     pd.testing.assert_frame_equal(comparable(first), comparable(again))
@@ -1046,18 +1037,18 @@ def test_the_same_run_twice_reads_its_metrics_back_from_the_first_row(collide: b
 def test_a_sweep_keeps_no_json_of_the_runs_it_has_stored() -> None:
     """Every job is held until the table is built; its scenario JSON (1.5 KB
     here) only until its run is stored."""
-    seen: list[sweeper_mod.Job] = []
-    jobs = sweeper_mod.jobs_for(loss_grid(1.0), seeds=[1])
+    seen: list[sweep_mod.Job] = []
+    jobs = sweep_mod.jobs_for(loss_grid(1.0), seeds=[1])
     assert all(job.canonical_json for job in jobs)
-    original = sweeper_mod._table
+    original = table_mod.Table.frame
 
-    def table(jobs: list[sweeper_mod.Job], *args: Any) -> pd.DataFrame:
+    def frame(self: table_mod.Table, jobs: list[sweep_mod.Job]) -> pd.DataFrame:
         seen.extend(jobs)
-        return original(jobs, *args)
+        return original(self, jobs)
 
     import unittest.mock
 
-    with unittest.mock.patch.object(sweeper_mod, "_table", table):
+    with unittest.mock.patch.object(table_mod.Table, "frame", frame):
         reorderlab.sweep(loss_grid(1.0), seeds=1, backend="serial", store=None, progress=False)
     assert len(seen) == len(P_VALUES)
     assert not any(job.canonical_json or job.scenario_json for job in seen)

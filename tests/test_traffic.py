@@ -6,7 +6,7 @@ import pytest
 
 import reorderlab
 from reorderlab.scenario import Scenario, ScenarioError
-from reorderlab.sweeper import flatten_result
+from reorderlab.sweep import flatten_result
 
 TOML = """
 name = "web"

@@ -13,7 +13,8 @@ Quick start::
 
 Attributes are imported lazily (pydantic, pandas and DuckDB only when
 first used): worker processes, which only need the compiled core, and the
-command line start quickly.
+command line start quickly. ``reorderlab.sweep`` is the package of sweeps,
+which can be called as its function ``sweep``.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from reorderlab._pool import start_workers
     from reorderlab.claims import Claim
     from reorderlab.league import compare
     from reorderlab.pcap import read_pcap
+    from reorderlab.pool import start_workers
     from reorderlab.runner import Result, engine_version, run, simulations_executed
     from reorderlab.scenario import (
         ArqImpairment,
@@ -62,7 +63,7 @@ if TYPE_CHECKING:
         load_scenario,
     )
     from reorderlab.store import Store
-    from reorderlab.sweeper import Grid, sweep
+    from reorderlab.sweep import Grid, sweep
 
 __version__ = "0.1.0"
 
@@ -107,9 +108,9 @@ _LAZY: dict[str, str] = {
     "TcpSpec": "reorderlab.scenario",
     "load_scenario": "reorderlab.scenario",
     "Store": "reorderlab.store",
-    "Grid": "reorderlab.sweeper",
-    "sweep": "reorderlab.sweeper",
-    "start_workers": "reorderlab._pool",
+    "Grid": "reorderlab.sweep",
+    "sweep": "reorderlab.sweep",  # the package itself, which can be called
+    "start_workers": "reorderlab.pool",
 }
 
 __all__ = [
@@ -164,7 +165,10 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'reorderlab' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    imported = importlib.import_module(module)
+    # ``sweep`` names the package reorderlab.sweep, as importing it does,
+    # which can be called as its function sweep()
+    value = imported if module == f"{__name__}.{name}" else getattr(imported, name)
     globals()[name] = value
     return value
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from reorderlab import _core
+from reorderlab.scenario import check_seed
 
 if TYPE_CHECKING:
     from reorderlab.scenario import Scenario
@@ -108,8 +109,6 @@ def time_scenario(scenario: Scenario, seed: int | None = None) -> dict[str, Any]
     What a run of one's own costs, and where: a sweep of N such runs takes
     about N x (``build_s`` + ``run_s`` + ``result_s`` + ``json_s``) of CPU.
     """
-    from reorderlab.scenario import check_seed
-
     used = scenario.seed if seed is None else check_seed(seed)
     report = _child(
         ["--scenario", json.dumps(used)], scenario.to_json(), f"scenario {scenario.name!r}"

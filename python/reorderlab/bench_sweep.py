@@ -12,10 +12,9 @@ and reports:
   the runs' wall times in place of their CPU times, which hides the CPU the
   driver takes from a worker in the middle of a run);
 * the same for the N-worker sweep as the first thing a new Python process
-  does (``cold_process``): its first worker may wait for the fork server
-  that worker processes are forked from, whose start begins when
-  ``reorderlab.sweeper`` is imported (here: before pandas is), and the
-  driver runs its code paths for the first time;
+  does (``cold_process``): its first worker waits for the fork server
+  that worker processes are forked from, which starts with the sweep's
+  first worker, and the driver runs its code paths for the first time;
 * the driver's CPU time (all its threads) during the sweep, in total and per
   run: what the driver takes from the cores the workers share with it, and
   less sensitive to other load on the machine than wall times.
@@ -29,6 +28,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from reorderlab.errors import import_distributed
 from reorderlab.scenario import (
     ChainTopology,
     DroptailQueue,
@@ -48,7 +49,7 @@ from reorderlab.scenario import (
     TcpSpec,
 )
 from reorderlab.store import wait_for_background_closes
-from reorderlab.sweeper import Backend, sweep
+from reorderlab.sweep import Backend, sweep
 
 __all__ = ["BACKENDS", "PRESETS", "bench_scenarios", "measure_sweep"]
 
@@ -224,10 +225,6 @@ def _cluster(backend: str, workers: int) -> Iterator[Any]:
     if backend != "dask":
         yield None
         return
-    import logging
-
-    from reorderlab.errors import import_distributed
-
     dist: Any = import_distributed()  # untyped package
     with (
         dist.LocalCluster(

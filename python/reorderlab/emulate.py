@@ -38,6 +38,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from reorderlab import _core
 from reorderlab._emu import result as results
 from reorderlab._emu.kernel import KernelPlan, plan
 from reorderlab._emu.netns import EmulationError, EmulationUnavailableError, unavailable_reason
@@ -115,8 +116,6 @@ def check(
 ) -> KernelPlan:
     """What the kernel and the link emulator will be told; a
     :class:`ScenarioError` naming the field of anything they cannot do."""
-    from reorderlab import _core
-
     try:
         _core.emulation_check(sc.to_json())
     except ValueError as exc:

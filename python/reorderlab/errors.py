@@ -2,11 +2,12 @@
 their own so that catching them (the CLI does, around every command) does
 not import DuckDB, pandas and the sweep machinery.
 
-``reorderlab.store`` and ``reorderlab.sweeper`` export the same classes.
+``reorderlab.store`` and ``reorderlab.sweep`` export the same classes.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 __all__ = [
@@ -46,8 +47,6 @@ class MissingRunsError(StoreError):
 def import_distributed() -> Any:
     """Dask's ``distributed`` package (an optional dependency), or a
     :class:`BackendError` saying how to install it."""
-    import importlib
-
     try:
         return importlib.import_module("distributed")
     except ImportError as exc:

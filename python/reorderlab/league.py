@@ -22,8 +22,8 @@ Student-t confidence interval:
 
 Variants are ranked by goodput (highest first) or, when every flow of the
 scenario is finite, by completion time (lowest first). Each variant runs
-with the congestion control its own paper used (the core's registry,
-``variant_cc.rs``) unless ``cc`` names one for all.
+with the congestion control its own paper used (its entry in the core's
+registry, ``tcp/variants/registry.rs``) unless ``cc`` names one for all.
 """
 
 from __future__ import annotations
@@ -33,20 +33,20 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import pandas as pd
+
+from reorderlab import _core
+from reorderlab.runner import as_scenario
 from reorderlab.scenario import (
     FieldError,
     Scenario,
     ScenarioError,
     format_value,
-    known_aliases,
     known_names,
 )
-from reorderlab.sweeper import DEFAULT, seeds_list, sweep
-
-if TYPE_CHECKING:
-    import pandas as pd
+from reorderlab.sweep import DEFAULT, seeds_list, sweep
 
 __all__ = [
     "LEAGUE_COLUMNS",
@@ -85,8 +85,6 @@ LEAGUE_COLUMNS = (
 
 def paper_cc() -> dict[str, str]:
     """Variant -> the congestion control its paper used (registry names)."""
-    from reorderlab import _core
-
     return {str(v["name"]): str(v["paper_cc"]) for v in json.loads(_core.variants())}
 
 
@@ -111,10 +109,9 @@ def _pick_variants(variants: str | Sequence[str]) -> list[str]:
         variants = [v.strip() for v in variants.split(",") if v.strip()]
     if not variants:
         raise ScenarioError([FieldError("variants", "must name at least one variant")])
-    by_lower = {k.lower(): k for k in known} | known_aliases("variants")
     out: list[str] = []
     for i, name in enumerate(variants):
-        resolved = by_lower.get(str(name).lower())
+        resolved = _core.canonical_variant(str(name))
         if resolved is None:
             message = f"unknown variant {format_value(name)} (known: {', '.join(known)})"
             raise ScenarioError([FieldError(f"variants[{i}]", message)])
@@ -167,10 +164,8 @@ def compare(
     Returns the table (columns :data:`LEAGUE_COLUMNS`, best first);
     ``attrs["runs"]`` holds every run (``disturbed`` True / False),
     ``attrs["ranked_by"]`` the ranking metric, ``attrs["stats"]`` the
-    sweep's :class:`~reorderlab.sweeper.SweepStats`.
+    sweep's :class:`~reorderlab.sweep.SweepStats`.
     """
-    from reorderlab.runner import as_scenario
-
     sc = as_scenario(scenario)
     if not sc.flows:
         raise ScenarioError([FieldError("flows", "compare needs at least one flow, got []")])
@@ -289,8 +284,6 @@ def league_table(
     runs: pd.DataFrame, *, n_flows: int, duration: float, finite: bool
 ) -> pd.DataFrame:
     """The ranked table of a compare sweep's runs (columns :data:`LEAGUE_COLUMNS`)."""
-    import pandas as pd
-
     by_sender: dict[tuple[str, str], dict[bool, dict[int, dict[str, float]]]] = {}
     for raw in runs.to_dict("records"):
         row = {str(k): v for k, v in raw.items()}
@@ -358,6 +351,8 @@ def _league_row(
 def write_league(table: pd.DataFrame, out: str | Path) -> list[Path]:
     """Write ``league.csv``, ``league.json`` (what the table is), ``runs.csv``
     and the bar chart ``league.png`` / ``league.svg`` into ``out``."""
+    # Imported here, the one import of this module that waits for its use:
+    # matplotlib (hundreds of ms) only for a league written to files.
     from reorderlab.plot import bar_plot
 
     folder = Path(out)

@@ -16,12 +16,15 @@ for captures is always simulated (and its result stored as any other).
 
 from __future__ import annotations
 
+import json
 import struct
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from reorderlab import _core
 
 __all__ = ["Capture", "TcpPacket", "read_pcap", "simulate_with_captures", "tap_spec"]
 
@@ -58,10 +61,6 @@ def simulate_with_captures(
     Raises ``ValueError`` for an invalid scenario (the caller names it) and
     ``OSError`` naming the file for a capture that cannot be written.
     """
-    import json
-
-    from reorderlab import _core
-
     folder = Path(pcap_dir)
     folder.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()

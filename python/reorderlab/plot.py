@@ -25,6 +25,8 @@ from matplotlib.axis import Axis
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
+from reorderlab import pool, worker
+
 __all__ = ["CDF_POINTS", "Series", "bar_plot", "cdf_points", "in_background", "line_plot"]
 
 #: label -> (x values, y values, optional y error)
@@ -182,17 +184,15 @@ class _Background:
         self._futures: list[cf.Future[None]] = []
 
     def submit(self, spec: _FigureSpec) -> None:
-        from reorderlab import _pool, _worker
-
         if self._executor is None:
             self._executor = cf.ProcessPoolExecutor(
                 DRAWERS,
-                mp_context=_pool.process_context(),
+                mp_context=pool.process_context(),
                 # Ctrl-C is the caller's to handle (the block then waits for
                 # the figure being drawn and drops the others)
-                initializer=_worker.ignore_sigint,
+                initializer=worker.ignore_sigint,
             )
-        with _pool.main_not_reimported():  # (its process starts with the first submit)
+        with pool.main_not_reimported():  # (its process starts with the first submit)
             self._futures.append(self._executor.submit(_draw, spec))
 
     def finish(self, cancel: bool) -> None:

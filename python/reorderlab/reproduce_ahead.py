@@ -6,7 +6,7 @@ the workers waited while the driver made the figure, and at the end of
 each figure's sweep one worker waited while the other finished the last
 run. Instead, the runs of every chosen figure (each key once, in figure
 order) are one sweep on a thread of the driver
-(:func:`reorderlab.sweeper.simulate_jobs`), which stores them; each figure
+(:func:`reorderlab.sweep.simulate_jobs`), which stores them; each figure
 waits for its own runs only, then finds them in the store while the
 workers go on with the next figures'. The figures' results are those of
 the stored runs, as for a second ``reproduce`` with the same store: the
@@ -24,11 +24,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reorderlab import _pool
+from reorderlab import pool as _pool
 
 if TYPE_CHECKING:
     from reorderlab.papers.kit.runs import Plan
-    from reorderlab.sweeper import Job
+    from reorderlab.sweep import Job
 
 __all__ = ["Ahead"]
 
@@ -66,7 +66,7 @@ class Ahead:
         return self
 
     def _run(self) -> None:
-        from reorderlab.sweeper import simulate_jobs
+        from reorderlab.sweep import simulate_jobs
 
         try:
             jobs, self._jobs = self._jobs, []

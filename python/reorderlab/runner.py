@@ -10,20 +10,25 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from reorderlab import _core, _worker
+from reorderlab import _core, worker
+from reorderlab.pcap import Capture, simulate_with_captures
 from reorderlab.scenario import Scenario, ScenarioError, check_seed, load_scenario
 
-if TYPE_CHECKING:  # imported where used: a CLI run needs none of them
+# pandas, numpy and the store (DuckDB) are imported where they are used,
+# the only imports of this module that wait: a command-line run needs no
+# pandas or numpy, nor DuckDB without a store (``--no-cache``)
+# (tests/test_cli_imports.py).
+if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-    from reorderlab.pcap import Capture
     from reorderlab.store import Store
 
 __all__ = [
     "Result",
     "ScenarioLike",
     "as_scenario",
+    "count_simulations",
     "engine_version",
     "run",
     "simulate_json",
@@ -44,7 +49,9 @@ def simulations_executed() -> int:
     return _SIMULATIONS
 
 
-def _count(n: int = 1) -> None:
+def count_simulations(n: int = 1) -> None:
+    """Count ``n`` simulations run in this process (a sweep counts its runs
+    as it receives them from its workers): :func:`simulations_executed`."""
     global _SIMULATIONS
     _SIMULATIONS += n
 
@@ -73,10 +80,10 @@ def as_scenario(scenario: ScenarioLike) -> Scenario:
 def simulate_json(scenario: Scenario, seed: int | None) -> tuple[str, float]:
     """One call into the core; core scenario errors become :class:`ScenarioError`."""
     try:
-        text, wall, _cpu = _worker.simulate(scenario.to_json(), seed)
+        text, wall, _cpu = worker.simulate(scenario.to_json(), seed)
     except ValueError as exc:
         raise ScenarioError.from_core(str(exc), scenario.name) from None
-    _count()
+    count_simulations()
     return text, wall
 
 
@@ -359,13 +366,11 @@ def _run_capturing(
 ) -> Result:
     """A run writing its captures; its result goes into ``store`` like any
     other (under the key of the scenario without captures)."""
-    from reorderlab.pcap import simulate_with_captures
-
     try:
         text, wall, captures = simulate_with_captures(sc.to_json(), seed, pcap_dir)
     except ValueError as exc:
         raise ScenarioError.from_core(str(exc), sc.name) from None
-    _count()
+    count_simulations()
     key = None
     if store is not None:
         from reorderlab.store import Store

@@ -1,50 +1,85 @@
-"""Scenario schema: validated models mirroring ``crates/reorderlab/src/spec``.
+"""Scenarios: the models of the core's schema, with their errors, loading,
+serialisation and cache keys.
 
-The models here are the Python side of the contract described in
-``docs/scenario-format.md``: the same fields, defaults and ``kind`` tags as the
-serde structs of the Rust core. A scenario is built from Python objects, a
-dict, or a TOML file, and serialised to the JSON the core accepts with
+Each field is declared once, in ``crates/reorderlab/src/spec`` (its type,
+default, range and one-line doc); the pydantic models are generated from
+the core's JSON Schema into ``_scenario_models.py`` (``python -m
+reorderlab._schema_gen``) and re-exported here, with :class:`Scenario`'s
+methods added. A scenario is built from Python objects, a dict, or a TOML
+file, and serialised to the JSON the core accepts with
 :meth:`Scenario.to_json` (``None`` fields are omitted so the core's own
 defaults apply: e.g. a ``TcpSpec`` field left ``None`` means "the variant's
 default").
 
-Validation happens once, in two layers: pydantic checks each field's type
-(strictly: a string is not a number, 0 is not ``false``), the range of the
-core's integer types and the sign of numbers; then the core checks every
-other rule, the cross-field ones (routes, link names, endpoints, multipath
-paths) and the limits of ``docs/limits.md`` (``_core.validate``). Every
-error names the field by its path and the bad value, e.g.
+Validation happens once, in two layers: pydantic checks each field against
+its declaration (strictly: a string is not a number, 0 is not ``false``;
+the range with the core's words, ``_field_types.Range``); then the core
+checks every rule that joins fields (routes, link names, endpoints,
+multipath paths) and the limits of ``docs/limits.md`` (``_core.validate``).
+Every error names the field by its path and the bad value, e.g.
 ``topology.bottleneck_rate: must be > 0, got -5``; they are collected in a
 :class:`ScenarioError` (a ``ValueError``).
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-import math
 import operator
 import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Any
 
 import orjson
 import tomli_w
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
 from reorderlab import _core
+from reorderlab._field_types import U64_MAX, format_value, known_names
+from reorderlab._scenario_models import (
+    SERIES_NAMES,
+    ArqImpairment,
+    BurstLossImpairment,
+    ChainTopology,
+    ConstantVar,
+    CustomTopology,
+    DelayedAck,
+    DelayImpairment,
+    DroptailQueue,
+    DumbbellTopology,
+    EmpiricalVar,
+    ExponentialVar,
+    FlowSpec,
+    GilbertElliottImpairment,
+    HyperexponentialVar,
+    Impairment,
+    LinkSpec,
+    LossImpairment,
+    MultipathSpec,
+    NormalVar,
+    Pareto2Var,
+    ParetoVar,
+    ParkingLotTopology,
+    PcapTap,
+    Position,
+    PositionedImpairment,
+    Queue,
+    RandomVar,
+    ReceiverSpec,
+    RecordSpec,
+    RedQueue,
+    ReorderImpairment,
+    ScenarioFields,
+    SwapImpairment,
+    TcpSpec,
+    Topology,
+    TrafficSpec,
+    UniformVar,
+)
 
 __all__ = [
     "SERIES_NAMES",
@@ -72,6 +107,7 @@ __all__ = [
     "ParetoVar",
     "ParkingLotTopology",
     "PcapTap",
+    "Position",
     "PositionedImpairment",
     "Queue",
     "RandomVar",
@@ -88,20 +124,11 @@ __all__ = [
     "UniformVar",
     "canonical_json",
     "format_value",
+    "known_names",
     "load_scenario",
     "set_path",
     "without_outputs",
 ]
-
-U32_MAX = 2**32 - 1
-U64_MAX = 2**64 - 1
-
-SeriesName = Literal[
-    "cwnd", "ssthresh", "srtt", "rto", "dupthresh", "pipe", "delivered", "fa_ratio", "sent"
-]
-
-#: Sender variables that ``record.series`` may name (``spec::SERIES_NAMES``).
-SERIES_NAMES: tuple[str, ...] = get_args(SeriesName)
 
 # --------------------------------------------------------------------------
 # Errors
@@ -150,34 +177,6 @@ def check_seed(value: Any, path: str = "seed") -> int:
             return seed
     message = f"must be an integer from 0 to {U64_MAX}, got {format_value(value)}"
     raise ScenarioError([FieldError(path, message)])
-
-
-def format_value(value: Any) -> str:
-    """Render a bad value the way a user wrote it (TOML-like)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        if math.isfinite(value) and value.is_integer() and abs(value) < 1e16:
-            return str(int(value))
-        return repr(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return repr(value)
-    if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json", exclude_none=True, by_alias=True)
-    try:
-        text = json.dumps(value, sort_keys=True)
-    except (TypeError, ValueError):
-        text = repr(value)
-    except RecursionError:
-        text = f"<{type(value).__name__} nested too deeply>"
-    # an error stays one readable line, whatever was given
-    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
-
-
-#: The longest a value is shown in an error message.
-_SHOWN = 200
 
 
 def _custom(path: str, message: str) -> PydanticCustomError:
@@ -308,510 +307,6 @@ def _field_errors(exc: ValidationError, data: Any) -> list[FieldError]:
 
 
 # --------------------------------------------------------------------------
-# Field types
-# --------------------------------------------------------------------------
-
-
-# Types only (strict: ``"8e6"`` is not a rate, ``1`` not ``true``, bytes not
-# a name), the ranges of the core's integer types and the sign of a few
-# numbers; every other rule (ranges, limits, cross-field rules: routes, link
-# names, endpoints, multipath) is the core's (``_core.validate``), written
-# once in ``crates/reorderlab/src/spec/validate.rs``.
-
-#: A float field: a finite number (an int is one too), not a bool or a string.
-Real = Annotated[float, Field(strict=True, allow_inf_nan=False)]
-PosFloat = Annotated[Real, Field(gt=0)]
-NonNegFloat = Annotated[Real, Field(ge=0)]
-U8 = Annotated[int, Field(ge=0, le=255, strict=True)]
-U32 = Annotated[int, Field(ge=0, le=U32_MAX, strict=True)]
-PosU32 = Annotated[int, Field(ge=1, le=U32_MAX, strict=True)]
-U64 = Annotated[int, Field(ge=0, le=U64_MAX, strict=True)]
-Bool = Annotated[bool, Field(strict=True)]
-Name = Annotated[str, Field(strict=True)]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-        validate_default=False,
-        frozen=False,
-    )
-
-
-# --------------------------------------------------------------------------
-# Queues
-# --------------------------------------------------------------------------
-
-
-class DroptailQueue(_Model):
-    """Tail drop when either limit would be exceeded (``kind = "droptail"``)."""
-
-    kind: Literal["droptail"] = "droptail"
-    limit_packets: PosU32 | None = None
-    limit_bytes: Annotated[int, Field(ge=1, le=U64_MAX, strict=True)] | None = None
-
-
-class RedQueue(_Model):
-    """Random Early Detection (Floyd & Jacobson 1993), thresholds in packets."""
-
-    kind: Literal["red"] = "red"
-    limit_packets: PosU32
-    min_th: NonNegFloat
-    max_th: PosFloat
-    max_p: Annotated[Real, Field(allow_inf_nan=False)] = 0.1
-    w_q: Annotated[Real, Field(allow_inf_nan=False)] = 0.002
-    gentle: Bool = False
-    instantaneous: Bool = False
-
-
-Queue = Annotated[DroptailQueue | RedQueue, Field(discriminator="kind")]
-
-
-def _default_queue() -> DroptailQueue:
-    return DroptailQueue(limit_packets=100)
-
-
-# --------------------------------------------------------------------------
-# Topologies
-# --------------------------------------------------------------------------
-
-
-class LinkSpec(_Model):
-    """One unidirectional link of a custom topology (``from`` -> ``to``)."""
-
-    from_: Name = Field(alias="from")
-    to: Name
-    rate: PosFloat
-    delay: NonNegFloat
-    queue: Queue = Field(default_factory=_default_queue)
-    duplex: Bool = True
-
-
-class ChainTopology(_Model):
-    """rr-tcp Fig. 3: ``S1 -(access)- R1 -(bottleneck)- R2 -(access)- D``."""
-
-    kind: Literal["chain"] = "chain"
-    access_rate: PosFloat = 10e6
-    access_delay: NonNegFloat = 0.001
-    bottleneck_rate: PosFloat
-    bottleneck_delay: NonNegFloat
-    queue: Queue = Field(default_factory=_default_queue)
-    access_queue: Queue | None = None
-
-
-class DumbbellTopology(_Model):
-    """``S0..S{n-1} - R1 - R2 - D0..D{n-1}``; pair i uses ``S{i}`` and ``D{i}``."""
-
-    kind: Literal["dumbbell"] = "dumbbell"
-    pairs: Annotated[int, Field(ge=1, le=100_000, strict=True)]
-    access_rate: PosFloat = 10e6
-    access_delays: list[NonNegFloat] = Field(default_factory=list)
-    access_delay: NonNegFloat = 0.001
-    bottleneck_rate: PosFloat
-    bottleneck_delay: NonNegFloat
-    queue: Queue = Field(default_factory=_default_queue)
-    access_queue: Queue | None = None
-
-
-class ParkingLotTopology(_Model):
-    """tcp-pr Fig. 3: routers ``R0..R{h}``, hop i = ``R{i-1} -> R{i}``."""
-
-    kind: Literal["parking_lot"] = "parking_lot"
-    hop_rates: list[PosFloat]
-    hop_delay: NonNegFloat = 0.002
-    access_rate: PosFloat = 10e6
-    cross_access_rates: list[PosFloat] = Field(default_factory=list)
-    access_delay: NonNegFloat = 0.001
-    queue: Queue = Field(default_factory=_default_queue)
-    access_queue: Queue | None = None
-
-
-class CustomTopology(_Model):
-    """Explicit nodes and links."""
-
-    kind: Literal["custom"] = "custom"
-    nodes_: list[Name] = Field(alias="nodes")
-    links_: list[LinkSpec] = Field(alias="links")
-
-
-Topology = Annotated[
-    ChainTopology | DumbbellTopology | ParkingLotTopology | CustomTopology,
-    Field(discriminator="kind"),
-]
-
-# --------------------------------------------------------------------------
-# Impairments
-# --------------------------------------------------------------------------
-
-
-# -- random variables (``spec::RandomVar``, tagged by ``dist``) ------------
-
-
-class ConstantVar(_Model):
-    """Always ``value``."""
-
-    dist: Literal["constant"] = "constant"
-    value: Real
-
-
-class UniformVar(_Model):
-    """Uniform on ``[low, high]``."""
-
-    dist: Literal["uniform"] = "uniform"
-    low: Real
-    high: Real
-
-
-class NormalVar(_Model):
-    """Normal with ``mean`` and standard deviation ``sd``, truncated at 0."""
-
-    dist: Literal["normal"] = "normal"
-    mean: Real
-    sd: Real
-
-
-class ExponentialVar(_Model):
-    """Exponential with the given ``mean``."""
-
-    dist: Literal["exponential"] = "exponential"
-    mean: Real
-
-
-class HyperexponentialVar(_Model):
-    """With probability ``probs[i]`` an exponential of mean ``means[i]``."""
-
-    dist: Literal["hyperexponential"] = "hyperexponential"
-    means: list[Real]
-    probs: list[Real]
-
-
-class _ScaleShape(_Model):
-    scale: Real
-    shape: Real
-
-
-class ParetoVar(_ScaleShape):
-    """Pareto type I: P(X > x) = (scale / x)^shape for x >= scale."""
-
-    dist: Literal["pareto"] = "pareto"
-
-
-class Pareto2Var(_ScaleShape):
-    """Pareto type II (Lomax): P(X > x) = (1 + x / scale)^-shape."""
-
-    dist: Literal["pareto2"] = "pareto2"
-
-
-class EmpiricalVar(_Model):
-    """Empirical CDF: ``cdf[i]`` = P(X <= ``values[i]``)."""
-
-    dist: Literal["empirical"] = "empirical"
-    values: list[Real]
-    cdf: list[Real]
-
-
-RandomVar = Annotated[
-    ConstantVar
-    | UniformVar
-    | NormalVar
-    | ExponentialVar
-    | HyperexponentialVar
-    | ParetoVar
-    | Pareto2Var
-    | EmpiricalVar,
-    Field(discriminator="dist"),
-]
-
-# -- impairment models (``spec::ImpairmentModel``, tagged by ``kind``) ------
-
-Position = Literal["ingress", "egress"]
-
-
-class _Impairment(_Model):
-    """Fields common to every impairment element (``spec::ImpairmentSpec``)."""
-
-    link: Name
-    #: ``ingress`` (before the queue) or ``egress`` (after the link); None =
-    #: the model's default (egress for ``arq``, ingress otherwise).
-    position: Position | None = None
-
-
-class LossImpairment(_Impairment):
-    """Independent (Bernoulli) drop of each packet with probability ``p``."""
-
-    kind: Literal["loss"] = "loss"
-    p: Real
-    data_only: Bool = True
-
-
-class DelayImpairment(_Impairment):
-    """Each packet, with probability ``fraction``, held for a drawn ``delay`` (s)."""
-
-    kind: Literal["delay"] = "delay"
-    fraction: Real
-    delay: RandomVar
-    data_only: Bool = False
-
-
-class BurstLossImpairment(_Impairment):
-    """Drop episodes starting with probability ``q`` per packet, lasting ``duration`` (s)."""
-
-    kind: Literal["burst_loss"] = "burst_loss"
-    q: Real
-    duration: RandomVar
-    data_only: Bool = True
-
-
-class GilbertElliottImpairment(_Impairment):
-    """Two-state Markov loss, stepped once per packet."""
-
-    kind: Literal["gilbert_elliott"] = "gilbert_elliott"
-    p_gb: Real
-    p_bg: Real
-    loss_good: Real = 0.0
-    loss_bad: Real = 1.0
-    data_only: Bool = True
-
-
-class PositionedImpairment(_Impairment):
-    """Drop the listed data segments (0-based) of flow ``flow``."""
-
-    kind: Literal["positioned"] = "positioned"
-    flow: U32
-    segments: list[U32]
-    copies: Literal["original", "all"] = "original"
-
-
-class SwapImpairment(_Impairment):
-    """Every ``period`` s, ``swaps`` times exchange two packets waiting in the queue."""
-
-    kind: Literal["swap"] = "swap"
-    period: PosFloat
-    swaps: PosU32
-
-
-class ReorderImpairment(_Impairment):
-    """The reordering generator of high-speed Sec. III (interval, delay, block)."""
-
-    kind: Literal["reorder"] = "reorder"
-    interval: RandomVar
-    delay: RandomVar | None = None
-    delay_packets: RandomVar | None = None
-    block: RandomVar = Field(default_factory=lambda: ConstantVar(value=1.0))
-    max_hold: PosFloat = 0.01
-    data_only: Bool = True
-
-
-class ArqImpairment(_Impairment):
-    """Link-layer ARQ: each attempt fails with ``frame_error``, retried one ``link_rtt`` later."""
-
-    kind: Literal["arq"] = "arq"
-    frame_error: Real
-    link_rtt: NonNegFloat
-    in_order: Bool = False
-    max_attempts: PosU32 | None = None
-
-
-Impairment = Annotated[
-    LossImpairment
-    | DelayImpairment
-    | BurstLossImpairment
-    | GilbertElliottImpairment
-    | PositionedImpairment
-    | SwapImpairment
-    | ReorderImpairment
-    | ArqImpairment,
-    Field(discriminator="kind"),
-]
-
-
-class MultipathSpec(_Model):
-    """Per-packet multipath splitter at node ``at`` for destination ``dst``."""
-
-    at: Name
-    dst: Name
-    #: each path a list of link names from ``at`` to ``dst``
-    paths: list[list[Name]]
-    epsilon: NonNegFloat | None = None
-    scale: PosFloat = 1.0
-    weights: list[Real] | None = None
-    data_only: Bool = True
-
-
-# --------------------------------------------------------------------------
-# Flows
-# --------------------------------------------------------------------------
-
-
-class TcpSpec(_Model):
-    """Sender parameters common to all variants; ``None`` = the variant's default."""
-
-    mss: Annotated[int, Field(ge=1, le=65535, strict=True)] | None = None
-    ack_size: Annotated[int, Field(ge=1, le=65535, strict=True)] | None = None
-    max_window: PosU32 | None = None
-    initial_window: PosU32 | None = None
-    initial_ssthresh: Annotated[int, Field(ge=2, le=U32_MAX, strict=True)] | None = None
-    min_rto: PosFloat | None = None
-    max_rto: PosFloat | None = None
-    initial_rto: PosFloat | None = None
-    granularity: NonNegFloat | None = None
-    dupthresh: PosU32 | None = None
-    limited_transmit: Bool | None = None
-    #: limited transmit up to this many congestion windows (RR-TCP's k)
-    limited_transmit_bound: NonNegFloat | None = None
-    #: initial (DSACK-TA) or fixed (DSACK-FA) FA ratio in [0, 1]
-    fa_ratio: Real | None = None
-    #: RTT measurement: one timed segment per RTT (BSD / ns-2, the default)
-    #: or every ACK (Linux / timestamps)
-    rtt_timing: Literal["per_rtt", "per_ack"] | None = None
-    #: TCP-PR srtt decay per RTT, in (0, 1)
-    alpha: Real | None = None
-    #: TCP-PR mxrtt = beta * srtt, beta >= 1
-    beta: Real | None = None
-    #: congestion window validation: none | rfc2861 (RFC 2861)
-    cwv: Literal["none", "rfc2861"] | None = None
-    #: Linux's HyStart in CUBIC's slow start (None: the variant's; on for
-    #: Linux and the Linux 3.17 family)
-    hystart: Bool | None = None
-    #: an ns-2 release's RTT estimator and timer rules (docs/variants.md)
-    rto_estimator: Literal["ns2-2.1b8", "ns2-2.26", "ns2-2.27", "ns2-2.31"] | None = None
-    #: how an undo restores the window: at once (the rr-tcp paper) or by slow start
-    #: back to the earlier cwnd (Blanton-Allman); None = "restore"
-    undo_response: Literal["restore", "slow-start"] | None = None
-    syn: Bool = False
-
-
-DelayedAck = Literal["none", "rfc1122", "quickack"]
-
-
-class ReceiverSpec(_Model):
-    """Receiver ACK policy."""
-
-    delayed_ack: DelayedAck = "none"
-    delack_timeout: PosFloat = 0.2
-    delack_every: PosU32 = 2
-    sack: Bool = True
-    dsack: Bool = True
-    max_sack_blocks: U8 = 4
-
-
-class _Transport(_Model):
-    """Sender variant, congestion control and their parameters."""
-
-    variant: Name = "SACK"
-    cc: Name = "reno"
-    tcp: TcpSpec = Field(default_factory=TcpSpec)
-    receiver: ReceiverSpec = Field(default_factory=ReceiverSpec)
-
-    @field_validator("variant")
-    @classmethod
-    def _variant_spelling(cls, value: str) -> str:
-        """The registry's spelling of a known variant or alias: one cache
-        key per variant (an unknown name is the core's to report)."""
-        for name in known_names("variants"):
-            if name.lower() == value.lower():
-                return name
-        return known_aliases("variants").get(value.lower(), value)
-
-    @field_validator("cc")
-    @classmethod
-    def _cc_spelling(cls, value: str) -> str:
-        for name in known_names("congestion_controls"):
-            if name.lower() == value.lower():
-                return name
-        return value
-
-
-class FlowSpec(_Transport):
-    """The transport and application of one flow."""
-
-    name: Name | None = None
-    src: Name
-    dst: Name
-    start: NonNegFloat = 0.0
-    segments: U64 = 0
-
-
-def _pareto_of_mean(mean: float, shape: float) -> ParetoVar:
-    return ParetoVar(scale=mean * (shape - 1) / shape, shape=shape)
-
-
-class TrafficSpec(_Transport):
-    """A traffic generator: web-like sessions.
-
-    ``kind="http"``: sessions opening one flow per object; the defaults are
-    the tcp-pr paper's web sessions (Sec. V): page gap Exp(1 s), one object per page,
-    inter-object Exp(10 ms), object size Pareto (mean 40 KB, shape 1.2).
-    ``kind="page"``: page downloads over up to ``connections`` persistent
-    connections, the HTML first (tail-loss Sec. 3.3); ``page_interarrival`` is
-    the think time after a page, ``object_sizes`` an optional fixed page.
-    See ``docs/traffic.md``.
-    """
-
-    name: Name | None = None
-    kind: Literal["http", "page"] = "http"
-    server: Name
-    client: Name
-    sessions: PosU32 = 1
-    start: NonNegFloat = 0.0
-    stop: PosFloat | None = None
-    closed_loop: Bool = False
-    page_interarrival: RandomVar = Field(default_factory=lambda: ExponentialVar(mean=1.0))
-    objects_per_page: RandomVar = Field(default_factory=lambda: ConstantVar(value=1.0))
-    inter_object: RandomVar = Field(default_factory=lambda: ExponentialVar(mean=0.01))
-    object_size: RandomVar = Field(default_factory=lambda: _pareto_of_mean(40_000.0, 1.2))
-    connections: Annotated[int, Field(ge=1, le=64, strict=True)] | None = None
-    object_sizes: list[PosFloat] | None = None
-
-
-class PcapTap(_Model):
-    """A packet capture at one end of a link (``docs/pcap.md``): both
-    directions, as ``tcpdump`` on that interface would see them. ``ingress``
-    is the end at the link's ``from`` node, ``egress`` the one at its ``to``
-    node."""
-
-    link: Name
-    position: Position = "egress"
-
-
-class RecordSpec(_Model):
-    """What to record besides the per-flow counters.
-
-    ``pcap`` lists packet captures; they are written by a run given an
-    output folder (``run(..., pcap_dir=...)``, ``reorderlab run``), never by
-    a sweep, and are not part of the run's cache key (see ``docs/pcap.md``).
-    """
-
-    series: list[Name] = Field(default_factory=list)
-    interval: PosFloat = 0.1
-    flows: list[U32] = Field(default_factory=list)
-    objects: Bool = False
-    trace_window: list[NonNegFloat] = Field(default_factory=list)
-    pcap: list[PcapTap] | None = None
-
-
-@functools.cache
-def _registry(kind: str) -> tuple[dict[str, Any], ...]:
-    """Entries of one of the core's registries."""
-    return tuple(json.loads(getattr(_core, kind)()))
-
-
-def known_names(kind: str) -> tuple[str, ...]:
-    """Names in one of the core's registries (``variants``, ``congestion_controls``)."""
-    return tuple(str(entry["name"]) for entry in _registry(kind))
-
-
-def known_aliases(kind: str) -> dict[str, str]:
-    """Lower-cased alias -> registry name (e.g. ``inc-by-1`` -> ``DSACK-BL-INC``)."""
-    return {
-        str(alias).lower(): str(entry["name"])
-        for entry in _registry(kind)
-        for alias in entry.get("aliases", [])
-    }
-
-
-# --------------------------------------------------------------------------
 # Scenario
 # --------------------------------------------------------------------------
 
@@ -826,19 +321,9 @@ def without_outputs(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-class Scenario(_Model):
-    """One simulation run (see ``docs/scenario-format.md``)."""
-
-    name: Name = "scenario"
-    duration: PosFloat
-    seed: U64 = 1
-    warmup: NonNegFloat = 0.0
-    topology: Topology
-    impairments: list[Impairment] = Field(default_factory=list)
-    multipath: list[MultipathSpec] = Field(default_factory=list)
-    flows: list[FlowSpec] = Field(default_factory=list)
-    traffic: list[TrafficSpec] = Field(default_factory=list)
-    record: RecordSpec = Field(default_factory=RecordSpec)
+class Scenario(ScenarioFields):
+    """One simulation run (see ``docs/scenario-format.md``); its fields are
+    generated (:class:`~reorderlab._scenario_models.ScenarioFields`)."""
 
     @model_validator(mode="after")
     def _core_checks(self) -> Scenario:

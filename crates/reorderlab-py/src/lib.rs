@@ -1,8 +1,8 @@
 //! Python bindings of the reorderlab core (`reorderlab._core`).
 //!
 //! Deliberately tiny: every function passes JSON text across the boundary,
-//! so the schema lives in one place (`reorderlab::spec` on this side, the
-//! pydantic models of `python/reorderlab/scenario.py` on the other).
+//! so the schema lives in one place, `reorderlab::spec`, exported as JSON
+//! Schema (`scenario_schema`) for the Python front's generated models.
 //!
 //! * One call into Rust per simulation run, with the GIL released
 //!   ([`Python::detach`]) so that threads (e.g. a Dask worker) can run
@@ -224,6 +224,15 @@ fn validate(scenario_json: &str) -> PyResult<()> {
     }
 }
 
+/// The scenario's JSON Schema: every field's type, default, range and
+/// one-line doc, from its one declaration in `reorderlab::spec` (the
+/// Python models and the docs' field tables are generated from it:
+/// `python -m reorderlab._schema_gen`).
+#[pyfunction]
+fn scenario_schema() -> String {
+    reorderlab::spec::schema::scenario_schema_json()
+}
+
 /// Version of the simulation engine (part of every cache key).
 #[pyfunction]
 fn engine_version() -> String {
@@ -241,6 +250,14 @@ fn build_kind() -> &'static str {
 #[pyfunction]
 fn variants() -> String {
     reorderlab::variants_json()
+}
+
+/// The registry's spelling of a sender variant's name or alias
+/// (case-insensitive), `None` for an unknown name: the one canonical name
+/// (`reorderlab::tcp::variants::canonical_name`).
+#[pyfunction]
+fn canonical_variant(name: &str) -> Option<&'static str> {
+    reorderlab::tcp::variants::canonical_name(name)
 }
 
 /// JSON list of the registered congestion controls: `{"name","description","source"}`.
@@ -361,9 +378,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_packed, m)?)?;
     m.add_function(wrap_pyfunction!(run_capture, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(engine_version, m)?)?;
     m.add_function(wrap_pyfunction!(build_kind, m)?)?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(canonical_variant, m)?)?;
     m.add_function(wrap_pyfunction!(congestion_controls, m)?)?;
     m.add_function(wrap_pyfunction!(impairments, m)?)?;
     m.add_function(wrap_pyfunction!(bench_names, m)?)?;
@@ -375,7 +394,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_function(wrap_pyfunction!(emulate_link, m)?)?;
     }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    // the encoding's constants, which `result_codec.py` has too (a test
+    // the encoding's constants, which `store/codec.py` has too (a test
     // checks they agree)
     m.add("CODEC_MAGIC", PyBytes::new(m.py(), MAGIC))?;
     m.add("CODEC_MIN_ARRAY", MIN_ARRAY)?;

@@ -22,17 +22,11 @@ pub mod result_codec;
 pub mod sim;
 pub mod spec;
 pub mod tcp;
-pub mod variant_cc;
 
 use serde::Serialize;
 
-pub use sim::{RunResult, Simulation};
+pub use sim::{engine_version, RunResult, Simulation};
 pub use spec::{Scenario, SpecError};
-
-/// Crate version plus model revision: part of every cache key.
-pub fn engine_version() -> String {
-    format!("{}+m{}", env!("CARGO_PKG_VERSION"), sim::MODEL_REVISION)
-}
 
 /// Why a run gave no result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,7 +177,7 @@ struct Described {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     aliases: Vec<&'static str>,
     /// Variants: the congestion control of the variant's own paper
-    /// ([`variant_cc`]).
+    /// ([`tcp::variants::VariantInfo::paper_cc`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     paper_cc: Option<&'static str>,
 }
@@ -201,7 +195,7 @@ pub fn variants_json() -> String {
                 .filter(|(_, target)| *target == v.name)
                 .map(|(alias, _)| *alias)
                 .collect(),
-            paper_cc: variant_cc::paper_cc(v.name),
+            paper_cc: Some(v.paper_cc),
         })
         .collect();
     serde_json::to_string(&v).expect("serialisable")

@@ -12,13 +12,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from reorderlab import _core
+
 
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print("usage: python -m reorderlab._emu.link CONFIG REPORT", file=sys.stderr)
         return 2
-    from reorderlab import _core
-
     config = Path(argv[0]).read_text(encoding="utf-8")
     try:
         report = _core.emulate_link(config)

@@ -154,7 +154,7 @@ fn config_error(e: SpecError) -> io::Error {
 
 impl Emulator {
     fn new(cfg: &EmuConfig) -> io::Result<Emulator> {
-        super::check(&cfg.scenario).map_err(config_error)?;
+        super::check::check(&cfg.scenario).map_err(config_error)?;
         let network = Network::new(&cfg.scenario, cfg.seed);
         if cfg.flows.len() != cfg.scenario.flows.len() {
             let msg = format!(
@@ -164,10 +164,13 @@ impl Emulator {
             );
             return Err(config_error(SpecError::new("flows", msg)));
         }
-        let mut node_side = vec![None; network.node_names.len()];
+        let mut node_side = vec![None; network.graph.node_names.len()];
         let mut addrs = Vec::new();
         for (i, (fc, fs)) in cfg.flows.iter().zip(&cfg.scenario.flows).enumerate() {
-            let (src_node, dst_node) = (network.node_index[&fs.src], network.node_index[&fs.dst]);
+            let (src_node, dst_node) = (
+                network.graph.node_index[&fs.src],
+                network.graph.node_index[&fs.dst],
+            );
             node_side[src_node as usize] = Some(SENDER);
             node_side[dst_node as usize] = Some(RECEIVER);
             addrs.push(FlowAddrs {
@@ -189,9 +192,7 @@ impl Emulator {
             Tun::create(&cfg.sender.tun, cfg.sender.netns.as_deref())?,
             Tun::create(&cfg.receiver.tun, cfg.receiver.netns.as_deref())?,
         ];
-        let meters = network
-            .links
-            .iter()
+        let meters = (network.graph.links.iter())
             .map(|l| RateMeter::new(l.rate))
             .collect();
         Ok(Emulator {
@@ -330,7 +331,7 @@ impl Emulator {
 
     fn report(self, seed: u64, realtime: bool) -> io::Result<EmuReport> {
         let seconds = to_secs(self.now());
-        let net = &self.network;
+        let net = &self.network.graph;
         let links = net
             .links
             .iter()
@@ -343,7 +344,7 @@ impl Emulator {
             .map(|(m, l)| m.clone().summary(&l.name))
             .collect();
         let report = EmuReport {
-            engine_version: crate::engine_version(),
+            engine_version: crate::sim::engine_version(),
             seed,
             start_monotonic_ns: self.t0,
             start_realtime_ns: self.t0_real,

@@ -1,8 +1,8 @@
-//! The scenario's network for real packets: the simulator's own links
-//! (rate, propagation delay, queue discipline), impairment elements,
-//! routing table and multipath splitters, built with the same random
-//! streams, driven by the caller's clock instead of the simulator's event
-//! loop.
+//! The scenario's network for real packets: the simulator's own network
+//! ([`NetGraph`]: links with their rate, propagation delay and queue
+//! discipline, impairment elements, routing table and multipath splitters),
+//! built with the same random streams, driven by the caller's clock instead
+//! of the simulator's event loop.
 //!
 //! Every model call takes the time explicitly, so nothing here knows which
 //! clock it runs on. An event (a link's head arriving at the far node, an
@@ -12,20 +12,16 @@
 //! is the timing error the emulator reports).
 //!
 //! The packet walk (ingress elements, queue, link, egress elements, next
-//! node) is the one of `sim.rs`; flows, timers and traffic live in the real
-//! hosts, not here.
+//! node) is the simulator's own ([`Walk`]); here a packet at its
+//! destination node leaves the network for the caller's [`Sink`]. Flows,
+//! timers and traffic live in the real hosts, not here.
 
 use crate::engine::time::secs;
-use crate::engine::timer::Fire;
-use crate::engine::{Event, EventQueue, Time, TimerSlot};
-use crate::impair::{Element, Verdict};
-use crate::net::link::Admit;
-use crate::net::multipath::Multipath;
+use crate::engine::{Event, EventQueue, Time};
 use crate::net::packet::Packet;
-use crate::net::topology::build_topology;
-use crate::net::{Link, RoutingTable};
-use crate::sim::build::{attach_impairments, build_multipath};
-use crate::spec::{Position, Scenario};
+use crate::sim::graph::NetGraph;
+use crate::sim::walk::Walk;
+use crate::spec::Scenario;
 
 /// Where packets leave the network: delivered to their destination node
 /// (with the scheduled time) or dropped.
@@ -41,17 +37,37 @@ pub type Departure = (u32, u16, Time);
 
 #[derive(Debug)]
 pub struct Network {
-    pub node_names: Vec<String>,
-    pub node_index: std::collections::HashMap<String, u32>,
-    pub links: Vec<Link>,
-    pub elements: Vec<Element>,
-    pub multipath: Multipath,
-    routing: RoutingTable,
-    element_timers: Vec<TimerSlot>,
+    /// Nodes, links, impairment elements, routing, multipath.
+    pub graph: NetGraph,
     events: EventQueue,
-    released: Vec<Packet>,
     /// Link arrivals handled since the caller last took them.
     pub departures: Vec<Departure>,
+    /// The caller's sink while a call runs ([`Network::inject`],
+    /// [`Network::run_until`]).
+    sink: Sink,
+}
+
+impl Walk for Network {
+    #[inline(always)]
+    fn parts(&mut self) -> (&mut NetGraph, &mut EventQueue) {
+        (&mut self.graph, &mut self.events)
+    }
+
+    fn arrive(&mut self, pkt: &mut Packet, node: u32, now: Time) {
+        if node == pkt.dst {
+            self.sink.delivered.push((*pkt, now));
+        } else {
+            self.forward(pkt, node, now);
+        }
+    }
+
+    fn on_drop(&mut self, pkt: &Packet) {
+        self.sink.dropped.push(*pkt);
+    }
+
+    fn departed(&mut self, li: u32, pkt: &Packet, now: Time) {
+        self.departures.push((li, pkt.size, now));
+    }
 }
 
 impl Network {
@@ -59,25 +75,14 @@ impl Network {
     /// component indices as the simulator, so each element, link and
     /// splitter draws from the stream it draws from in a simulation.
     pub fn new(scenario: &Scenario, seed: u64) -> Network {
-        let topo = build_topology(&scenario.topology, seed);
-        let pairs: Vec<(u32, u32)> = topo.links.iter().map(|l| (l.from, l.to)).collect();
-        let routing = RoutingTable::shortest_paths(topo.node_names.len(), &pairs);
-        let mut links = topo.links;
-        let elements = attach_impairments(scenario, &topo.link_index, &mut links, seed);
-        let multipath = build_multipath(scenario, &topo.link_index, &topo.node_index, &links, seed);
+        let graph = NetGraph::new(scenario, seed);
         let mut net = Network {
-            node_names: topo.node_names,
-            node_index: topo.node_index,
-            events: EventQueue::with_links(links.len()),
-            links,
-            element_timers: vec![TimerSlot::default(); elements.len()],
-            elements,
-            multipath,
-            routing,
-            released: Vec::with_capacity(64),
+            events: EventQueue::with_links(graph.links.len()),
+            graph,
             departures: Vec::with_capacity(256),
+            sink: Sink::default(),
         };
-        for e in 0..net.elements.len() as u32 {
+        for e in 0..net.graph.elements.len() as u32 {
             net.sync_element(e, 0); // swap elements have a deadline from the start
         }
         net
@@ -89,10 +94,10 @@ impl Network {
         let mut node = from;
         let mut t = 0;
         while node != to {
-            let Some(li) = self.routing.next_link(node, to) else {
+            let Some(li) = self.graph.routing.next_link(node, to) else {
                 break;
             };
-            let l = &self.links[li as usize];
+            let l = &self.graph.links[li as usize];
             t += l.delay + crate::engine::time::tx_time(bytes, l.rate);
             node = l.to;
         }
@@ -107,147 +112,30 @@ impl Network {
     /// A packet enters the network at `node` at `now` (not earlier than any
     /// event already handled).
     pub fn inject(&mut self, mut pkt: Packet, node: u32, now: Time, sink: &mut Sink) {
-        self.forward(&mut pkt, node, now, sink);
+        std::mem::swap(&mut self.sink, sink);
+        self.arrive(&mut pkt, node, now);
+        std::mem::swap(&mut self.sink, sink);
     }
 
     /// Handle every event due at or before `until`, each at its own time.
     pub fn run_until(&mut self, until: Time, sink: &mut Sink) {
+        std::mem::swap(&mut self.sink, sink);
         while let Some((t, event)) = self.events.peek() {
             if t > until {
                 break;
             }
             match event {
-                Event::LinkDeliver { link } => self.deliver_link_head(link, t, sink),
+                Event::LinkDeliver { link } => self.deliver_link_head(link, t),
                 Event::ImpairRelease { element, gen } => {
                     self.events.pop();
-                    self.fire_element(element, gen, t, sink);
+                    self.fire_element(element, gen, t);
                 }
                 _ => {
                     self.events.pop();
                 }
             }
         }
-    }
-
-    fn deliver_link_head(&mut self, link: u32, now: Time, sink: &mut Sink) {
-        let l = &mut self.links[link as usize];
-        let mut pkt = l.pop_arrival();
-        let next = l.next_arrival();
-        match next {
-            Some(t) => self.events.replace_top(t, Event::LinkDeliver { link }),
-            None => {
-                self.events.pop();
-            }
-        }
-        self.departures.push((link, pkt.size, now));
-        self.leave_link(&mut pkt, link, 0, now, sink);
-    }
-
-    fn forward(&mut self, pkt: &mut Packet, node: u32, now: Time, sink: &mut Sink) {
-        if node == pkt.dst {
-            sink.delivered.push((*pkt, now));
-            return;
-        }
-        let Some(li) = self.next_link(pkt, node) else {
-            sink.dropped.push(*pkt);
-            return;
-        };
-        self.links[li as usize].stats.arrivals += 1;
-        self.enter_link(pkt, li, 0, now, sink);
-    }
-
-    fn next_link(&mut self, pkt: &mut Packet, node: u32) -> Option<u32> {
-        if self.multipath.is_empty() {
-            return self.routing.next_link(node, pkt.dst);
-        }
-        if pkt.route != 0 {
-            match self.multipath.next_link(pkt.route, node) {
-                Some(l) => return Some(l),
-                None => pkt.route = 0,
-            }
-        }
-        if let Some(route) = self.multipath.choose(node, pkt) {
-            pkt.route = route;
-            return self.multipath.next_link(route, node);
-        }
-        self.routing.next_link(node, pkt.dst)
-    }
-
-    fn enter_link(&mut self, pkt: &Packet, li: u32, from: usize, now: Time, sink: &mut Sink) {
-        let n = self.links[li as usize].ingress.len();
-        for k in from..n {
-            let e = self.links[li as usize].ingress[k];
-            let verdict = self.elements[e as usize].process(pkt, now);
-            self.sync_element(e, now);
-            match verdict {
-                Verdict::Pass => {}
-                Verdict::Drop => {
-                    self.links[li as usize].stats.ingress_drops += 1;
-                    sink.dropped.push(*pkt);
-                    return;
-                }
-                Verdict::Hold => return,
-            }
-        }
-        match self.links[li as usize].admit(pkt, now) {
-            Admit::Accepted(Some(t)) => self.events.schedule(t, Event::LinkDeliver { link: li }),
-            Admit::Accepted(None) => {}
-            Admit::Dropped => sink.dropped.push(*pkt),
-        }
-    }
-
-    fn leave_link(&mut self, pkt: &mut Packet, li: u32, from: usize, now: Time, sink: &mut Sink) {
-        let n = self.links[li as usize].egress.len();
-        for k in from..n {
-            let e = self.links[li as usize].egress[k];
-            let verdict = self.elements[e as usize].process(pkt, now);
-            self.sync_element(e, now);
-            match verdict {
-                Verdict::Pass => {}
-                Verdict::Drop => {
-                    self.links[li as usize].stats.egress_drops += 1;
-                    sink.dropped.push(*pkt);
-                    return;
-                }
-                Verdict::Hold => return,
-            }
-        }
-        let node = self.links[li as usize].to;
-        self.forward(pkt, node, now, sink);
-    }
-
-    fn sync_element(&mut self, e: u32, now: Time) {
-        let deadline = self.elements[e as usize].deadline();
-        if let Some((t, gen)) = self.element_timers[e as usize].sync(deadline, now) {
-            let event = Event::ImpairRelease { element: e, gen };
-            self.events.schedule(t, event);
-        }
-    }
-
-    fn fire_element(&mut self, e: u32, gen: u32, now: Time, sink: &mut Sink) {
-        let deadline = self.elements[e as usize].deadline();
-        match self.element_timers[e as usize].on_fire(gen, now, deadline) {
-            Fire::Ignore => return,
-            Fire::Requeue(t) => {
-                let gen = self.element_timers[e as usize].generation();
-                let event = Event::ImpairRelease { element: e, gen };
-                self.events.schedule(t, event);
-                return;
-            }
-            Fire::Expire => {}
-        }
-        let el = &mut self.elements[e as usize];
-        let (li, position, next) = (el.link, el.position, el.chain_index + 1);
-        let mut batch = std::mem::take(&mut self.released);
-        el.on_deadline(now, &mut self.links[li as usize], &mut batch);
-        for mut pkt in batch.drain(..) {
-            match position {
-                Position::Ingress => self.enter_link(&pkt, li, next, now, sink),
-                Position::Egress => self.leave_link(&mut pkt, li, next, now, sink),
-            }
-        }
-        self.released = batch;
-        self.sync_element(e, now);
+        std::mem::swap(&mut self.sink, sink);
     }
 }
 
@@ -286,7 +174,7 @@ mod tests {
     #[test]
     fn an_idle_chain_delivers_after_propagation_and_serialisation() {
         let mut net = Network::new(&scenario(""), 1);
-        let (s1, d) = (net.node_index["S1"], net.node_index["D"]);
+        let (s1, d) = (net.graph.node_index["S1"], net.graph.node_index["D"]);
         let mut sink = Sink::default();
         net.inject(data(0, d), s1, ms(5), &mut sink);
         let got = drain(&mut net, &mut sink);
@@ -299,7 +187,7 @@ mod tests {
     #[test]
     fn a_burst_leaves_the_bottleneck_at_its_rate() {
         let mut net = Network::new(&scenario(""), 1);
-        let (s1, d) = (net.node_index["S1"], net.node_index["D"]);
+        let (s1, d) = (net.graph.node_index["S1"], net.graph.node_index["D"]);
         let mut sink = Sink::default();
         for s in 0..20 {
             net.inject(data(s, d), s1, 0, &mut sink);
@@ -315,7 +203,7 @@ mod tests {
         let delay = r#"{"link": "R1->R2", "kind": "delay", "fraction": 0.5,
             "delay": {"dist": "constant", "value": 0.05}}"#;
         let mut net = Network::new(&scenario(delay), 3);
-        let (s1, d) = (net.node_index["S1"], net.node_index["D"]);
+        let (s1, d) = (net.graph.node_index["S1"], net.graph.node_index["D"]);
         let mut sink = Sink::default();
         for s in 0..40 {
             net.run_until(ms(2 * s as u64), &mut sink);
@@ -325,7 +213,7 @@ mod tests {
         assert_eq!(got.len(), 40);
         assert!(got.windows(2).any(|w| w[1].0 < w[0].0), "some reordering");
         assert!(got.windows(2).all(|w| w[1].1 >= w[0].1), "in time order");
-        let held = net.elements[0].stats.held;
+        let held = net.graph.elements[0].stats.held;
         assert!((10..=30).contains(&held), "held {held}");
         let mut ack_sink = Sink::default();
         let ack = Packet::control(PacketKind::Ack, 0, s1, 40, 0);
@@ -341,7 +229,7 @@ mod tests {
         let loss = r#"{"link": "R1->R2", "kind": "loss", "p": 0.3}"#;
         let run = |seed| {
             let mut net = Network::new(&scenario(loss), seed);
-            let (s1, d) = (net.node_index["S1"], net.node_index["D"]);
+            let (s1, d) = (net.graph.node_index["S1"], net.graph.node_index["D"]);
             let mut sink = Sink::default();
             for s in 0..200 {
                 net.inject(data(s, d), s1, ms(s as u64), &mut sink);

@@ -1,5 +1,5 @@
 //! The discrete-event engine: integer time, the event queue, timers with lazy
-//! cancellation and per-component random streams (docs/architecture.md, "The engine").
+//! cancellation and per-component random streams (docs/architecture.md, "Layers").
 
 pub mod event;
 pub mod rng;

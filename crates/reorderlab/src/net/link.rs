@@ -6,7 +6,7 @@
 //! costs one event per hop: its arrival at the far node. Packets leave in
 //! the order they were accepted and the delay is constant, so they also
 //! arrive in that order: they wait in the link's own FIFO and only the head is
-//! in the global event queue (docs/architecture.md, "The engine").
+//! in the global event queue (docs/architecture.md, "Layers").
 
 use serde::Serialize;
 

@@ -1,4 +1,4 @@
-//! Lists of numbers as `result_codec.py` stores them: a 64-bit
+//! Lists of numbers as `store/codec.py` stores them: a 64-bit
 //! little-endian array, its bytes shuffled, a null mask before it, and a
 //! marker in the skeleton naming its kind, length, offset and flags.
 //!
@@ -13,7 +13,7 @@
 
 use super::tree::{write_float, write_int, write_items};
 
-/// Lists shorter than this stay JSON (`result_codec.MIN_ARRAY`).
+/// Lists shorter than this stay JSON (`store.codec.MIN_ARRAY`).
 pub const MIN_ARRAY: usize = 16;
 
 /// How many values the choice of differences looks at (`_SAMPLE`).

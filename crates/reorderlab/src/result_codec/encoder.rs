@@ -1,5 +1,5 @@
 //! The skeleton and the arrays of an encoded result: the parts of the
-//! result written from JSON ([`Node`]) are stripped as `result_codec.py`'s
+//! result written from JSON ([`Node`]) are stripped as `store/codec.py`'s
 //! `_strip` strips them; the bulky parts are written from the core's typed
 //! records, to the same shapes.
 

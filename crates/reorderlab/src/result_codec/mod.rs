@@ -1,7 +1,7 @@
 //! A run's result in the form the Python results store keeps a big one
-//! (`python/reorderlab/store.py`, `_pack`): its summary (the result
+//! (`python/reorderlab/store/rows.py`, `pack`): its summary (the result
 //! without its bulky parts) and the whole result encoded as
-//! `python/reorderlab/result_codec.py` encodes it (format: that module's
+//! `python/reorderlab/store/codec.py` encodes it (format: that module's
 //! docstring), made here from the core's typed records, so that a sweep's
 //! driver parses and encodes nothing for it.
 //!
@@ -11,7 +11,7 @@
 //! * The summary is the JSON value `store.summary_of` gives: the result
 //!   without `series`, `traces` and each traffic generator's
 //!   `object_list`, then `"compressed": "result_z"`.
-//! * `result_codec.decode(blob)` is the JSON value Python's `orjson.loads`
+//! * `store.codec.decode(blob)` is the JSON value Python's `orjson.loads`
 //!   gives for the result's text: the same keys in the same order, the
 //!   same numbers of the same types (an integer stays an integer, a float
 //!   keeps its bits, -0.0 included), the same nulls. The bulky parts are
@@ -40,7 +40,7 @@ use tree::{Bulk, Node};
 
 use crate::sim::RunResult;
 
-/// First bytes of an encoded result (`result_codec.MAGIC`).
+/// First bytes of an encoded result (`store.codec.MAGIC`).
 pub const MAGIC: &[u8; 4] = b"RLc\x01";
 
 /// The zlib level (miniz_oxide's scale, 0-10). Level 1 (greedy matching)

@@ -1,4 +1,4 @@
-//! The encoded result decoded as `result_codec.py`'s decoder does it (a
+//! The encoded result decoded as `store/codec.py`'s decoder does it (a
 //! copy of its rules, for the tests of this side; pytest checks the real
 //! one) and compared with the result's JSON, strictly: an integer is not
 //! a float, and a float is its bits.

@@ -2,19 +2,15 @@
 
 use std::collections::HashMap;
 
-use super::{Endpoints, Ends, Flow, Origin, Simulation, Source, Traffic};
+use super::graph::NetGraph;
+use super::world::{Endpoints, Ends, Flow, Origin, Simulation, Source, Traffic};
 use crate::app::{HttpSource, PageSource};
 use crate::engine::event::TIMER_KINDS;
 use crate::engine::time::{after, secs, tx_time};
 use crate::engine::{Event, EventQueue, Time, TimerSlot};
-use crate::impair::Element;
 use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
-use crate::net::multipath::{epsilon_probabilities, normalise, Multipath};
-use crate::net::topology::build_topology;
 use crate::net::{Link, RoutingTable};
-use crate::spec::{
-    FlowSpec, Position, ReceiverSpec, Scenario, SpecError, TrafficKind, TrafficSpec,
-};
+use crate::spec::{FlowSpec, ReceiverSpec, Scenario, SpecError, TrafficKind, TrafficSpec};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::variants;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
@@ -136,22 +132,18 @@ impl Simulation {
     pub fn new(scenario: &Scenario, seed: u64) -> Result<Simulation, SpecError> {
         let memory_limit = crate::spec::limits::memory_limit()?;
         scenario.validate_with_memory_limit(memory_limit)?;
-        let topo = build_topology(&scenario.topology, seed);
-        let pairs: Vec<(u32, u32)> = topo.links.iter().map(|l| (l.from, l.to)).collect();
-        let routing = RoutingTable::shortest_paths(topo.node_names.len(), &pairs);
-        let mut links = topo.links;
-        let elements = attach_impairments(scenario, &topo.link_index, &mut links, seed);
-        let multipath = build_multipath(scenario, &topo.link_index, &topo.node_index, &links, seed);
+        let graph = NetGraph::new(scenario, seed);
         let end = secs(scenario.duration);
         let warmup = secs(scenario.warmup);
         let flows: Vec<Flow> = (scenario.flows.iter().enumerate())
-            .map(|(i, fs)| new_flow(i as u32, fs, &topo.node_index, warmup))
+            .map(|(i, fs)| new_flow(i as u32, fs, &graph.node_index, warmup))
             .collect();
         let traffic = (scenario.traffic.iter().enumerate())
             .map(|(k, ts)| {
-                let mut t = new_traffic(k, ts, &topo.node_index, seed, end);
+                let mut t = new_traffic(k, ts, &graph.node_index, seed, end);
                 let ack = t.receiver.ack_size;
-                t.request_delay = one_way_latency(&links, &routing, t.client, t.server, ack);
+                let (links, routing) = (&graph.links, &graph.routing);
+                t.request_delay = one_way_latency(links, routing, t.client, t.server, ack);
                 t
             })
             .collect();
@@ -161,14 +153,8 @@ impl Simulation {
             seed,
             now: 0,
             end,
-            events: EventQueue::with_links(links.len()),
-            node_names: topo.node_names,
-            element_timers: vec![TimerSlot::default(); elements.len()],
-            links,
-            routing,
-            elements,
-            multipath,
-            released: Vec::with_capacity(64),
+            events: EventQueue::with_links(graph.links.len()),
+            graph,
             scenario_flows: flows.len(),
             flows,
             traffic,
@@ -210,71 +196,15 @@ impl Simulation {
         if self.recorder.is_some() {
             self.events.schedule(0, Event::Sample);
         }
-        for (i, e) in self.elements.iter().enumerate() {
-            if let Some((t, gen)) = self.element_timers[i].sync(e.deadline(), 0) {
+        let graph = &mut self.graph;
+        for (i, e) in graph.elements.iter().enumerate() {
+            if let Some((t, gen)) = graph.element_timers[i].sync(e.deadline(), 0) {
                 let element = i as u32;
                 self.events
                     .schedule(t, Event::ImpairRelease { element, gen });
             }
         }
     }
-}
-
-/// The scenario's impairment elements, each appended to its link's ingress
-/// or egress chain, in scenario order (element `i` draws from stream `i`).
-/// Shared with the link emulator ([`crate::emu`]).
-pub(crate) fn attach_impairments(
-    scenario: &Scenario,
-    link_index: &HashMap<String, u32>,
-    links: &mut [Link],
-    seed: u64,
-) -> Vec<Element> {
-    let mut elements = Vec::new();
-    for (i, imp) in scenario.impairments.iter().enumerate() {
-        let li = link_index[&imp.link];
-        let link = &mut links[li as usize];
-        let position = imp.position();
-        let chain = match position {
-            Position::Ingress => &mut link.ingress,
-            Position::Egress => &mut link.egress,
-        };
-        let element = Element::new(li, position, chain.len(), &imp.model, seed, i as u64);
-        chain.push(elements.len() as u32);
-        elements.push(element);
-    }
-    elements
-}
-
-/// The multipath splitters: each path as (node, link) hops, with
-/// probabilities from explicit weights or from epsilon (tcp-pr Sec. VII).
-/// Shared with the link emulator ([`crate::emu`]).
-pub(crate) fn build_multipath(
-    scenario: &Scenario,
-    link_index: &HashMap<String, u32>,
-    node_index: &HashMap<String, u32>,
-    links: &[Link],
-    seed: u64,
-) -> Multipath {
-    let mut multipath = Multipath::default();
-    for mp in &scenario.multipath {
-        let hop = |name: &String| {
-            let l = link_index[name];
-            (links[l as usize].from, l)
-        };
-        let paths: Vec<Vec<(u32, u32)>> = (mp.paths.iter())
-            .map(|p| p.iter().map(hop).collect())
-            .collect();
-        let probs = match (&mp.weights, mp.epsilon) {
-            (Some(w), _) => normalise(w),
-            (None, e) => {
-                let hops: Vec<usize> = mp.paths.iter().map(Vec::len).collect();
-                epsilon_probabilities(&hops, e.unwrap_or(0.0), mp.scale)
-            }
-        };
-        let (at, dst) = (node_index[&mp.at], node_index[&mp.dst]);
-        multipath.add(at, dst, paths, &probs, mp.data_only, seed);
-    }
-    multipath
 }
 
 /// The time-series recorder and the time-sequence tracer the scenario's

@@ -2,13 +2,13 @@
 //! packet path, and what each flow looks like on the wire.
 //!
 //! A run without captures pays one test of `self.pcap` per packet-hop
-//! ([`Simulation::tap`]); a capture only reads the simulation's state, so a
+//! (`tap_hop`); a capture only reads the simulation's state, so a
 //! run's result is the same with or without one.
 
 use std::io;
 use std::path::Path;
 
-use super::Simulation;
+use super::world::Simulation;
 use crate::metrics::pcap::wire::FlowWire;
 use crate::metrics::pcap::{CaptureSummary, PcapTaps, Side, Tap};
 use crate::net::packet::Packet;
@@ -19,15 +19,15 @@ impl Simulation {
     /// Write a pcap file per tap into `dir` while the run goes on. The taps
     /// must have been validated with the scenario (known links).
     pub fn capture_to(&mut self, taps: &[PcapTapSpec], dir: &Path) -> io::Result<()> {
-        let index = |name: &str| self.links.iter().position(|l| l.name == name);
+        let index = |name: &str| self.graph.links.iter().position(|l| l.name == name);
         let taps: Vec<Tap> = taps
             .iter()
             .map(|t| {
                 let link = index(&t.link).expect("validated link");
-                let l = &self.links[link];
+                let l = &self.graph.links[link];
                 let reverse = index(&format!(
                     "{}->{}",
-                    self.node_names[l.to as usize], self.node_names[l.from as usize]
+                    self.graph.node_names[l.to as usize], self.graph.node_names[l.from as usize]
                 ));
                 Tap {
                     link: link as u32,
@@ -37,7 +37,11 @@ impl Simulation {
                 }
             })
             .collect();
-        self.pcap = Some(Box::new(PcapTaps::open(&taps, self.links.len(), dir)?));
+        self.pcap = Some(Box::new(PcapTaps::open(
+            &taps,
+            self.graph.links.len(),
+            dir,
+        )?));
         Ok(())
     }
 
@@ -52,7 +56,7 @@ impl Simulation {
 
     /// `pkt` passes `side` of `link`: write it to the capture there, if any.
     #[inline(always)]
-    pub(super) fn tap(&mut self, pkt: &Packet, link: u32, side: Side) {
+    pub(super) fn tap_hop(&mut self, pkt: &Packet, link: u32, side: Side) {
         if self.pcap.is_some() {
             self.tap_capture(pkt, link, side);
         }

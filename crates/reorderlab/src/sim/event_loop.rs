@@ -1,6 +1,7 @@
 //! The event loop: dispatch, flow start, and the endpoints' timers.
 
-use super::{Ends, Simulation};
+use super::walk::Walk;
+use super::world::{Ends, Simulation};
 use crate::engine::time::to_secs;
 use crate::engine::timer::Fire;
 use crate::engine::{Event, Time, TimerKind};
@@ -89,7 +90,7 @@ impl Simulation {
     /// replaces itself there, every other event is removed first.
     pub(super) fn dispatch(&mut self, event: Event) {
         if let Event::LinkDeliver { link } = event {
-            self.deliver_link_head(link);
+            self.deliver_link_head(link, self.now);
             return;
         }
         self.events.pop();
@@ -97,7 +98,7 @@ impl Simulation {
             Event::LinkDeliver { .. } => {}
             Event::Timer { flow, kind, gen } => self.fire_timer(flow, kind, gen),
             Event::FlowStart { flow } => self.start_flow(flow),
-            Event::ImpairRelease { element, gen } => self.fire_element(element, gen),
+            Event::ImpairRelease { element, gen } => self.fire_element(element, gen, self.now),
             Event::Sample => self.sample(),
             Event::Traffic { source, session } => self.on_traffic(source, session),
             Event::Request { flow } => self.on_request(flow),

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{ConnSummary, Endpoints, Flow, Simulation, Source};
+use super::world::{ConnSummary, Endpoints, Flow, Simulation, Source};
 use crate::app::PageObject;
 use crate::engine::time::to_secs;
 use crate::metrics::{
@@ -47,12 +47,12 @@ impl Simulation {
     /// the run is sound. Checked at the end of every scenario test.
     pub fn check_invariants(&self) -> Vec<String> {
         let mut bad = Vec::new();
-        for l in &self.links {
+        for l in &self.graph.links {
             let s = &l.stats;
             let held_ingress: u64 = l
                 .ingress
                 .iter()
-                .map(|&e| self.elements[e as usize].held_packets().len() as u64)
+                .map(|&e| self.graph.elements[e as usize].held_packets().len() as u64)
                 .sum();
             if s.arrivals != s.enqueued + s.queue_drops + s.ingress_drops + held_ingress {
                 bad.push(format!(
@@ -69,10 +69,8 @@ impl Simulation {
         }
         // Data packets of each flow still in a link or held by an element.
         let mut in_flight = vec![0u64; self.flows.len()];
-        let held = self.elements.iter().flat_map(|e| e.held_packets());
-        for p in self
-            .links
-            .iter()
+        let held = self.graph.elements.iter().flat_map(|e| e.held_packets());
+        for p in (self.graph.links.iter())
             .flat_map(|l| l.packets_in_system())
             .cloned()
             .chain(held)
@@ -126,15 +124,13 @@ impl Simulation {
                 f.normalized_throughput = Some(t);
             }
         }
-        let links = self
-            .links
-            .iter()
-            .map(|l| l.result(&self.node_names))
+        let links = (self.graph.links.iter())
+            .map(|l| l.result(&self.graph.node_names))
             .collect();
         RunResult {
             scenario: self.name.clone(),
             seed: self.seed,
-            engine_version: crate::engine_version(),
+            engine_version: super::revision::engine_version(),
             duration: to_secs(self.end),
             events: self.counters.events,
             packet_hops: self.counters.packet_hops,
@@ -159,8 +155,13 @@ impl Simulation {
                 .enumerate()
                 .map(|(i, f)| (i.to_string(), f.receiver().stats.reordering.density()))
                 .collect(),
-            impairments: self.elements.iter().map(|e| e.stats.clone()).collect(),
-            multipath_routes: self.multipath.route_counts.clone(),
+            impairments: self
+                .graph
+                .elements
+                .iter()
+                .map(|e| e.stats.clone())
+                .collect(),
+            multipath_routes: self.graph.multipath.route_counts.clone(),
         }
     }
 
@@ -174,8 +175,8 @@ impl Simulation {
         let mut r = TrafficResult {
             name: t.name.clone(),
             kind: t.source.kind().to_string(),
-            server: self.node_names[t.server as usize].clone(),
-            client: self.node_names[t.client as usize].clone(),
+            server: self.graph.node_names[t.server as usize].clone(),
+            client: self.graph.node_names[t.client as usize].clone(),
             variant: t.sender.variant.clone(),
             cc: t.cc_name.clone(),
             sessions: t.source.sessions() as u32,
@@ -314,8 +315,8 @@ impl Simulation {
         FlowResult {
             flow: i,
             name: f.name.clone(),
-            src: self.node_names[f.src as usize].clone(),
-            dst: self.node_names[f.dst as usize].clone(),
+            src: self.graph.node_names[f.src as usize].clone(),
+            dst: self.graph.node_names[f.dst as usize].clone(),
             variant: sender.cfg().variant.clone(),
             cc: f.cc_name.clone(),
             start: to_secs(f.start),

@@ -1,6 +1,6 @@
 //! Traffic generators: flows opened during the run.
 
-use super::{Flow, Origin, Simulation, Source, WebConn};
+use super::world::{Flow, Origin, Simulation, Source, WebConn};
 use crate::app::{AfterObject, Assign};
 use crate::engine::time::to_secs;
 use crate::engine::Event;

@@ -1,103 +1,31 @@
-//! Checks of the network part of a scenario: queues, topologies,
-//! impairments and multipath splitters. Each names the field by its path.
+//! Checks of the network part of a scenario that join fields: queues,
+//! topologies, impairments and multipath splitters (each field's own range
+//! is declared on it and checked by `fields.rs`). Each names the field by
+//! its path.
 
 use std::collections::{HashMap, HashSet};
 
-use super::limits::{rate, time};
 use super::validate::{known_list, num, Check, SpecError};
 use super::{ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, Topology};
 
-pub(super) fn non_negative(path: &str, v: f64) -> Check {
-    if v.is_finite() && v >= 0.0 {
-        Ok(())
-    } else {
-        Err(SpecError::new(
-            path,
-            format!("must be >= 0, got {}", num(v)),
-        ))
-    }
-}
-
-pub(super) fn positive(path: &str, v: f64) -> Check {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(SpecError::new(path, format!("must be > 0, got {}", num(v))))
-    }
-}
-
-pub(super) fn at_least(path: &str, v: u64, min: u64) -> Check {
-    if v >= min {
-        Ok(())
-    } else {
-        Err(SpecError::new(path, format!("must be >= {min}, got {v}")))
-    }
-}
-
-pub(super) fn probability(path: &str, v: f64, allow_one: bool) -> Check {
-    let ok = v.is_finite() && v >= 0.0 && (v < 1.0 || (allow_one && v == 1.0));
-    if ok {
-        Ok(())
-    } else {
-        let hi = if allow_one { "1]" } else { "1)" };
-        Err(SpecError::new(
-            path,
-            format!("must be in [0, {hi}, got {}", num(v)),
-        ))
-    }
-}
-
-fn unit_interval(path: &str, v: f64) -> Check {
-    if v > 0.0 && v <= 1.0 {
-        Ok(())
-    } else {
-        Err(SpecError::new(
-            path,
-            format!("must be in (0, 1], got {}", num(v)),
-        ))
-    }
-}
-
+/// A queue's rule that joins two fields (each field's own range is
+/// declared on it).
 pub(super) fn check_queue(path: &str, q: &QueueSpec) -> Check {
     match *q {
-        QueueSpec::Droptail {
-            limit_packets,
-            limit_bytes,
-        } => {
-            if let Some(l) = limit_packets {
-                at_least(&format!("{path}.limit_packets"), l as u64, 1)?;
-            }
-            if let Some(l) = limit_bytes {
-                at_least(&format!("{path}.limit_bytes"), l, 1)?;
-            }
-            Ok(())
-        }
-        QueueSpec::Red {
-            limit_packets,
-            min_th,
-            max_th,
-            max_p,
-            w_q,
-            ..
-        } => {
-            at_least(&format!("{path}.limit_packets"), limit_packets as u64, 1)?;
-            non_negative(&format!("{path}.min_th"), min_th)?;
+        QueueSpec::Droptail { .. } => Ok(()),
+        QueueSpec::Red { min_th, max_th, .. } => {
             if !(max_th.is_finite() && max_th > min_th) {
                 return Err(SpecError::new(
                     format!("{path}.max_th"),
                     format!("must be > min_th ({}), got {}", num(min_th), num(max_th)),
                 ));
             }
-            unit_interval(&format!("{path}.max_p"), max_p)?;
-            unit_interval(&format!("{path}.w_q"), w_q)
+            Ok(())
         }
     }
 }
 
-/// Rate, delay and queues shared by the builders' access links.
-fn check_access(rate_v: f64, delay: f64, queue: &QueueSpec, access: Option<&QueueSpec>) -> Check {
-    rate("topology.access_rate", rate_v)?;
-    time("topology.access_delay", delay, true)?;
+fn check_queues(queue: &QueueSpec, access: Option<&QueueSpec>) -> Check {
     check_queue("topology.queue", queue)?;
     if let Some(q) = access {
         check_queue("topology.access_queue", q)?;
@@ -108,34 +36,17 @@ fn check_access(rate_v: f64, delay: f64, queue: &QueueSpec, access: Option<&Queu
 pub(super) fn check_topology(t: &Topology) -> Check {
     match t {
         Topology::Chain {
-            access_rate,
-            access_delay,
-            bottleneck_rate,
-            bottleneck_delay,
             queue,
             access_queue,
-        } => {
-            rate("topology.bottleneck_rate", *bottleneck_rate)?;
-            time("topology.bottleneck_delay", *bottleneck_delay, true)?;
-            check_access(*access_rate, *access_delay, queue, access_queue.as_ref())
-        }
+            ..
+        } => check_queues(queue, access_queue.as_ref()),
         Topology::Dumbbell {
             pairs,
-            access_rate,
             access_delays,
-            access_delay,
-            bottleneck_rate,
-            bottleneck_delay,
             queue,
             access_queue,
+            ..
         } => {
-            at_least("topology.pairs", *pairs as u64, 1)?;
-            if *pairs > 100_000 {
-                return Err(SpecError::new(
-                    "topology.pairs",
-                    format!("must be <= 100000, got {pairs}"),
-                ));
-            }
             if !access_delays.is_empty() && access_delays.len() != *pairs as usize {
                 return Err(SpecError::new(
                     "topology.access_delays",
@@ -145,21 +56,14 @@ pub(super) fn check_topology(t: &Topology) -> Check {
                     ),
                 ));
             }
-            for (i, d) in access_delays.iter().enumerate() {
-                time(&format!("topology.access_delays[{i}]"), *d, true)?;
-            }
-            rate("topology.bottleneck_rate", *bottleneck_rate)?;
-            time("topology.bottleneck_delay", *bottleneck_delay, true)?;
-            check_access(*access_rate, *access_delay, queue, access_queue.as_ref())
+            check_queues(queue, access_queue.as_ref())
         }
         Topology::ParkingLot {
             hop_rates,
-            hop_delay,
-            access_rate,
             cross_access_rates,
-            access_delay,
             queue,
             access_queue,
+            ..
         } => {
             if hop_rates.is_empty() {
                 return Err(SpecError::new(
@@ -177,14 +81,7 @@ pub(super) fn check_topology(t: &Topology) -> Check {
                     ),
                 ));
             }
-            for (i, r) in cross_access_rates.iter().enumerate() {
-                rate(&format!("topology.cross_access_rates[{i}]"), *r)?;
-            }
-            for (i, r) in hop_rates.iter().enumerate() {
-                rate(&format!("topology.hop_rates[{i}]"), *r)?;
-            }
-            time("topology.hop_delay", *hop_delay, true)?;
-            check_access(*access_rate, *access_delay, queue, access_queue.as_ref())
+            check_queues(queue, access_queue.as_ref())
         }
         Topology::Custom { nodes, links } => check_custom(nodes, links),
     }
@@ -223,8 +120,6 @@ fn check_custom(nodes: &[String], links: &[LinkSpec]) -> Check {
                 format!("a link must join two different nodes, got '{}' twice", l.to),
             ));
         }
-        rate(&format!("{p}.rate"), l.rate)?;
-        time(&format!("{p}.delay"), l.delay, true)?;
         check_queue(&format!("{p}.queue"), &l.queue)?;
         let mut dirs = vec![format!("{}->{}", l.from, l.to)];
         if l.duplex {
@@ -243,33 +138,15 @@ fn check_custom(nodes: &[String], links: &[LinkSpec]) -> Check {
 /// is one draw, all at the arrival of the frame).
 const MAX_MEAN_ATTEMPTS: f64 = 1e6;
 
-/// The most swaps per period of a queue-swap element.
-const MAX_SWAPS: u32 = 1_000_000;
-
+/// An impairment's rules beyond each field's own range: random times,
+/// the flow a positioned loss names, the reorder generator's delay.
 pub(super) fn check_impairment(p: &str, model: &ImpairmentModel, flows: usize) -> Check {
     match model {
-        ImpairmentModel::Loss { p: prob, .. } => probability(&format!("{p}.p"), *prob, false),
-        ImpairmentModel::Delay {
-            fraction, delay, ..
-        } => {
-            probability(&format!("{p}.fraction"), *fraction, true)?;
-            delay.validate_time(&format!("{p}.delay"))
-        }
-        ImpairmentModel::BurstLoss { q, duration, .. } => {
-            probability(&format!("{p}.q"), *q, false)?;
+        ImpairmentModel::Loss { .. } | ImpairmentModel::GilbertElliott { .. } => Ok(()),
+        ImpairmentModel::Swap { .. } => Ok(()),
+        ImpairmentModel::Delay { delay, .. } => delay.validate_time(&format!("{p}.delay")),
+        ImpairmentModel::BurstLoss { duration, .. } => {
             duration.validate_time(&format!("{p}.duration"))
-        }
-        ImpairmentModel::GilbertElliott {
-            p_gb,
-            p_bg,
-            loss_good,
-            loss_bad,
-            ..
-        } => {
-            probability(&format!("{p}.p_gb"), *p_gb, true)?;
-            probability(&format!("{p}.p_bg"), *p_bg, true)?;
-            probability(&format!("{p}.loss_good"), *loss_good, true)?;
-            probability(&format!("{p}.loss_bad"), *loss_bad, true)
         }
         ImpairmentModel::Positioned { flow, segments, .. } => {
             if *flow as usize >= flows {
@@ -286,23 +163,11 @@ pub(super) fn check_impairment(p: &str, model: &ImpairmentModel, flows: usize) -
             }
             Ok(())
         }
-        ImpairmentModel::Swap { period, swaps } => {
-            time(&format!("{p}.period"), *period, false)?;
-            at_least(&format!("{p}.swaps"), *swaps as u64, 1)?;
-            if *swaps > MAX_SWAPS {
-                return Err(SpecError::new(
-                    format!("{p}.swaps"),
-                    format!("must be at most {MAX_SWAPS} per period, got {swaps}"),
-                ));
-            }
-            Ok(())
-        }
         ImpairmentModel::Reorder {
             interval,
             delay,
             delay_packets,
             block,
-            max_hold,
             ..
         } => {
             interval.validate_time(&format!("{p}.interval"))?;
@@ -316,22 +181,13 @@ pub(super) fn check_impairment(p: &str, model: &ImpairmentModel, flows: usize) -
                     ))
                 }
             }
-            block.validate(&format!("{p}.block"))?;
-            time(&format!("{p}.max_hold"), *max_hold, false)
+            block.validate(&format!("{p}.block"))
         }
         ImpairmentModel::Arq {
             frame_error,
-            link_rtt,
             max_attempts,
             ..
-        } => {
-            probability(&format!("{p}.frame_error"), *frame_error, false)?;
-            time(&format!("{p}.link_rtt"), *link_rtt, true)?;
-            if let Some(m) = max_attempts {
-                at_least(&format!("{p}.max_attempts"), *m as u64, 1)?;
-            }
-            check_arq_attempts(p, *frame_error, *max_attempts)
-        }
+        } => check_arq_attempts(p, *frame_error, *max_attempts),
     }
 }
 
@@ -396,10 +252,6 @@ pub(super) fn check_multipath(
     for (k, path) in mp.paths.iter().enumerate() {
         check_path(&format!("{p}.paths[{k}]"), path, mp, ends)?;
     }
-    if let Some(e) = mp.epsilon {
-        non_negative(&format!("{p}.epsilon"), e)?;
-    }
-    positive(&format!("{p}.scale"), mp.scale)?;
     if let Some(w) = &mp.weights {
         if w.len() != mp.paths.len() {
             return Err(SpecError::new(

@@ -1,8 +1,10 @@
 //! Random variables used by impairment models, as plain data with a
 //! documented parameterisation, and their sampling by inverse transform.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::schema::within;
 use super::validate::{num, SpecError};
 use crate::engine::time::{MAX_SECONDS, MIN_STEP_SECONDS};
 use crate::engine::Rng;
@@ -10,31 +12,75 @@ use crate::num::powf;
 
 /// A random variable. Units are those of the field it describes (seconds
 /// for delays, packets for block sizes).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(tag = "dist", rename_all = "snake_case", deny_unknown_fields)]
 pub enum RandomVar {
     /// Always `value`.
-    Constant { value: f64 },
+    Constant {
+        /// The value.
+        #[schemars(transform = within(">= 0"))]
+        value: f64,
+    },
     /// Uniform on `[low, high]`.
-    Uniform { low: f64, high: f64 },
+    Uniform {
+        /// Lowest value.
+        #[schemars(transform = within(">= 0"))]
+        low: f64,
+        /// Highest value; >= low.
+        high: f64,
+    },
     /// Normal with `mean` and standard deviation `sd`, truncated at 0
     /// (negative draws are redrawn), as delays cannot be negative.
-    Normal { mean: f64, sd: f64 },
+    Normal {
+        /// Mean of the untruncated law.
+        mean: f64,
+        /// Standard deviation of the untruncated law.
+        #[schemars(transform = within(">= 0"))]
+        sd: f64,
+    },
     /// Exponential with the given `mean` (rate 1 / mean).
-    Exponential { mean: f64 },
+    Exponential {
+        /// The mean.
+        #[schemars(transform = within("> 0"))]
+        mean: f64,
+    },
     /// Mixture of exponentials: with probability `probs[i]` an exponential
     /// of mean `means[i]`.
-    Hyperexponential { means: Vec<f64>, probs: Vec<f64> },
+    Hyperexponential {
+        /// Mean of each exponential, each > 0.
+        means: Vec<f64>,
+        /// Probability of each, one per mean, summing to 1.
+        probs: Vec<f64>,
+    },
     /// Pareto type I: P(X > x) = (scale / x)^shape for x >= scale; mean
     /// shape * scale / (shape - 1) for shape > 1.
-    Pareto { scale: f64, shape: f64 },
+    Pareto {
+        /// The smallest value.
+        #[schemars(transform = within("> 0"))]
+        scale: f64,
+        /// Tail index.
+        #[schemars(transform = within("> 0"))]
+        shape: f64,
+    },
     /// Pareto type II (Lomax): P(X > x) = (1 + x / scale)^-shape for x >= 0;
     /// mean scale / (shape - 1) for shape > 1.
-    Pareto2 { scale: f64, shape: f64 },
+    Pareto2 {
+        /// Scale of the law.
+        #[schemars(transform = within("> 0"))]
+        scale: f64,
+        /// Tail index.
+        #[schemars(transform = within("> 0"))]
+        shape: f64,
+    },
     /// Empirical CDF: `cdf[i]` = P(X <= values[i]), both ascending, the last
     /// cdf value 1; sampled by linear interpolation of the inverse CDF (below
     /// the first point: `values[0]`).
-    Empirical { values: Vec<f64>, cdf: Vec<f64> },
+    Empirical {
+        /// Values, ascending, each >= 0.
+        values: Vec<f64>,
+        /// P(X <= values[i]), one per value, ascending to 1.
+        cdf: Vec<f64>,
+    },
 }
 
 impl RandomVar {
@@ -187,42 +233,19 @@ impl RandomVar {
         }
     }
 
-    /// Check the parameters; `path` names the field.
+    /// Check the rules that join parameters (each parameter's own range
+    /// is declared on it and checked with every field: `fields.rs`);
+    /// `path` names the field.
     pub fn validate(&self, path: &str) -> Result<(), SpecError> {
-        let bad = |field: &str, msg: String| Err(SpecError::new(format!("{path}.{field}"), msg));
-        let finite_nonneg = |v: f64| v.is_finite() && v >= 0.0;
         match self {
-            RandomVar::Constant { value } if !finite_nonneg(*value) => {
-                bad("value", format!("must be >= 0, got {}", num(*value)))
-            }
-            RandomVar::Uniform { low, .. } if !finite_nonneg(*low) => {
-                bad("low", format!("must be >= 0, got {}", num(*low)))
-            }
-            RandomVar::Uniform { low, high } if !(high.is_finite() && high >= low) => bad(
-                "high",
-                format!("must be >= low ({}), got {}", num(*low), num(*high)),
-            ),
-            RandomVar::Normal { mean, .. } if !mean.is_finite() => {
-                bad("mean", format!("must be finite, got {}", num(*mean)))
-            }
-            RandomVar::Normal { sd, .. } if !finite_nonneg(*sd) => {
-                bad("sd", format!("must be >= 0, got {}", num(*sd)))
-            }
-            RandomVar::Exponential { mean } if !(mean.is_finite() && *mean > 0.0) => {
-                bad("mean", format!("must be > 0, got {}", num(*mean)))
+            RandomVar::Uniform { low, high } if !(high.is_finite() && high >= low) => {
+                Err(SpecError::new(
+                    format!("{path}.high"),
+                    format!("must be >= low ({}), got {}", num(*low), num(*high)),
+                ))
             }
             RandomVar::Hyperexponential { means, probs } => {
                 check_hyperexponential(path, means, probs)
-            }
-            RandomVar::Pareto { scale, .. } | RandomVar::Pareto2 { scale, .. }
-                if !(scale.is_finite() && *scale > 0.0) =>
-            {
-                bad("scale", format!("must be > 0, got {}", num(*scale)))
-            }
-            RandomVar::Pareto { shape, .. } | RandomVar::Pareto2 { shape, .. }
-                if !(shape.is_finite() && *shape > 0.0) =>
-            {
-                bad("shape", format!("must be > 0, got {}", num(*shape)))
             }
             RandomVar::Empirical { values, cdf } => check_empirical(path, values, cdf),
             _ => Ok(()),
@@ -370,10 +393,6 @@ mod tests {
         .validate("x.delay")
         .unwrap_err();
         assert_eq!(e.to_string(), "x.delay.high: must be >= low (2), got 1");
-        let e = RandomVar::Exponential { mean: -1.0 }
-            .validate("d")
-            .unwrap_err();
-        assert_eq!(e.to_string(), "d.mean: must be > 0, got -1");
         let h = RandomVar::Hyperexponential {
             means: vec![1.0],
             probs: vec![0.5],

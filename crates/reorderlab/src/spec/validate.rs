@@ -7,13 +7,11 @@
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use super::check_network::{
-    at_least, check_impairment, check_multipath, check_topology, link_ends, non_negative,
-};
-use super::limits::{check_memory, memory_limit, time};
+use super::check_network::{check_impairment, check_multipath, check_topology, link_ends};
+use super::fields::check_fields;
+use super::limits::{check_memory, memory_limit};
 use super::{
-    FlowSpec, PcapTapSpec, Position, ReceiverSpec, Scenario, TcpSpec, TrafficKind, TrafficSpec,
-    SERIES_NAMES,
+    FlowSpec, PcapTapSpec, Position, Scenario, TcpSpec, TrafficKind, TrafficSpec, SERIES_NAMES,
 };
 use crate::net::routing::RoutingTable;
 use crate::net::topology::expand;
@@ -106,7 +104,6 @@ fn check_endpoints(
 }
 
 fn check_start(path: &str, start: f64, duration: f64) -> Check {
-    time(path, start, true)?;
     if start >= duration {
         return Err(SpecError::new(
             path,
@@ -122,17 +119,15 @@ fn check_start(path: &str, start: f64, duration: f64) -> Check {
 
 fn check_flow(i: usize, f: &FlowSpec, duration: f64) -> Check {
     let p = format!("flows[{i}]");
-    check_transport(&p, &f.variant, &f.cc, &f.tcp, &f.receiver)?;
+    check_transport(&p, &f.variant, &f.cc, &f.tcp)?;
     check_start(&format!("{p}.start"), f.start, duration)
 }
 
 fn check_traffic(i: usize, t: &TrafficSpec, duration: f64) -> Check {
     let p = format!("traffic[{i}]");
-    check_transport(&p, &t.variant, &t.cc, &t.tcp, &t.receiver)?;
-    at_least(&format!("{p}.sessions"), t.sessions as u64, 1)?;
+    check_transport(&p, &t.variant, &t.cc, &t.tcp)?;
     check_start(&format!("{p}.start"), t.start, duration)?;
     if let Some(stop) = t.stop {
-        time(&format!("{p}.stop"), stop, false)?;
         if stop <= t.start {
             return Err(SpecError::new(
                 format!("{p}.stop"),
@@ -172,24 +167,11 @@ fn check_page_fields(p: &str, t: &TrafficSpec) -> Check {
             }
         }
         TrafficKind::Page => {
-            if let Some(c) = t.connections {
-                if !(1..=64).contains(&c) {
-                    return Err(SpecError::new(
-                        format!("{p}.connections"),
-                        format!("must be in 1..=64, got {c}"),
-                    ));
-                }
-            }
-            if let Some(sizes) = &t.object_sizes {
-                if sizes.is_empty() {
-                    return Err(SpecError::new(
-                        format!("{p}.object_sizes"),
-                        "must list at least one object (the HTML), got []",
-                    ));
-                }
-                for (j, &b) in sizes.iter().enumerate() {
-                    super::check_network::positive(&format!("{p}.object_sizes[{j}]"), b)?;
-                }
+            if t.object_sizes.as_ref().is_some_and(Vec::is_empty) {
+                return Err(SpecError::new(
+                    format!("{p}.object_sizes"),
+                    "must list at least one object (the HTML), got []",
+                ));
             }
         }
     }
@@ -222,101 +204,25 @@ fn check_names(p: &str, variant: &str, cc: &str) -> Check {
     Ok(())
 }
 
-/// Variant, congestion control, sender and receiver parameters of a flow or
-/// of a traffic generator's flows; `p` is the owner's path.
-fn check_transport(p: &str, variant: &str, cc: &str, t: &TcpSpec, r: &ReceiverSpec) -> Check {
+/// Variant and congestion control of a flow or of a traffic generator's
+/// flows, and the sender parameters that depend on the variant; `p` is the
+/// owner's path.
+fn check_transport(p: &str, variant: &str, cc: &str, t: &TcpSpec) -> Check {
     check_names(p, variant, cc)?;
-    let tp = format!("{p}.tcp");
-    check_tcp_counts(&tp, t)?;
-    check_tcp_times(&tp, variant, t)?;
-    let rp = format!("{p}.receiver");
-    time(&format!("{rp}.delack_timeout"), r.delack_timeout, false)?;
-    at_least(&format!("{rp}.delack_every"), r.delack_every as u64, 1)?;
-    if !(1..=4).contains(&r.max_sack_blocks) {
-        return Err(SpecError::new(
-            format!("{rp}.max_sack_blocks"),
-            format!("must be in 1..=4, got {}", r.max_sack_blocks),
-        ));
-    }
-    Ok(())
-}
-
-fn check_tcp_counts(tp: &str, t: &TcpSpec) -> Check {
-    for (field, v) in [("mss", t.mss), ("ack_size", t.ack_size)] {
-        if let Some(v) = v {
-            if !(1..=65535).contains(&v) {
-                return Err(SpecError::new(
-                    format!("{tp}.{field}"),
-                    format!("must be in 1..=65535 bytes, got {v}"),
-                ));
-            }
-        }
-    }
-    for (field, v, min) in [
-        ("max_window", t.max_window, 1),
-        ("initial_window", t.initial_window, 1),
-        ("initial_ssthresh", t.initial_ssthresh, 2),
-        ("dupthresh", t.dupthresh, 1),
-    ] {
-        if let Some(v) = v {
-            at_least(&format!("{tp}.{field}"), v as u64, min)?;
-        }
-    }
-    let range = |field: &str, v: Option<f64>, ok: fn(f64) -> bool, text: &str| -> Check {
-        match v {
-            Some(v) if !ok(v) => Err(SpecError::new(
-                format!("{tp}.{field}"),
-                format!("must be {text}, got {}", num(v)),
-            )),
-            _ => Ok(()),
-        }
+    let Some(v) = t.max_rto else {
+        return Ok(());
     };
-    range(
-        "fa_ratio",
-        t.fa_ratio,
-        |v| (0.0..=1.0).contains(&v),
-        "in [0, 1]",
-    )?;
-    range("alpha", t.alpha, |v| v > 0.0 && v < 1.0, "in (0, 1)")?;
-    range("beta", t.beta, |v| v.is_finite() && v >= 1.0, ">= 1")?;
-    if let Some(v) = t.cwv.as_deref() {
-        if crate::tcp::policy::Cwv::parse(v).is_none() {
-            return Err(SpecError::new(
-                format!("{tp}.cwv"),
-                format!("must be \"none\" or \"rfc2861\", got {v:?}"),
-            ));
-        }
-    }
-    if let Some(v) = t.limited_transmit_bound {
-        non_negative(&format!("{tp}.limited_transmit_bound"), v)?;
-    }
-    Ok(())
-}
-
-fn check_tcp_times(tp: &str, variant: &str, t: &TcpSpec) -> Check {
-    for (field, v, zero_ok) in [
-        ("min_rto", t.min_rto, false),
-        ("initial_rto", t.initial_rto, false),
-        ("granularity", t.granularity, true),
-        ("max_rto", t.max_rto, false),
-    ] {
-        if let Some(v) = v {
-            time(&format!("{tp}.{field}"), v, zero_ok)?;
-        }
-    }
-    if let Some(v) = t.max_rto {
-        // Compare with the min RTO in force: the scenario's, else the
-        // variant's own default.
-        let min = t.min_rto.unwrap_or_else(|| {
-            variants::resolve(variant, &TcpSpec::default(), 0)
-                .map_or(0.0, |c| crate::engine::time::to_secs(c.rto.min_rto))
-        });
-        if v < min {
-            return Err(SpecError::new(
-                format!("{tp}.max_rto"),
-                format!("must be >= min_rto ({}), got {}", num(min), num(v)),
-            ));
-        }
+    // Compare with the min RTO in force: the scenario's, else the
+    // variant's own default.
+    let min = t.min_rto.unwrap_or_else(|| {
+        variants::resolve(variant, &TcpSpec::default(), 0)
+            .map_or(0.0, |c| crate::engine::time::to_secs(c.rto.min_rto))
+    });
+    if v < min {
+        return Err(SpecError::new(
+            format!("{p}.tcp.max_rto"),
+            format!("must be >= min_rto ({}), got {}", num(min), num(v)),
+        ));
     }
     Ok(())
 }
@@ -334,13 +240,10 @@ fn check_record(s: &Scenario) -> Check {
             ));
         }
     }
-    time("record.interval", r.interval, false)?;
+    // each bound's own range is declared (a time >= 0)
     match r.trace_window.as_slice() {
         [] => {}
-        [from, until] if from.is_finite() && *from >= 0.0 && until > from => {
-            time("record.trace_window[0]", *from, true)?;
-            time("record.trace_window[1]", *until, true)?;
-        }
+        [from, until] if until > from => {}
         w => {
             let shown: Vec<String> = w.iter().map(|x| num(*x)).collect();
             return Err(SpecError::new(
@@ -404,8 +307,7 @@ impl Scenario {
 
     /// [`Scenario::validate`] with an explicit memory cap, in bytes.
     pub fn validate_with_memory_limit(&self, limit: u64) -> Result<(), SpecError> {
-        time("duration", self.duration, false)?;
-        time("warmup", self.warmup, true)?;
+        check_fields(self)?;
         if self.warmup >= self.duration {
             return Err(SpecError::new(
                 "warmup",

@@ -1,22 +1,32 @@
-//! TCP: the receiver, and the sender built from components (docs/architecture.md,
-//! "TCP"; `docs/architecture.md`):
+//! TCP: the receiver, and the sender built from components
+//! (docs/architecture.md, "The sender"). From the bottom up:
 //!
-//! * [`sender`]: the transmission control block and the sender's work (ACK
-//!   path, recovery, sending, timeout, probe, undo);
-//! * [`detection`]: loss detection (duplicate ACKs, RACK, TCP-PR);
-//! * [`response`]: loss response (Reno, NewReno, SACK pipe, PRR, TCP-Aix,
-//!   TCP-PR);
-//! * [`timers`]: RTO estimation and restart, the loss probe;
-//! * [`cc`]: congestion controllers (growth and reduction factor);
-//! * [`policy`]: the configuration enums a variant sets, and
-//!   [`variants`]: the registry of named compositions.
+//! * [`policy`]: the configuration enums a variant sets (which detection,
+//!   which response, which timers ...), and [`config`]: the
+//!   [`SenderConfig`] they make up;
+//! * [`tcb`]: the transmission control block every component reads and
+//!   changes, with the sender's counters ([`stats`]);
+//! * the components: [`detection`] (duplicate ACKs, RACK, TCP-PR),
+//!   [`response`] (Reno, NewReno, SACK pipe, PRR, TCP-Aix, TCP-PR),
+//!   [`timers`] (RTO, its restart, the loss probe), [`limited`] (limited
+//!   transmit, TCP-NCR's [`ncr`]), [`undo`], [`cc`] (growth and reduction
+//!   factor), [`cwv`], [`frto`], with the scoreboard, DSACK and ground-truth
+//!   bookkeeping beside them;
+//! * [`sender`]: the sender's work (ACK path, fast recovery, sending,
+//!   timeout, probe, undo), which calls the components' hooks;
+//! * [`variants`]: the registry of named compositions.
+//!
+//! Imports go downwards only: no component imports [`sender`] or
+//! [`variants`], and `scripts/import_graph.py` finds no cycle.
 
 pub mod cc;
+pub mod config;
 pub mod cwv;
 pub mod detection;
 pub mod dsack;
 pub mod frto;
 pub mod intervals;
+pub mod limited;
 pub mod ncr;
 pub mod policy;
 pub mod receiver;
@@ -24,9 +34,14 @@ pub mod response;
 pub mod scoreboard;
 pub mod sender;
 pub mod seq_map;
+pub mod stats;
+pub mod tcb;
 pub mod timers;
 pub mod truth;
+pub mod undo;
 pub mod variants;
 
+pub use config::SenderConfig;
 pub use receiver::{Receiver, ReceiverConfig};
-pub use sender::{CaState, Sender, SenderConfig};
+pub use sender::Sender;
+pub use tcb::CaState;

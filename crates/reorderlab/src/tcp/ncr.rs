@@ -31,35 +31,7 @@
 //! FlightSizePrev of duplicate ACKs.
 
 use crate::tcp::cc::Window;
-use crate::tcp::policy::MIN_DUPTHRESH;
-
-/// RFC 4653 Sec. 3: the Limited Transmit flavour, which fixes LT_F.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NcrMode {
-    /// Careful Limited Transmit, LT_F = 2/3.
-    Careful,
-    /// Aggressive Limited Transmit, LT_F = 1/2.
-    Aggressive,
-}
-
-impl NcrMode {
-    /// LT_F as a fraction (numerator, denominator), kept exact so that
-    /// DupThresh does not depend on floating-point rounding.
-    pub fn lt_f(self) -> (u32, u32) {
-        match self {
-            NcrMode::Careful => (2, 3),
-            NcrMode::Aggressive => (1, 2),
-        }
-    }
-
-    /// RFC 4653 Sec. 3.1 (I.3) and 3.3 (E.6): DupThresh = max(LT_F *
-    /// FlightSize, 3), rounded down to whole segments (the RFC does not
-    /// say how to round).
-    pub fn dup_thresh(self, flight_size: u32) -> u32 {
-        let (num, den) = self.lt_f();
-        (num * flight_size / den).max(MIN_DUPTHRESH)
-    }
-}
+use crate::tcp::policy::NcrMode;
 
 /// One Extended Limited Transmit phase (RFC 4653 Sec. 3.1-3.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

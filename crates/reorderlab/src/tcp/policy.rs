@@ -1,9 +1,8 @@
-//! The sender's replaceable policies (docs/architecture.md, "TCP"). Each is a small
+//! The sender's replaceable policies (docs/architecture.md, "The sender"). Each is a small
 //! enum so the hot path dispatches with a `match`; a new variant adds a case
 //! here (or a file beside this one) and a line in [`super::variants`].
 
 use crate::num::floor;
-use crate::tcp::ncr::NcrMode;
 use crate::tcp::timers::ns2::Ns2Profile;
 
 /// The default and minimum duplicate-ACK threshold (RFC 5681 Sec. 3.2).
@@ -11,7 +10,7 @@ pub const MIN_DUPTHRESH: u32 = 3;
 
 /// Loss detection: which outstanding segments are deemed lost, and when.
 #[derive(Debug, Clone, PartialEq)]
-pub enum LossDetection {
+pub enum DetectionPolicy {
     /// Fixed duplicate-ACK threshold. With SACK: RFC 6675 `IsLost` (DupThresh
     /// SACKed segments above a hole) and entry on DupThresh duplicate ACKs;
     /// without SACK: RFC 5681 Sec. 3.2, the third duplicate ACK.
@@ -92,7 +91,7 @@ pub enum RttSampling {
 /// Loss response: what a loss episode does to the window, and how the
 /// missing segments are resent ([`super::response`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Recovery {
+pub enum ResponsePolicy {
     /// RFC 5681 Sec. 3.2 fast retransmit / fast recovery with window
     /// inflation; any new ACK ends recovery.
     Reno,
@@ -111,7 +110,7 @@ pub enum Recovery {
     Aix,
     /// TCP-PR (tcp-pr Table I): the window is halved per newly detected
     /// drop, with burst memory, by the TCP-PR loss detection itself
-    /// ([`super::detection::tcp_pr`]); only with [`LossDetection::TcpPr`].
+    /// ([`super::detection::tcp_pr`]); only with [`DetectionPolicy::TcpPr`].
     TcpPr,
 }
 
@@ -246,6 +245,35 @@ impl LimitedTransmit {
             LimitedTransmit::CwndMultiple(k) => dupacks.min(floor(k * cwnd) as u32),
             LimitedTransmit::Extended(_) => 0,
         }
+    }
+}
+
+/// TCP-NCR's Limited Transmit flavour (RFC 4653 Sec. 3), which fixes LT_F
+/// ([`super::ncr`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NcrMode {
+    /// Careful Limited Transmit, LT_F = 2/3.
+    Careful,
+    /// Aggressive Limited Transmit, LT_F = 1/2.
+    Aggressive,
+}
+
+impl NcrMode {
+    /// LT_F as a fraction (numerator, denominator), kept exact so that
+    /// DupThresh does not depend on floating-point rounding.
+    pub fn lt_f(self) -> (u32, u32) {
+        match self {
+            NcrMode::Careful => (2, 3),
+            NcrMode::Aggressive => (1, 2),
+        }
+    }
+
+    /// RFC 4653 Sec. 3.1 (I.3) and 3.3 (E.6): DupThresh = max(LT_F *
+    /// FlightSize, 3), rounded down to whole segments (the RFC does not
+    /// say how to round).
+    pub fn dup_thresh(self, flight_size: u32) -> u32 {
+        let (num, den) = self.lt_f();
+        (num * flight_size / den).max(MIN_DUPTHRESH)
     }
 }
 

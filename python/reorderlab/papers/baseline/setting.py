@@ -3,7 +3,7 @@
 Paper key ``baseline``. Two figures:
 
 ``undisturbed``
-    The seed-000 chain (RR-TCP Fig. 3): ``S1 -(10 Mb/s, 1 ms)- R1
+    The rr-tcp chain (RR-TCP Fig. 3): ``S1 -(10 Mb/s, 1 ms)- R1
     -(bottleneck)- R2 -(10 Mb/s, 1 ms)- D``, path propagation RTT P = 50 ms
     (bottleneck delay 23 ms), one SACK flow with max window M = 50 segments of
     1000 bytes, 40-byte ACKs, no delayed ACK, a 100-packet bottleneck queue.
@@ -101,7 +101,7 @@ def bottleneck_rate(max_window: int = M) -> float:
 
 
 def undisturbed_scenario(duration: float, warmup: float) -> Scenario:
-    """One SACK flow on the seed-000 chain with S = M / R."""
+    """One SACK flow on the rr-tcp chain with S = M / R."""
     return Scenario(
         name="baseline-undisturbed",
         duration=duration,

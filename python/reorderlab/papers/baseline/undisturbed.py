@@ -89,7 +89,7 @@ FIGURES = (
     recipe(
         PAPER,
         "undisturbed",
-        "undisturbed SACK flow on the seed-000 chain runs at S = M/R",
+        "undisturbed SACK flow on the rr-tcp chain runs at S = M/R",
         points=points,
         table=table,
         plot=plot,

@@ -4,7 +4,7 @@ Paper key ``high-speed``; one recipe per row of ``docs/papers.md`` (The high-spe
 
 Setting (Sec. V-A, Fig. 8)
     A dumbbell with a 1000 Mb/s, 50 ms one-way bottleneck; the studied flow
-    S0 -> D0 (1500-byte packets) crosses the seed-003 reordering generator
+    S0 -> D0 (1500-byte packets) crosses the paper's reordering generator
     on its access link S0 -> R1, so only it sees reordering. Generator
     defaults: mean reordering interval 0.02 s, mean reordering delay time
     20 us, block size 1 packet; interval and delay time exponential with
@@ -36,7 +36,7 @@ Assumptions (the paper does not say)
       x 4, RTO floored to whole ticks, initial RTO 3 s; timing cancelled at
       every fast retransmit and timeout, no sample in SACK fast recovery;
       ``tcp.rto_estimator = "ns2-2.31"``, ``docs/variants.md``) with the
-      min RTO of 1 s docs/papers.md assumes for this seed (RFC 2988) where
+      min RTO of 1 s docs/papers.md assumes for this paper (RFC 2988) where
       that release's default was 0.2 s: the paper does not give it. No
       hidden ``dupthresh = max(3, cwnd / numdupacksFrac_)`` rule.
     * AVG-DEV (Ma & Leung, GLOBECOM 2004; no text of it was found): the
@@ -197,7 +197,7 @@ DEFAULT_SETTING = Setting()
 def reorderer(
     interval: float, delay: float, block: float, setting: Setting = DEFAULT_SETTING
 ) -> list[Impairment]:
-    """The seed-003 generator on S0 -> R1 (none when the delay time is 0)."""
+    """The paper's reordering generator on S0 -> R1 (none when the delay time is 0)."""
     if delay <= 0:
         return []
     extra: dict[str, Any] = {}

@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 
 from reorderlab.errors import MissingRunsError
-from reorderlab.result_codec import records
 from reorderlab.scenario import Scenario, format_value
 from reorderlab.store import Store
-from reorderlab.sweeper import Job, jobs_for, seeds_list, sweep
+from reorderlab.store.codec import records
+from reorderlab.sweep import Job, jobs_for, seeds_list, sweep
 
 if TYPE_CHECKING:
     from reorderlab.runner import Result
@@ -155,7 +155,7 @@ class Runs:
         traces, object lists), one at a time (a run's object list can be
         tens of MB of JSON): read from the store, or, without one
         (``--no-cache``), simulated again. ``columns``: each traffic
-        generator's ``object_list`` as :class:`~reorderlab.result_codec.Records`
+        generator's ``object_list`` as :class:`~reorderlab.store.codec.Records`
         (a numpy array per key) instead of a list of dicts: much faster
         to read and to select from, for the same values in the same order."""
         sweep_ = self.plan[name]
@@ -212,7 +212,7 @@ class Runs:
 
 def object_columns(result: dict[str, Any]) -> dict[str, Any]:
     """``result`` with each traffic generator's ``object_list`` as
-    :class:`~reorderlab.result_codec.Records` (those read from the store by
+    :class:`~reorderlab.store.codec.Records` (those read from the store by
     column are already; a list of dicts is converted). Modifies ``result``."""
     for gen in result.get("traffic") or []:
         objs = gen.get("object_list")

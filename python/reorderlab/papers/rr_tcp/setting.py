@@ -194,7 +194,7 @@ def chain_scenario(
     lt_bound: float | None = None,
     undo_response: Literal["restore", "slow-start"] | None = None,
 ) -> Scenario:
-    """One flow S1 -> D on the seed-000 chain (``lt_bound``: limited
+    """One flow S1 -> D on the rr-tcp chain (``lt_bound``: limited
     transmit's bound in congestion windows; None, the variant's, Table 2's
     1 x cwnd; ``undo_response``: the sender's, None the variant's)."""
     return Scenario(

@@ -23,7 +23,7 @@ from reorderlab.papers.tail_loss.setting import (
     floats,
     ints,
 )
-from reorderlab.result_codec import (
+from reorderlab.store.codec import (
     Records,
 )
 

@@ -82,10 +82,6 @@ from reorderlab.papers.kit.runs import (
     Runs,
     flow_column,
 )
-from reorderlab.result_codec import (
-    Records,
-    records,
-)
 from reorderlab.scenario import (
     ChainTopology,
     ConstantVar,
@@ -100,6 +96,10 @@ from reorderlab.scenario import (
     Scenario,
     TcpSpec,
     TrafficSpec,
+)
+from reorderlab.store.codec import (
+    Records,
+    records,
 )
 
 PAPER = "tail-loss"

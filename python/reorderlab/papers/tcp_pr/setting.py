@@ -116,7 +116,7 @@ Observed (session 8), why TCP-PR trails SACK at long RTTs (Fig. 13 at
     (TCP-PR's cwnd reaches 2903, ~2200 drops; SACK 652, 6 drops): 90 s
     4.90 vs 7.38, 200 s 7.45 vs 7.52, 1000 s 9.26 vs 7.61, TCP-PR ahead as
     in the paper. The recipes keep the 90 s / 200 s runs of every
-    seed-001 experiment; the claims report what those give.
+    tcp-pr experiment; the claims report what those give.
 
 Tolerances of the claims are stated in each claim's ``expected`` text.
 """

@@ -217,7 +217,7 @@ FIGURES = (
     KernelFigure(
         PAPER,
         FIGURE,
-        "seed-000 Fig. 4 on the real kernel vs the simulator (root; Linux and Linux-classic)",
+        "rr-tcp Fig. 4 on the real kernel vs the simulator (root; Linux and Linux-classic)",
         points=_points,
         table=_unused_table,
         plot=_plot,

@@ -34,7 +34,8 @@
 //! like Linux resets W_max) the per-RTT increase is S_max, as with the
 //! paper's initial W_max of "a large value".
 
-use super::{CongestionOps, Reno, Window};
+use super::ops::{CongestionOps, Window};
+use super::reno::Reno;
 use crate::engine::Time;
 use crate::num::ceil;
 

@@ -35,8 +35,9 @@
 //! application-limited periods from t (Sec. 4.2; the senders here are
 //! bulk), RFC 9406's HyStart++.
 
-use super::hystart::{AckSample, HyStart};
-use super::{CongestionOps, Reno, Window};
+use super::hystart::HyStart;
+use super::ops::{AckSample, CongestionOps, Window};
+use super::reno::Reno;
 use crate::engine::time::NS_PER_SEC;
 use crate::engine::Time;
 use crate::num::cbrt;

@@ -30,7 +30,8 @@
 //! Slow start is Reno's, or optionally Limited Slow-Start (RFC 3742 Sec. 3,
 //! the companion proposal for large windows); it is off by default.
 
-use super::{CongestionOps, Reno, Window};
+use super::ops::{CongestionOps, Window};
+use super::reno::Reno;
 use crate::engine::Time;
 use crate::num::{exp, floor, ln};
 

@@ -15,8 +15,8 @@
 //! starts it all again (`cubictcp_state` on `TCP_CA_Loss`). RFC 9406's
 //! HyStart++ is a different, standardised descendant; this is Linux's.
 
+use super::ops::{AckSample, Window};
 use crate::engine::Time;
-use crate::tcp::cc::Window;
 
 /// `hystart_low_window`: HyStart acts from this cwnd on.
 pub const LOW_WINDOW: f64 = 16.0;
@@ -37,17 +37,6 @@ pub enum HyStartFlavour {
     /// Current Linux (5.7 and later): margin delay_min / 8; every sample
     /// of the round may lower its minimum.
     Linux,
-}
-
-/// One ACK's information for HyStart.
-#[derive(Debug, Clone, Copy)]
-pub struct AckSample {
-    pub now: Time,
-    /// The ACK's RTT sample (none if it acknowledged a retransmission).
-    pub rtt: Option<Time>,
-    /// SND.UNA after the ACK and SND.NXT.
-    pub una: u32,
-    pub nxt: u32,
 }
 
 #[derive(Debug, Clone, Copy)]

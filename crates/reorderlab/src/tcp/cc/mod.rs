@@ -11,47 +11,19 @@ pub mod bic;
 pub mod cubic;
 pub mod highspeed;
 pub mod hystart;
+pub mod ops;
 mod reno;
 pub mod scalable;
 
 pub use bic::Bic;
 pub use cubic::Cubic;
 pub use highspeed::HighSpeed;
+pub use ops::{AckSample, CongestionOps, Window};
 pub use reno::Reno;
 pub use scalable::Scalable;
 
 use crate::engine::Time;
-use hystart::{AckSample, HyStart, HyStartFlavour};
-
-/// Congestion window and slow-start threshold, in segments.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Window {
-    pub cwnd: f64,
-    pub ssthresh: f64,
-}
-
-impl Window {
-    pub fn in_slow_start(&self) -> bool {
-        self.cwnd < self.ssthresh
-    }
-}
-
-/// What every congestion controller implements.
-pub trait CongestionOps {
-    /// An ACK newly acknowledged `acked` segments outside loss recovery.
-    fn on_ack(&mut self, w: &mut Window, acked: u32, now: Time, srtt: Option<Time>);
-    /// The new ssthresh after a congestion event with `flight` segments
-    /// outstanding (RFC 5681 eq. 4 for Reno).
-    fn ssthresh_after_loss(&mut self, w: &Window, flight: u32, now: Time) -> f64;
-    /// A retransmission timeout (after `ssthresh_after_loss`): reset any
-    /// epoch state.
-    fn on_timeout(&mut self, _now: Time) {}
-    /// A window reduction was undone (spurious): restore epoch state if any.
-    fn on_undo(&mut self) {}
-    /// An ACK of new data, before the growth (Linux `pkts_acked`): its RTT
-    /// sample for controllers that watch the delay (CUBIC's HyStart).
-    fn on_ack_sample(&mut self, _w: &mut Window, _s: &AckSample) {}
-}
+use hystart::{HyStart, HyStartFlavour};
 
 /// The registered controllers.
 #[derive(Debug, Clone)]

@@ -1,6 +1,6 @@
 //! Reno window growth, RFC 5681 Sec. 3.1.
 
-use super::{CongestionOps, Window};
+use super::ops::{CongestionOps, Window};
 use crate::engine::Time;
 
 /// Standard TCP congestion control.

@@ -8,7 +8,8 @@
 //! segments) the controller is Reno, so it is no more aggressive than
 //! Standard TCP at small windows. Slow start is Reno's.
 
-use super::{CongestionOps, Reno, Window};
+use super::ops::{CongestionOps, Window};
+use super::reno::Reno;
 use crate::engine::Time;
 
 /// Scalable TCP (Kelly 2003).

@@ -16,13 +16,13 @@
 //!   5827 Appendix A.1 suggests the latter).
 
 use crate::engine::Time;
+use crate::tcp::config::SenderConfig;
 use crate::tcp::detection::dupthresh::{td_fr_deadline, DupthreshPolicy};
 use crate::tcp::detection::er::{er_delay, er_thresh, ER_MAX_OUTSTANDING};
 use crate::tcp::detection::{LossDetector, Spurious, TimerVerdict};
 use crate::tcp::policy::{EarlyRetransmit, FastRetransmitDelay, MIN_DUPTHRESH};
 use crate::tcp::scoreboard::SegState;
-use crate::tcp::sender::tcb::{CaState, Tcb};
-use crate::tcp::sender::SenderConfig;
+use crate::tcp::tcb::{CaState, Tcb};
 
 #[derive(Debug, Clone)]
 pub struct DupAck {

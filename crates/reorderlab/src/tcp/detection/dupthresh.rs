@@ -7,8 +7,8 @@ use crate::engine::time::{ms, secs, to_secs};
 use crate::engine::Time;
 use crate::num::{ceil, floor, log2, round};
 use crate::tcp::detection::reordering::{ReorderHistogram, MAX_LENGTH};
+use crate::tcp::detection::winthresh::Winthresh;
 use crate::tcp::policy::MIN_DUPTHRESH;
-use crate::tcp::response::aix::Winthresh;
 
 // ----- RR-TCP cost functions (Sec. 4.3) -------------------------------
 
@@ -437,7 +437,7 @@ pub enum DupthreshPolicy {
     AvgDev(AvgDev),
     /// Linux 3.17's adaptive `tp->reordering` ([`LinuxReordering`]).
     Linux(LinuxReordering),
-    /// TCP-Aix's winthresh ([`crate::tcp::response::aix::Winthresh`]): from the buffer
+    /// TCP-Aix's winthresh ([`crate::tcp::detection::winthresh::Winthresh`]): from the buffer
     /// space, held for a duplicate-ACK run. It needs the flight size and
     /// the receiver window, so the sender computes it; [`Self::value`]
     /// returns the floor of 3.

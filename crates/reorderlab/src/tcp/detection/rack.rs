@@ -26,10 +26,10 @@
 //! (`tcp_check_sack_reordering`, `sysctl_tcp_max_reordering`).
 
 use crate::engine::Time;
+use crate::tcp::config::SenderConfig;
 use crate::tcp::detection::{LossDetector, TimerVerdict};
 use crate::tcp::scoreboard::{Scoreboard, SegState};
-use crate::tcp::sender::tcb::{CaState, Tcb};
-use crate::tcp::sender::SenderConfig;
+use crate::tcp::tcb::{CaState, Tcb};
 
 /// RFC 8985 Sec. 6.2 step 4: recoveries a widened window persists.
 pub const REO_WND_PERSIST: u32 = 16;
@@ -334,10 +334,6 @@ impl LossDetector for RackDetection {
 
     fn reorder_timer_pending(&self) -> bool {
         self.rack.deadline.is_some()
-    }
-
-    fn rack(&self) -> Option<&Rack> {
-        Some(&self.rack)
     }
 
     /// Step 1: RACK.min_RTT from the RTT estimator's.

@@ -344,7 +344,7 @@ fn a_timeout_after_substantial_sacks_resets_the_adaptive_reordering() {
     use crate::spec::TcpSpec;
     use crate::tcp::cc::CongestionControl;
     use crate::tcp::detection::LossDetector;
-    use crate::tcp::sender::tcb::Tcb;
+    use crate::tcp::tcb::Tcb;
     let cfg = crate::tcp::variants::resolve("Linux", &TcpSpec::default(), 0).unwrap();
     let mut tcb = Tcb::new(
         cfg.clone(),

@@ -25,7 +25,7 @@ use crate::engine::Time;
 use crate::tcp::cc::Window;
 use crate::tcp::detection::{LossDetector, TimerVerdict};
 use crate::tcp::scoreboard::{Scoreboard, SegState};
-use crate::tcp::sender::tcb::{CaState, Tcb};
+use crate::tcp::tcb::{CaState, Tcb};
 use crate::tcp::timers::rto::RtoEstimator;
 
 /// Congestion-control mode of TCP-PR.

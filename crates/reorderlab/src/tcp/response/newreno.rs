@@ -5,7 +5,7 @@
 
 use crate::tcp::response::reno::{inflate, inflated_window_allows};
 use crate::tcp::response::{LossResponse, NewAck, NewlyAcked};
-use crate::tcp::sender::tcb::{CaState, Tcb};
+use crate::tcp::tcb::{CaState, Tcb};
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NewReno {

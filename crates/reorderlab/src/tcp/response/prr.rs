@@ -18,7 +18,7 @@
 
 use crate::num::{ceil, floor};
 use crate::tcp::response::{exit_if, LossResponse, NewAck, NewlyAcked};
-use crate::tcp::sender::tcb::{CaState, Tcb};
+use crate::tcp::tcb::{CaState, Tcb};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Prr {
@@ -71,10 +71,6 @@ pub struct PrrResponse {
 }
 
 impl LossResponse for PrrResponse {
-    fn prr(&self) -> Option<&Prr> {
-        self.prr.as_ref()
-    }
-
     /// cwnd unchanged: it follows pipe + sndcnt from this ACK on.
     fn enter(&mut self, tcb: &mut Tcb, _dupthresh: u32) {
         self.prr = Some(Prr::start(tcb.sb.packets_out(), tcb.w.ssthresh));

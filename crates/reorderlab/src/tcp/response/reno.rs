@@ -4,7 +4,7 @@
 //! data deflates it to ssthresh and ends the recovery.
 
 use crate::tcp::response::{LossResponse, NewAck, NewlyAcked};
-use crate::tcp::sender::tcb::Tcb;
+use crate::tcp::tcb::Tcb;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Reno;

@@ -6,9 +6,9 @@
 //! first, and flush-cwnd's sending rule.
 
 use crate::engine::Time;
+use crate::tcp::limited::LtState;
 use crate::tcp::response::{LossResponse, NewAck, NewlyAcked};
-use crate::tcp::sender::limited::LtState;
-use crate::tcp::sender::tcb::Tcb;
+use crate::tcp::tcb::Tcb;
 
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TcpPrResponse;

@@ -5,13 +5,13 @@
 
 use crate::engine::Time;
 use crate::net::packet::Packet;
-use crate::tcp::cc::hystart::AckSample;
+use crate::tcp::cc::AckSample;
 use crate::tcp::detection::reordering::HoleScan;
 use crate::tcp::frto::FrtoAck;
 use crate::tcp::policy::RttTiming;
 use crate::tcp::response::{NewAck, NewlyAcked};
 use crate::tcp::scoreboard::CumAck;
-use crate::tcp::sender::tcb::CaState;
+use crate::tcp::tcb::CaState;
 use crate::tcp::truth::RetxCause;
 
 use super::Sender;

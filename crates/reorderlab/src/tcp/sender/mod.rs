@@ -1,4 +1,5 @@
-//! The TCP sender: one transmission control block ([`tcb`]) and the
+//! The TCP sender: one transmission control block ([`crate::tcp::tcb`],
+//! built from a [`SenderConfig`], [`crate::tcp::config`]) and the
 //! components a variant plugs in ([`crate::tcp::variants`]):
 //!
 //! * loss detection ([`crate::tcp::detection`]): which segments are lost,
@@ -6,28 +7,26 @@
 //! * loss response ([`crate::tcp::response`]): what an episode does to the
 //!   window;
 //! * timers ([`crate::tcp::timers`]): RTO, its restart, the loss probe;
-//! * limited transmit ([`limited`]), undo on DSACK evidence ([`undo`]),
-//!   F-RTO ([`timeout`]) and congestion window validation.
+//! * limited transmit ([`crate::tcp::limited`]), the reductions remembered
+//!   for undo ([`crate::tcp::undo`]), F-RTO ([`crate::tcp::frto`]) and
+//!   congestion window validation ([`crate::tcp::cwv`]).
 //!
 //! The files of this module are the sender's work, by concern: the ACK
 //! path in the order RFC 6675 and RFC 8985 give ([`ack`]), entering and
-//! leaving recovery ([`recovery`]), sending ([`transmit`]), the timeout
-//! ([`timeout`]), the probe ([`probe`]), undo ([`undo`]). None of them
+//! leaving fast recovery ([`fast_recovery`]), sending ([`transmit`]), the
+//! timeout and F-RTO ([`timeout`]), the probe ([`probe`]), a retransmission
+//! shown spurious and its undo ([`spurious`], [`ts_undo`]). None of them
 //! names a detection or response implementation: they call the
-//! components' hooks. `docs/architecture.md` draws the layers and the path
-//! of an ACK.
+//! components' hooks; and no component imports this module.
+//! `docs/architecture.md` draws the layers and the path of an ACK.
 
 mod ack;
-pub mod config;
-pub mod limited;
+mod fast_recovery;
 mod probe;
-mod recovery;
-pub mod stats;
-pub mod tcb;
+mod spurious;
 mod timeout;
 mod transmit;
 mod ts_undo;
-pub mod undo;
 
 #[cfg(test)]
 mod tests;
@@ -36,24 +35,22 @@ use crate::engine::time::to_secs;
 use crate::engine::{Time, TimerKind};
 use crate::net::packet::{Packet, PacketKind};
 use crate::tcp::cc::{CongestionControl, Window};
+use crate::tcp::config::SenderConfig;
 use crate::tcp::cwv::Rfc2861;
 use crate::tcp::detection::rack::Rack;
 use crate::tcp::detection::Detection;
 use crate::tcp::frto::FrtoStep;
+use crate::tcp::limited::LtState;
 use crate::tcp::policy::Cwv;
 use crate::tcp::response::prr::Prr;
 use crate::tcp::response::Response;
 use crate::tcp::scoreboard::Scoreboard;
+use crate::tcp::stats::SenderStats;
+use crate::tcp::tcb::{CaState, Phase, Tcb};
 use crate::tcp::timers::rto::RtoEstimator;
 use crate::tcp::timers::{earliest, Timers};
 use crate::tcp::truth::TruthLedger;
-
-pub use config::SenderConfig;
-use limited::LtState;
-pub use stats::SenderStats;
-pub use tcb::CaState;
-use tcb::{Phase, Tcb};
-use undo::Undo;
+use crate::tcp::undo::Undo;
 
 #[derive(Debug)]
 pub struct Sender {
@@ -85,7 +82,7 @@ impl Sender {
         let mut tcb = Tcb::new(cfg.clone(), cc, flow, peer);
         Sender {
             detection: Detection::new(&cfg, &mut tcb),
-            response: Response::new(cfg.recovery),
+            response: Response::new(cfg.response),
             timers: Timers::new(&cfg),
             lt: LtState::new(cfg.limited_transmit),
             undo: Undo::default(),

@@ -6,7 +6,7 @@ use crate::engine::Time;
 use crate::net::packet::Packet;
 use crate::num::floor;
 use crate::tcp::policy::TailLossProbe;
-use crate::tcp::sender::tcb::{CaState, Phase};
+use crate::tcp::tcb::{CaState, Phase};
 use crate::tcp::timers::tlp::EpisodeEnd;
 use crate::tcp::truth::RetxCause;
 

@@ -7,7 +7,7 @@ use crate::net::packet::Packet;
 use crate::num::ceil;
 use crate::tcp::frto::{self, FrtoAck, FrtoStep, FrtoVerdict};
 use crate::tcp::policy::RtoRecovery;
-use crate::tcp::sender::tcb::{CaState, Phase};
+use crate::tcp::tcb::{CaState, Phase};
 
 use super::Sender;
 

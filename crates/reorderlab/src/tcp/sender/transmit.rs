@@ -6,7 +6,7 @@ use crate::engine::Time;
 use crate::net::packet::Packet;
 use crate::num::floor;
 use crate::tcp::dsack::RetxEntry;
-use crate::tcp::sender::tcb::{CaState, Phase};
+use crate::tcp::tcb::{CaState, Phase};
 use crate::tcp::truth::RetxCause;
 
 use super::Sender;

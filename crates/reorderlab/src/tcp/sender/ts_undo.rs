@@ -13,10 +13,10 @@
 //! * at or above it (`tcp_try_undo_recovery` through `tcp_may_undo`): the
 //!   reduction is undone.
 //!
-//! The undo is the one DSACK evidence triggers ([`super::undo`]).
+//! The undo is the one DSACK evidence triggers ([`super::spurious`]).
 
 use crate::engine::Time;
-use crate::tcp::sender::tcb::CaState;
+use crate::tcp::tcb::CaState;
 
 use super::Sender;
 

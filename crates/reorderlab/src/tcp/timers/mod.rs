@@ -1,4 +1,4 @@
-//! The sender's timers (docs/architecture.md, "TCP"): the retransmission timer with
+//! The sender's timers (docs/architecture.md, "The sender"): the retransmission timer with
 //! its estimator ([`rto`]) and restart rules (RFC 6298 Sec. 5, RFC 7765,
 //! [`rtor`]), and the tail loss probe's timer ([`tlp`]). The loss
 //! detection's own timers (a delayed fast retransmit, RACK's reorder timer,
@@ -16,9 +16,9 @@ pub mod tlp;
 
 use crate::engine::time::to_secs;
 use crate::engine::Time;
-use crate::tcp::policy::{LossDetection, RtoRestart, RtoRules, TailLossProbe};
-use crate::tcp::sender::tcb::{CaState, Tcb};
-use crate::tcp::sender::SenderConfig;
+use crate::tcp::config::SenderConfig;
+use crate::tcp::policy::{DetectionPolicy, RtoRestart, RtoRules, TailLossProbe};
+use crate::tcp::tcb::{CaState, Tcb};
 
 use rtor::restart_deadline;
 use tlp::Tlp;
@@ -49,7 +49,7 @@ pub fn earliest(a: Option<Time>, b: Option<Time>) -> Option<Time> {
 impl Timers {
     pub fn new(cfg: &SenderConfig) -> Timers {
         Timers {
-            rto_enabled: !matches!(cfg.detection, LossDetection::TcpPr { .. }),
+            rto_enabled: !matches!(cfg.detection, DetectionPolicy::TcpPr { .. }),
             rto_deadline: None,
             restart: cfg.rto_restart,
             probe: (cfg.tlp != TailLossProbe::Off).then(|| Tlp::new(cfg.tlp)),

@@ -8,6 +8,7 @@ big result already as the results store keeps it (:data:`Packed`).
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -18,8 +19,8 @@ if TYPE_CHECKING:  # (multiprocessing costs a single run's import ~15 ms)
     from multiprocessing.connection import Connection
 
 #: A big result as the results store keeps it: (summary JSON, encoded
-#: result), made by the core (``_core.run_packed``; ``store.summary_of`` and
-#: ``result_codec.encode`` of its text, which nobody parses).
+#: result), made by the core (``_core.run_packed``; ``store.rows.summary_of``
+#: and ``store.codec.encode`` of its text, which nobody parses).
 Packed = tuple[str, bytes]
 
 #: What a run gives: (result, wall seconds and CPU seconds spent in the
@@ -67,7 +68,7 @@ def simulate_batch(items: Sequence[Item]) -> list[Output | Exception]:
 
 
 def serve(conn: Connection) -> None:
-    """A worker process's loop (see ``reorderlab._pool``): run each task
+    """A worker process's loop (see ``reorderlab.pool``): run each task
     received on ``conn``, send back its results, until the driver closes
     the pipe."""
     ignore_sigint()
@@ -88,6 +89,4 @@ def serve(conn: Connection) -> None:
 def ignore_sigint() -> None:
     """Let the driver alone handle Ctrl-C (a Ctrl-C at a terminal reaches
     every process of the group, the workers included)."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)

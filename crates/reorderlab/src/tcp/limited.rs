@@ -7,7 +7,7 @@ use crate::num::floor;
 use crate::tcp::cc::Window;
 use crate::tcp::ncr::{EltEnd, Ncr};
 use crate::tcp::policy::LimitedTransmit;
-use crate::tcp::sender::tcb::CaState;
+use crate::tcp::tcb::CaState;
 
 #[derive(Debug, Clone)]
 pub struct LtState {

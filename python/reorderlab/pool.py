@@ -10,11 +10,11 @@
   with the next sent before the results were read, 44 us with two). No
   helper threads.
 * Workers are forked from a forkserver that has imported only what they
-  need (``reorderlab._worker``: the compiled core), so a worker costs a fork,
+  need (``reorderlab.worker``: the compiled core), so a worker costs a fork,
   not an interpreter start or imports.
 * The caller's ``__main__`` is *not* re-imported in the workers (as
   multiprocessing does by default): tasks only reference
-  ``reorderlab._worker``, and a user's unguarded script or notebook must not
+  ``reorderlab.worker``, and a user's unguarded script or notebook must not
   run again in every worker.
 * A pool starts its processes on demand, one per task while it has fewer
   than its size, so each worker starts with its first task waiting for it.
@@ -23,6 +23,11 @@
   error or an interrupt is terminated and forgotten.
 * :func:`prestart` starts a pool's processes in a background thread, for a
   driver that must first open a store and look up cached runs.
+* Importing this module (or ``reorderlab.sweep``) starts no process: the
+  fork server starts with the first worker, or with :func:`start_workers`,
+  which a script calls before its imports and set-up so that the fork
+  server's start (two interpreter starts, 40-70 ms of CPU each) overlaps
+  them (the command line's ``sweep``, ``compare`` and ``reproduce`` do).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import collections
 import contextlib
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.forkserver as forkserver
 import numbers
 import os
 import select
@@ -43,7 +49,7 @@ from dataclasses import dataclass, field
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
-from reorderlab import _worker
+from reorderlab.worker import Item, Output, serve
 
 __all__ = [
     "Pool",
@@ -53,14 +59,13 @@ __all__ = [
     "get_pool",
     "prestart",
     "shutdown_pools",
-    "start_fork_server",
     "start_workers",
     "worker_count",
 ]
 
 
 #: A task's results: one per run, an exception in place of a failed one.
-Results = list[_worker.Output | Exception]
+Results = list[Output | Exception]
 
 
 class WorkerDiedError(RuntimeError):
@@ -77,7 +82,7 @@ def process_context() -> multiprocessing.context.BaseContext:
         # than in each child (several ms of imports per worker otherwise,
         # more where no bytecode is cached): the core, and what a child
         # imports to unpickle its process object.
-        ctx.set_forkserver_preload(["reorderlab._worker", "multiprocessing.popen_forkserver"])
+        ctx.set_forkserver_preload(["reorderlab.worker", "multiprocessing.popen_forkserver"])
         return ctx
     return multiprocessing.get_context("spawn")
 
@@ -171,7 +176,7 @@ class Pool:
     def _start(self) -> _Worker:
         ours, theirs = self._ctx.Pipe(duplex=True)
         process = self._ctx.Process(  # type: ignore[attr-defined]
-            target=_worker.serve, args=(theirs,), name="reorderlab-worker", daemon=True
+            target=serve, args=(theirs,), name="reorderlab-worker", daemon=True
         )
         with main_not_reimported():
             process.start()
@@ -212,7 +217,7 @@ class Pool:
         """How many tasks are submitted and not yet returned by :meth:`wait`."""
         return sum(len(w.tasks) for w in self._workers) + (self._held is not None)
 
-    def submit(self, items: list[_worker.Item], tag: Any) -> None:
+    def submit(self, items: list[Item], tag: Any) -> None:
         """Send ``items`` (runs: scenario JSON, seed, ...) to a worker: an idle
         one (started if the pool is not full), else one running a single
         task, which then finds this one waiting in its pipe when it is done
@@ -384,37 +389,10 @@ def start_workers(workers: int | None = None) -> None:
     prestart(worker_count(workers))
 
 
-def start_fork_server() -> None:
-    """Start the fork server that worker processes are forked from, if it
-    is not running (``reorderlab.sweeper`` calls this as it is imported).
-
-    This costs the caller about a millisecond (Python spawns the fork server
-    and its resource tracker and does not wait for them); their start, two
-    interpreter starts of 40-70 ms of CPU, then happens on another core
-    while the caller goes on, rather than in the first sweep, whose first
-    worker would wait for it. Does nothing in a process that multiprocessing
-    started (a worker, a Dask worker: while such a process imports what its
-    task needs, only its name tells), where there is no fork server, or if
-    it cannot start (the first sweep then tries again and reports why).
-    """
-    if multiprocessing.parent_process() is not None:
-        return
-    if multiprocessing.current_process().name != "MainProcess":
-        return
-    if process_context().get_start_method() != "forkserver":
-        return
-    from multiprocessing import forkserver
-
-    with contextlib.suppress(Exception):
-        forkserver.ensure_running()
-
-
 def fork_server_started() -> bool:
     """Has this process started its fork server? (Whether it still runs is
     not asked: a ``waitpid`` here would reap an exited server, and
     multiprocessing's own check would then fail.)"""
-    from multiprocessing import forkserver
-
     return getattr(forkserver._forkserver, "_forkserver_pid", None) is not None  # (not public)
 
 

@@ -67,6 +67,8 @@ try:  # zlib-ng inflates these payloads ~5x faster than CPython's zlib
 except ImportError:  # (a platform without its wheel: the same bytes, slower)
     _fast_zlib = None
 
+# numpy is imported where columns are built (Records), the only imports of
+# this module that wait: a command that stores one run needs no numpy.
 if TYPE_CHECKING:
     import numpy as np
 

@@ -23,19 +23,12 @@ from typing import Any
 import duckdb
 
 from reorderlab.errors import StoreError
-from reorderlab.store import (
-    _COLUMNS,
-    Store,
-    _acquire_lock,
-    _release_lock,
-    _Row,
-    journal_path,
-    quarantine_path,
-    run_key,
-    scan_journal,
-    smallest_whole_size,
-    valid_run,
-)
+from reorderlab.store import registry
+from reorderlab.store.db import smallest_whole_size
+from reorderlab.store.journal import scan_journal
+from reorderlab.store.paths import journal_path, quarantine_path, sibling
+from reorderlab.store.rows import COLUMNS, Row, run_key, valid_run
+from reorderlab.store.store import Store
 
 __all__ = ["StoreReport", "check_store", "repair_store"]
 
@@ -125,7 +118,7 @@ def _salvage(con: duckdb.DuckDBPyConnection, report: StoreReport) -> Iterator[tu
     """Every row of ``runs`` DuckDB can read, chunk by chunk (a chunk that
     fails, row by row); counts what it could not read in ``report``."""
     result_z = "result_z" if _has_result_z(con) else "NULL"
-    select = f"SELECT {', '.join(_COLUMNS)}, {result_z} FROM runs WHERE rowid >= ? AND rowid < ?"
+    select = f"SELECT {', '.join(COLUMNS)}, {result_z} FROM runs WHERE rowid >= ? AND rowid < ?"
     top = con.execute("SELECT max(rowid) FROM runs").fetchone()
     last = -1 if top is None or top[0] is None else int(top[0])
     for start in range(0, last + 1, _CHUNK):
@@ -192,7 +185,7 @@ def repair_store(path: str | Path) -> StoreReport:
     A healthy store is left alone."""
     p = Path(path)
     real = os.path.realpath(p)
-    _acquire_lock(real, p)
+    registry.acquire_lock(real, p)
     try:
         report = check_store(p)
         if report.healthy and report.exists:
@@ -203,15 +196,14 @@ def repair_store(path: str | Path) -> StoreReport:
             aside = _move_aside(p)
             report.notes.append(f"the damaged file is kept as {aside}")
         with Store(p) as store:  # a new file; replays (and checks) the journal
-            present = store.existing(r[0] for r in rows)
-            store._insert([r for r in rows if r[0] not in present])
+            store.insert_stored(rows)
             report.notes.append(f"rebuilt: {len(store)} runs stored")
         return report
     finally:
-        _release_lock(real)
+        registry.release_lock(real)
 
 
-def _readable_rows(path: Path, report: StoreReport) -> list[_Row]:
+def _readable_rows(path: Path, report: StoreReport) -> list[Row]:
     """The rows of the old file that read back whole, as they are stored
     (an old file's compressed results are kept as they are: the new store
     reads them)."""
@@ -219,7 +211,7 @@ def _readable_rows(path: Path, report: StoreReport) -> list[_Row]:
         con = duckdb.connect(str(path), read_only=True, config={"threads": 1})
     except duckdb.Error:
         return []
-    out: dict[str, _Row] = {}
+    out: dict[str, Row] = {}
     try:
         for r in _salvage(con, StoreReport(path)):
             if not _valid_db_row(r):
@@ -248,16 +240,16 @@ def _readable_rows(path: Path, report: StoreReport) -> list[_Row]:
 
 def _move_aside(path: Path) -> Path:
     """Rename the damaged file (and its DuckDB write-ahead log) out of the way."""
-    aside = path.with_name(path.name + ".damaged")
+    aside = sibling(path, ".damaged")
     n = 1
     while aside.exists():
         n += 1
-        aside = path.with_name(f"{path.name}.damaged{n}")
+        aside = sibling(path, f".damaged{n}")
     try:
         path.rename(aside)
-        wal = path.with_name(path.name + ".wal")
+        wal = sibling(path, ".wal")
         if wal.exists():
-            wal.rename(aside.with_name(aside.name + ".wal"))
+            wal.rename(sibling(aside, ".wal"))
     except OSError as exc:
         raise StoreError(f"results store {path}: cannot move it aside: {exc.strerror}") from None
     return aside

@@ -8,7 +8,7 @@ use crate::net::packet::Packet;
 use crate::num::floor;
 use crate::tcp::detection::TimerVerdict;
 use crate::tcp::policy::SsthreshBase;
-use crate::tcp::sender::tcb::CaState;
+use crate::tcp::tcb::CaState;
 use crate::tcp::truth::RetxCause;
 
 use super::Sender;

@@ -7,14 +7,13 @@
 use crate::engine::Time;
 use crate::num::floor;
 use crate::tcp::cc::{CongestionControl, Window};
+use crate::tcp::config::SenderConfig;
 use crate::tcp::policy::{RtoRules, RttTiming};
 use crate::tcp::scoreboard::Scoreboard;
+use crate::tcp::stats::SenderStats;
 use crate::tcp::timers::ns2::Ns2Estimator;
 use crate::tcp::timers::rto::{LinuxRttvar, RtoEstimator, RttHistogram};
 use crate::tcp::truth::TruthLedger;
-
-use super::config::SenderConfig;
-use super::stats::SenderStats;
 
 /// Congestion-avoidance state, named as Linux names it: `Open` (normal,
 /// possibly seeing duplicate ACKs), `Recovery` (fast recovery after a fast

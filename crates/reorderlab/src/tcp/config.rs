@@ -6,8 +6,8 @@ use crate::tcp::cc::hystart::HyStartFlavour;
 use crate::tcp::detection::dupthresh::DupthreshPolicy;
 use crate::tcp::dsack::Pairing;
 use crate::tcp::policy::{
-    Cwv, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit, LossDetection,
-    Recovery, RtoRecovery, RtoRestart, RtoRules, RttSampling, RttTiming, SsthreshBase,
+    Cwv, DetectionPolicy, DsackResponse, EarlyRetransmit, FastRetransmitDelay, LimitedTransmit,
+    ResponsePolicy, RtoRecovery, RtoRestart, RtoRules, RttSampling, RttTiming, SsthreshBase,
     TailLossProbe, UndoResponse,
 };
 use crate::tcp::timers::rto::RtoConfig;
@@ -17,9 +17,9 @@ use crate::tcp::timers::rto::RtoConfig;
 pub struct SenderConfig {
     pub variant: String,
     /// Loss detection ([`crate::tcp::detection`]).
-    pub detection: LossDetection,
+    pub detection: DetectionPolicy,
     /// Loss response ([`crate::tcp::response`]).
-    pub recovery: Recovery,
+    pub response: ResponsePolicy,
     pub limited_transmit: LimitedTransmit,
     /// Congestion Window Validation.
     pub cwv: Cwv,
@@ -66,7 +66,7 @@ pub struct SenderConfig {
     /// the hole was filled by an original transmission. At a partial ACK
     /// the reordering is measured (`tcp_try_undo_partial`) and, with no
     /// retransmission outstanding, the reduction undone; at the full ACK
-    /// it is undone (`tcp_try_undo_recovery`). See [`super::ts_undo`].
+    /// it is undone (`tcp_try_undo_recovery`). See `sender/ts_undo.rs`.
     pub undo_by_timestamps: bool,
     /// How an undo (DSACK or timestamps) restores the window.
     pub undo_response: UndoResponse,
@@ -91,16 +91,16 @@ impl SenderConfig {
     /// RFC 6675 / PRR pipe, TCP-Aix needs SACK. The registry only builds
     /// valid ones; this guards new registry entries.
     pub fn composition_error(&self) -> Option<String> {
-        let pr_detection = matches!(self.detection, LossDetection::TcpPr { .. });
-        let pr_response = self.recovery == Recovery::TcpPr;
+        let pr_detection = matches!(self.detection, DetectionPolicy::TcpPr { .. });
+        let pr_response = self.response == ResponsePolicy::TcpPr;
         if pr_detection != pr_response {
             return Some("TCP-PR loss detection and loss response go together".into());
         }
-        let rack = matches!(self.detection, LossDetection::Rack { .. });
-        if rack && !matches!(self.recovery, Recovery::Sack | Recovery::Prr) {
+        let rack = matches!(self.detection, DetectionPolicy::Rack { .. });
+        if rack && !matches!(self.response, ResponsePolicy::Sack | ResponsePolicy::Prr) {
             return Some("RACK needs SACK-based (RFC 6675 or PRR) recovery".into());
         }
-        if (rack || self.recovery == Recovery::Aix || pr_detection) && !self.use_sack {
+        if (rack || self.response == ResponsePolicy::Aix || pr_detection) && !self.use_sack {
             return Some(format!("{:?} needs SACK", self.detection));
         }
         None

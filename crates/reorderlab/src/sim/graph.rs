@@ -1,0 +1,130 @@
+//! The network a packet walks through: the scenario's nodes, its links
+//! (rate, propagation delay, queue), the impairment elements on them,
+//! the routing table and the multipath splitters. Built once per run, the
+//! same way for the simulator and the emulator, so that each element, link
+//! and splitter draws from the random stream it draws from in the other;
+//! [`super::walk`] moves packets through it.
+
+use std::collections::HashMap;
+
+use crate::engine::TimerSlot;
+use crate::impair::Element;
+use crate::net::link::Link;
+use crate::net::multipath::{epsilon_probabilities, normalise, Multipath};
+use crate::net::packet::Packet;
+use crate::net::routing::RoutingTable;
+use crate::net::topology::build_topology;
+use crate::spec::{Position, Scenario};
+
+#[derive(Debug)]
+pub struct NetGraph {
+    pub node_names: Vec<String>,
+    pub node_index: HashMap<String, u32>,
+    pub links: Vec<Link>,
+    pub routing: RoutingTable,
+    pub elements: Vec<Element>,
+    /// One timer per element (its next release).
+    pub element_timers: Vec<TimerSlot>,
+    pub multipath: Multipath,
+    /// Scratch buffer for packets released by an element.
+    pub released: Vec<Packet>,
+}
+
+impl NetGraph {
+    /// The scenario's network; the scenario must be valid. Element `i`
+    /// draws from stream `i`, links and splitters from theirs.
+    pub fn new(scenario: &Scenario, seed: u64) -> NetGraph {
+        let topo = build_topology(&scenario.topology, seed);
+        let pairs: Vec<(u32, u32)> = topo.links.iter().map(|l| (l.from, l.to)).collect();
+        let routing = RoutingTable::shortest_paths(topo.node_names.len(), &pairs);
+        let mut links = topo.links;
+        let elements = attach_impairments(scenario, &topo.link_index, &mut links, seed);
+        let multipath = build_multipath(scenario, &topo.link_index, &topo.node_index, &links, seed);
+        NetGraph {
+            node_names: topo.node_names,
+            node_index: topo.node_index,
+            links,
+            routing,
+            element_timers: vec![TimerSlot::default(); elements.len()],
+            elements,
+            multipath,
+            released: Vec::with_capacity(64),
+        }
+    }
+
+    /// The link a packet at `node` takes: its multipath route's next hop
+    /// (a route chosen where a splitter sits, kept until it ends), else
+    /// the routing table's.
+    #[inline]
+    pub fn next_link(&mut self, pkt: &mut Packet, node: u32) -> Option<u32> {
+        if self.multipath.is_empty() {
+            return self.routing.next_link(node, pkt.dst);
+        }
+        if pkt.route != 0 {
+            match self.multipath.next_link(pkt.route, node) {
+                Some(l) => return Some(l),
+                None => pkt.route = 0,
+            }
+        }
+        if let Some(route) = self.multipath.choose(node, pkt) {
+            pkt.route = route;
+            return self.multipath.next_link(route, node);
+        }
+        self.routing.next_link(node, pkt.dst)
+    }
+}
+
+/// The scenario's impairment elements, each appended to its link's ingress
+/// or egress chain, in scenario order (element `i` draws from stream `i`).
+fn attach_impairments(
+    scenario: &Scenario,
+    link_index: &HashMap<String, u32>,
+    links: &mut [Link],
+    seed: u64,
+) -> Vec<Element> {
+    let mut elements = Vec::new();
+    for (i, imp) in scenario.impairments.iter().enumerate() {
+        let li = link_index[&imp.link];
+        let link = &mut links[li as usize];
+        let position = imp.position();
+        let chain = match position {
+            Position::Ingress => &mut link.ingress,
+            Position::Egress => &mut link.egress,
+        };
+        let element = Element::new(li, position, chain.len(), &imp.model, seed, i as u64);
+        chain.push(elements.len() as u32);
+        elements.push(element);
+    }
+    elements
+}
+
+/// The multipath splitters: each path as (node, link) hops, with
+/// probabilities from explicit weights or from epsilon (tcp-pr Sec. VII).
+fn build_multipath(
+    scenario: &Scenario,
+    link_index: &HashMap<String, u32>,
+    node_index: &HashMap<String, u32>,
+    links: &[Link],
+    seed: u64,
+) -> Multipath {
+    let mut multipath = Multipath::default();
+    for mp in &scenario.multipath {
+        let hop = |name: &String| {
+            let l = link_index[name];
+            (links[l as usize].from, l)
+        };
+        let paths: Vec<Vec<(u32, u32)>> = (mp.paths.iter())
+            .map(|p| p.iter().map(hop).collect())
+            .collect();
+        let probs = match (&mp.weights, mp.epsilon) {
+            (Some(w), _) => normalise(w),
+            (None, e) => {
+                let hops: Vec<usize> = mp.paths.iter().map(Vec::len).collect();
+                epsilon_probabilities(&hops, e.unwrap_or(0.0), mp.scale)
+            }
+        };
+        let (at, dst) = (node_index[&mp.at], node_index[&mp.dst]);
+        multipath.add(at, dst, paths, &probs, mp.data_only, seed);
+    }
+    multipath
+}

@@ -1,0 +1,302 @@
+"""The parser of the ``reorderlab`` command line: every command, its
+arguments and its help, and which function runs it (``MODULE:FUNCTION`` of
+this package, imported only when the command runs). The standard library
+alone: ``--help`` imports nothing else."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn
+
+from reorderlab.cli.common import fail
+
+__all__ = ["Parser", "build_parser", "emulate_options"]
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors on one line of stderr, exit code 2, like every other
+    invalid input of the command line."""
+
+    def error(self, message: str) -> NoReturn:
+        fail(f"{self.prog}: {message} (see {self.prog} --help)", 2)
+
+    def format_help(self) -> str:
+        return "Usage: " + super().format_help().removeprefix("usage: ")
+
+
+def _at_least(minimum: float, kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An option value of type ``kind``, at least ``minimum``."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum:g}, got {text}")
+        return value
+
+    return parse
+
+
+def _add_store(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--store",
+        type=Path,
+        help="Results store (DuckDB file). Default: $REORDERLAB_STORE or "
+        "./results/reorderlab.duckdb.",
+    )
+    p.add_argument(
+        "--no-cache", action="store_true", help="Neither read nor write the results store."
+    )
+
+
+def _add_backend(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="Run on the Dask scheduler at ADDRESS ('local': start a LocalCluster). "
+        "Needs the optional dependency: pip install 'reorderlab[dask]'.",
+    )
+    p.add_argument(
+        "--workers",
+        type=_at_least(1, int),
+        help="Worker processes (default: all cores).",
+    )
+
+
+def _command(sub: Any, name: str, target: str, doc: str) -> argparse.ArgumentParser:
+    """The parser of command ``name``, run by ``target`` (``MODULE:FUNCTION``
+    of this package, imported only when the command runs); ``doc`` is its
+    description, its first sentence its help line."""
+    doc = " ".join(doc.split())
+    p: argparse.ArgumentParser = sub.add_parser(name, help=doc.split(". ")[0], description=doc)
+    p.set_defaults(command=target)
+    return p
+
+
+def _run_parser(sub: Any) -> None:
+    p = _command(sub, "run", "run:cmd_run", "Run one scenario and print per-flow metrics.")
+    p.add_argument("scenario", type=Path, help="Scenario file (TOML).")
+    p.add_argument("--seed", type=int, help="Seed (default: the scenario's).")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="Write result.json, flows.csv, links.csv and series CSVs here (and pcap files).",
+    )
+    p.add_argument("--json", action="store_true", help="Print the result JSON instead of a table.")
+    p.add_argument(
+        "--pcap",
+        action="append",
+        metavar="LINK[:POSITION]",
+        help="Also capture packets at this end of a link (ingress or egress, default egress) "
+        "in a pcap file, written to --out (default: the current directory). Repeatable; "
+        "adds to the scenario's record.pcap.",
+    )
+    _add_store(p)
+
+
+def emulate_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options of ``emulate`` (also parsed after its scenario)."""
+    p.add_argument("--seed", type=int, help="Seed (default: the scenario's).")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="Write result.json, CSVs, a pcap of each side and the socket samples here.",
+    )
+    return p
+
+
+def _emulate_parser(sub: Any) -> None:
+    doc = """Run the scenario on the real kernel TCP through the emulated network (root).
+    The scenario's links, queues and impairments are applied by the link
+    emulator between two network namespaces; the flows are the built-in bulk
+    sender and receiver, or your commands: -- SENDER_CMD ... -- RECEIVER_CMD
+    ... ({sender}, {receiver}, {port} in them are replaced by the flow's
+    values). See docs/emulation.md."""
+    p = emulate_options(_command(sub, "emulate", "emulate:cmd_emulate", doc))
+    p.add_argument(
+        "scenario", type=Path, help="Scenario file (TOML), with an optional [emulation] table."
+    )
+    p.add_argument(
+        "commands",
+        nargs=argparse.REMAINDER,
+        metavar="-- SENDER_CMD ... -- RECEIVER_CMD ...",
+        help="Your sender and receiver commands instead of the built-in bulk pair.",
+    )
+
+
+def _listing_parsers(sub: Any) -> None:
+    for name, target, doc in (
+        (
+            "variants",
+            "listings:cmd_variants",
+            "List the sender variants and congestion controls, with their sources.",
+        ),
+        (
+            "impairments",
+            "listings:cmd_impairments",
+            "List the impairment kinds and their parameters.",
+        ),
+    ):
+        p = _command(sub, name, target, doc)
+        p.add_argument("--json", action="store_true", help="Print JSON instead of a table.")
+
+
+def _sweep_parsers(sub: Any) -> None:
+    doc = "Run a grid of scenarios x seeds in parallel, cached and resumable."
+    p = _command(sub, "sweep", "sweep:cmd_sweep", doc)
+    p.set_defaults(prestart=True)
+    p.add_argument("sweep_file", type=Path, help="Sweep file (TOML): scenario, seeds, grid.")
+    _add_backend(p)
+    p.add_argument(
+        "--out", type=Path, help="CSV of the tidy table (default: results/sweeps/NAME.csv)."
+    )
+    _add_store(p)
+    doc = "Which sender copes with this network? Rank the sender variants on a scenario."
+    p = _command(sub, "compare", "compare:cmd_compare", doc)
+    p.set_defaults(prestart=True)
+    p.add_argument("scenario", type=Path, help="Scenario file (TOML): your network.")
+    p.add_argument(
+        "--variants",
+        default="all",
+        help="'all' (every registered variant, the default) or names, comma-separated.",
+    )
+    p.add_argument(
+        "--cc", help="Congestion control for every variant (default: each one's paper's)."
+    )
+    p.add_argument(
+        "--seeds", type=_at_least(1, int), default=5, help="Seeds per variant (1..N; 5)."
+    )
+    p.add_argument("--out", type=Path, help="Output folder (default: results/compare/NAME).")
+    _add_backend(p)
+    _add_store(p)
+
+
+def _results_parsers(sub: Any) -> None:
+    doc = """Reproduce a paper's figures; print and save its claims (holds / does not
+    hold); rebuild the HTML report DIR/index.html."""
+    p = _command(sub, "reproduce", "reproduce:cmd_reproduce", doc)
+    p.set_defaults(prestart=True)
+    p.add_argument("paper", nargs="?", help="Paper key (default: all).")
+    p.add_argument("figure", nargs="?", help="Figure of that paper.")
+    p.add_argument("--quick", action="store_true", help="Short runs, fewer seeds.")
+    p.add_argument("--out", type=Path, default=Path("results"), help="Output directory.")
+    p.add_argument("--list", dest="list_only", action="store_true", help="List papers and figures.")
+    _add_store(p)
+    doc = """Build the HTML report (claims and plots of every paper in DIR, league
+    tables of compare) as DIR/index.html."""
+    p = _command(sub, "report", "report:cmd_report", doc)
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results"),
+        metavar="DIR",
+        help="Results directory of 'reproduce'; the page is DIR/index.html.",
+    )
+    p.add_argument(
+        "--recheck",
+        action="store_true",
+        help="First re-derive the tables and claims in DIR from the runs in the store, "
+        "simulating nothing (plots are left as they are).",
+    )
+    p.add_argument(
+        "--quick", action="store_true", help="With --recheck: the runs of 'reproduce --quick'."
+    )
+    p.add_argument(
+        "--store",
+        type=Path,
+        help="With --recheck: the results store (default: $REORDERLAB_STORE or "
+        "./results/reorderlab.duckdb).",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="Then render it in headless Chromium: every image and link must resolve and "
+        "the claim counts match claims.json; writes the screenshot DIR/index.png.",
+    )
+
+
+def _store_parsers(sub: Any) -> None:
+    doc = (
+        "Check a results store, rebuild a damaged one (docs/limits.md), or rewrite "
+        "it without its free space (compact)."
+    )
+    p: argparse.ArgumentParser = sub.add_parser("store", help=doc, description=doc)
+    verbs = p.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
+    verbs.required = True
+    for name, doc in (
+        ("check", "Read every stored run (and the journal) back; exit 1 if some cannot be."),
+        (
+            "repair",
+            "Rebuild a damaged store from its readable runs and its journal (the damaged "
+            "file is kept as STORE.damaged; lost runs are simulated again when next asked for).",
+        ),
+        (
+            "compact",
+            "Rewrite a store without its free space (and re-encode the results an older "
+            "layout stored as text); prints its size before and after.",
+        ),
+    ):
+        q = _command(verbs, name, f"store:cmd_{name}", doc)
+        q.add_argument(
+            "store",
+            type=Path,
+            nargs="?",
+            help="Results store (DuckDB file). Default: $REORDERLAB_STORE or "
+            "./results/reorderlab.duckdb.",
+        )
+
+
+def _bench_parser(sub: Any) -> None:
+    doc = "Run the engine's reference benchmarks (wall, events/s, packet-hops/s, memory)."
+    p = _command(sub, "bench", "bench:cmd_bench", doc)
+    p.add_argument("names", nargs="*", help="Benchmarks to run (default: all).")
+    p.add_argument("--json", action="store_true", help="Print a JSON list.")
+    p.add_argument(
+        "--scenario",
+        type=Path,
+        help="Time one run of this scenario (TOML or JSON) instead, phase by phase.",
+    )
+    p.add_argument("--seed", type=int, help="Seed of --scenario (default: the scenario's).")
+    p.add_argument(
+        "--sweep",
+        action="store_true",
+        help="Measure sweep speed-up and overhead instead (100 x 10 s runs).",
+    )
+    p.add_argument("--runs", type=_at_least(1, int), default=100, help="Runs of --sweep.")
+    p.add_argument(
+        "--seconds",
+        type=_at_least(0.001, float),
+        default=10.0,
+        help="Simulated seconds per --sweep run.",
+    )
+    p.add_argument(
+        "--preset",
+        default="medium",
+        help="--sweep scenario: light (8 Mb/s), medium (100 Mb/s), heavy (1 Gb/s).",
+    )
+    p.add_argument(
+        "--backend",
+        default="local",
+        help="--sweep backend: local (processes), threads, or dask (a LocalCluster).",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command."""
+    parser = Parser(
+        prog="reorderlab",
+        description="Deterministic packet-level TCP simulator: reordering, loss and recovery.",
+    )
+    sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
+    _run_parser(sub)
+    _emulate_parser(sub)
+    _listing_parsers(sub)
+    _sweep_parsers(sub)
+    _results_parsers(sub)
+    _store_parsers(sub)
+    _bench_parser(sub)
+    return parser

@@ -1,0 +1,72 @@
+"""``reorderlab run``: one scenario, its per-flow metrics printed."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reorderlab.cli import output as show
+from reorderlab.cli.common import core_failure, errors, fail
+from reorderlab.pcap import tap_spec
+from reorderlab.runner import run as run_scenario
+from reorderlab.scenario import Scenario, load_scenario
+
+if TYPE_CHECKING:
+    from reorderlab.store import Store
+
+__all__ = ["cmd_run", "open_store"]
+
+
+def open_store(path: Path | None, no_cache: bool) -> Store | None:
+    """The store of ``--store`` (default: ``$REORDERLAB_STORE`` or
+    ``./results/reorderlab.duckdb``), or None with ``--no-cache``."""
+    if no_cache:
+        return None
+    # Imported here, the one import of this module that waits: ``run
+    # --no-cache`` needs no DuckDB (tests/test_cli_imports.py).
+    from reorderlab.store import Store
+
+    return Store(path)
+
+
+def cmd_run(a: argparse.Namespace) -> None:
+    """Run one scenario and print per-flow metrics."""
+    with errors(str(a.scenario)):
+        sc = load_scenario(a.scenario)
+        if a.pcap:
+            sc = _with_taps(sc, a.pcap)
+        st = open_store(a.store, a.no_cache)
+        try:
+            try:
+                result = run_scenario(sc, seed=a.seed, store=st, pcap_dir=a.out)
+            except RuntimeError as exc:
+                core_failure(exc)
+            except KeyboardInterrupt:
+                fail("interrupted: the run was stopped; nothing was written", 130)
+        finally:
+            if st is not None:
+                st.close()
+    if a.out is not None:
+        with errors():
+            result.save(a.out)
+    if a.json:
+        print(result.to_json(indent=2))
+        return
+    con = show.console()
+    con.print(show.flow_table(result))
+    con.print(
+        f"events {result.events}, packet hops {result.packet_hops}, "
+        f"engine {result.engine_version}"
+        + ("" if result.wall_s is None else f", {result.wall_s:.3f} s in the core")
+    )
+    for c in result.captures:
+        con.print(f"wrote {c.file}: {c.packets} packets ({c.link}, {c.position})")
+    if a.out is not None:
+        con.print(f"wrote {a.out}/")
+
+
+def _with_taps(sc: Scenario, taps: list[str]) -> Scenario:
+    """The scenario with ``--pcap`` taps added to its ``record.pcap``."""
+    known: list[Any] = [t.model_dump() for t in sc.record.pcap or []]
+    return sc.with_params({"record.pcap": known + [tap_spec(t) for t in taps]})
