@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 
@@ -245,3 +246,49 @@ def test_paper_claim_carries_the_sentence_the_records_and_the_share() -> None:
 
 def c_check() -> Check:
     return band({1: 1.0}, 0, 2, "x", source="s")
+
+
+@pytest.mark.parametrize("limit", [0.0, 0.15, 0.2525])
+def test_the_null_of_a_zero_spread_check_fails_despite_rounding(limit: float) -> None:
+    """Two identical seeds (a deterministic run): a mean put at the limit by
+    float arithmetic can land a few ulps on the holding side; the null
+    perturbation steps past it (the case tail-loss Fig. 3 met)."""
+    a, b = {1: 1.717622175, 2: 1.717622175}, {1: 1.465058442, 2: 1.465058442}
+    for check in (
+        difference(a, b, "d", op=">", limit=limit),
+        ratio(a, b, "r", op=">", limit=1.0 + limit / 2),
+        ratio(b, a, "r", op="<", limit=1.0 - limit / 4),
+        band(a, 1.7, 1.72, "x", source="s"),
+    ):
+        (rec,) = check.tests
+        assert rec["holds"], rec
+        nulls = [p for p in perturbations(rec) if p.null]
+        assert nulls and all(not p.record.holds for p in nulls), (rec, nulls)
+
+
+def test_a_sensitivity_sweep_takes_its_seed_counts() -> None:
+    from reorderlab.papers.kit.sensitivity import SENSITIVITY, Sensitivity, per_seed_plan
+
+    def points(quick: bool, seed: int) -> list[Any]:
+        return []
+
+    default = Sensitivity(points, lambda df: df, lambda df, out: None)
+    assert list(per_seed_plan(default, True)) == [SENSITIVITY]
+    assert list(per_seed_plan(default, False)) == [SENSITIVITY, f"{SENSITIVITY}@2"]
+    three = Sensitivity(points, lambda df: df, lambda df, out: None, seeds=(1, 3))
+    assert [s.seed_list() for s in per_seed_plan(three, False).values()] == [[1], [2], [3]]
+    with pytest.raises(ValueError, match=r"Sensitivity.seeds: \(0, 2\)"):
+        per_seed_plan(Sensitivity(points, lambda df: df, lambda df, out: None, seeds=(0, 2)), True)
+
+
+def test_a_flattened_trend_has_a_slope_of_exactly_zero() -> None:
+    """rr-tcp's case: every point at the mean of all y, whose centred sums
+    left a slope of ~1e-33 on every seed, a zero-width interval that
+    "excluded" 0. A flat series has a slope of exactly 0."""
+    from reorderlab.checks.stats import ols_slope
+
+    assert ols_slope([0.0, 1.0, 2.0, 3.0], [0.1] * 4) == 0.0
+    curves = {s: {x: 0.1 * x + 0.01 * s + 0.3 for x in (0.25, 0.5, 1.0, 2.0)} for s in (1, 2)}
+    (rec,) = trend(curves, "y", direction="rises").tests
+    flat = next(p for p in perturbations(rec) if p.name == "null")
+    assert flat.record.estimate == 0.0 and not flat.record.holds

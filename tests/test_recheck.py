@@ -188,7 +188,7 @@ def test_cli_recheck_of_a_paper_figure(tmp_path: Path, cli_env: dict[str, str]) 
     assert full.returncode == 1
     lines = full.stderr.strip().splitlines()
     assert len(lines) == 1, full.stderr
-    assert lines[0].startswith("error: 1 of 1 runs of baseline undisturbed are not in the store")
+    assert lines[0].startswith("error: 2 of 2 runs of baseline undisturbed are not in the store")
     assert "Traceback" not in full.stderr
 
     stray = run_cli(["report", "--quick", "--out", str(out)], cli_env)

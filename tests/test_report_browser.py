@@ -49,8 +49,10 @@ def test_every_image_and_link_resolves_and_the_claim_counts_match(results: Path)
     assert check.problems == []
     claims = json.loads((results / "baseline" / "claims.json").read_text())
     held = sum(c["holds"] for c in claims)
-    # baseline's claims all hold: no claim not holding, by any cause
-    assert check.page_counts == {"baseline": (held, len(claims), 0, 0, 0, 0, 0)}
+    assert {c["kind"] for c in claims} == {"sanity"}
+    # papers' claims, conditions, the engine's sanity checks (held, total);
+    # baseline's all hold: none not holding, by any cause
+    assert check.page_counts == {"baseline": (0, 0, 0, 0, held, len(claims), 0, 0, 0, 0, 0)}
     assert check.images == 2  # the paper's plot, the league's bar chart
     assert check.links >= 10
     assert check.league_rows == [2]
@@ -70,7 +72,8 @@ def test_the_check_sees_a_missing_image_link_or_wrong_count(results: Path, tmp_p
     problems = "\n".join(check_report(broken).problems)
     assert "image does not load: baseline/undisturbed_cwnd.png" in problems
     assert "link to a missing file: compare/reorder-only/runs.csv" in problems
-    assert "claim counts on the page" in problems
+    assert "counts on the page" in problems
+    assert "does not start" in problems  # the headline's tallies
 
 
 def test_cli_report_check(results: Path, cli_env: dict[str, str]) -> None:

@@ -89,7 +89,9 @@ def test_fig3_sensitivity_runs_ncr_and_aix_over_buffers_and_link_cases() -> None
     points = plan[kit_sensitivity.SENSITIVITY].points
     cases = {(p["variant"], p["link"]) for p, _ in points}
     assert cases == {("TCP-NCR-aggressive", name) for name, _, _ in wwan_fig3.LINK_CASES} | {
-        ("TCP-Aix", "paper's link")
+        ("TCP-Aix", "paper's link"),
+        ("TCP-NCR", "paper's link"),
+        ("TCP-DCR", "paper's link"),
     }
     assert {p["buffer"] for p, _ in points} == set(wwan_fig3.SENSITIVITY_BUFFERS)
     by = {(p["variant"], p["link"], p["buffer"]): sc for p, sc in points}
@@ -127,3 +129,29 @@ def test_fig3_sensitivity_table_counts_spurious_fast_retransmits() -> None:
     paper, short = table.loc["paper's link"], table.loc["20-ms link RTT"]
     assert paper["spurious"] > 5 and short["spurious"] < paper["spurious"] / 5
     assert short["mbps"] > 2 * paper["mbps"]
+
+
+def test_a_curves_buffer_need_is_where_it_comes_within_0_1_mbps_of_its_best() -> None:
+    """Fig. 4's buffer need (the setting's reading of "enough"): per curve
+    and seed, the smallest buffer within 1 % of the link rate of the
+    curve's best."""
+    import pandas as pd
+
+    from reorderlab.papers.wwan import fig4
+
+    rows = [
+        {"qdisc": "droptail", "error": 0.03, "variant": "SACK-CWV", "in_order": True,
+         "seed": s, "buffer": b, "mbps": m}
+        for s, curve in ((1, {50: 7.0, 100: 9.85, 150: 9.94, 200: 9.95}),
+                         (2, {50: 7.0, 100: 9.5, 150: 9.84, 200: 9.95}))
+        for b, m in curve.items()
+    ]  # fmt: skip
+    needs = fig4._needs(pd.DataFrame(rows)).set_index("seed")["need"]
+    assert needs.to_dict() == {1: 100.0, 2: 200.0}  # 9.84 is 0.11 below 9.95
+    summary = fig4._need_summary(pd.DataFrame(rows))
+    assert summary.loc[0, "need_1pct"] == 150.0 and summary.loc[0, "need_5pct"] == 100.0
+
+
+def test_retried_frames_come_from_the_arq_element() -> None:
+    assert wwan_fig3._retried({"impairments": [{"held": 800, "seen": 28054}]}) == 800
+    assert wwan_fig3._retried({"impairments": []}) == 0

@@ -57,17 +57,28 @@ def _mean(rows: list[list[float]]) -> float:
     return sum(v for _, v in rows) / len(rows)
 
 
+def _nudge(op: str, scale: float) -> float:
+    """A step onto the wrong side of a limit (``op`` the side that holds),
+    far above float rounding (ulps) and far below any spread that matters:
+    a mean put exactly at its limit may land a few ulps on the holding
+    side when the values have no spread."""
+    step = 1e-9 * max(1.0, abs(scale))
+    return -step if op == ">" else step
+
+
 def _difference(record: Mapping[str, Any]) -> list[Perturbed]:
     a, b = record["inputs"]["a"], record["inputs"]["b"]
-    limit = float(record["params"]["limit"])
+    op, limit = record["params"]["op"], float(record["params"]["limit"])
+    scale = max([abs(limit)] + [abs(v) for _, v in a] + [abs(v) for _, v in b])
     est = _mean(a) - _mean(b)
     if record["params"]["paired"]:
         bs = dict((s, v) for s, v in b)
         mirrored = [[s, bs[s] + 2 * limit - (v - bs[s])] for s, v in a]
     else:
         mirrored = _shift(a, 2 * (limit - est))
+    at_limit = _shift(a, limit - est + _nudge(op, scale))
     return [
-        Perturbed("null", True, _with(record, a=_shift(a, limit - est))),
+        Perturbed("null", True, _with(record, a=at_limit)),
         Perturbed("reversed", False, _with(record, a=mirrored)),
     ]
 
@@ -75,14 +86,15 @@ def _difference(record: Mapping[str, Any]) -> list[Perturbed]:
 def _ratio(record: Mapping[str, Any]) -> list[Perturbed]:
     a, b = record["inputs"]["a"], record["inputs"]["b"]
     limit, est = float(record["params"]["limit"]), float(record["estimate"])
+    target = limit + _nudge(record["params"]["op"], limit)
     bs = dict((s, v) for s, v in b)
     if record["params"]["paired"]:
         at_limit = (
-            [[s, v * limit / est] for s, v in a] if est else [[s, bs[s] * limit] for s, _ in a]
+            [[s, v * target / est] for s, v in a] if est else [[s, bs[s] * target] for s, _ in a]
         )
         mirrored = [[s, bs[s] * (2 * limit - v / bs[s])] if bs[s] else [s, v] for s, v in a]
     else:
-        at_limit = _scale(a, limit / est) if est else _scale(a, 0.0)
+        at_limit = _scale(a, target / est) if est else _scale(a, 0.0)
         mirrored = _scale(a, (2 * limit - est) / est) if est else a
     return [
         Perturbed("null", True, _with(record, a=at_limit)),

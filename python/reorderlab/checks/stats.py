@@ -120,6 +120,10 @@ def ols_slope(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray) 
     sxx = float(((xs - xs.mean()) ** 2).sum()) if len(xs) else 0.0
     if len(xs) < 2 or sxx == 0:
         return math.nan
+    if len(ys) and not np.isnan(ys).any() and np.ptp(ys) == 0:
+        # a flat series: exactly 0, not the residue of centring equal floats
+        # (their mean need not be that float: a slope of ~1e-33 would "hold")
+        return 0.0
     return float(((xs - xs.mean()) * (ys - ys.mean())).sum() / sxx)
 
 

@@ -42,16 +42,21 @@ SENSITIVITY = "sensitivity"
 @dataclass(frozen=True)
 class Sensitivity:
     """A figure's sensitivity sweep: its points for a mode and seed, the
-    table its runs give, and the plot of that table (under ``out``)."""
+    table its runs give, and the plot of that table (under ``out``);
+    ``seeds``: how many seeds (1..n) in quick and in full mode."""
 
     points: Callable[[bool, int], list[Point]]
     table: Callable[[pd.DataFrame], pd.DataFrame]
     plot: Callable[[pd.DataFrame, Path], None]
+    seeds: tuple[int, int] = (1, 2)
 
 
 def per_seed_plan(sens: Sensitivity, quick: bool) -> dict[str, Sweep]:
-    """The sweep's runs, one plan entry per seed (1 quick, 2 full)."""
-    seeds = 1 if quick else 2
+    """The sweep's runs, one plan entry per seed (``sens.seeds``: quick,
+    full; 1 and 2 by default)."""
+    if min(sens.seeds) < 1:
+        raise ValueError(f"Sensitivity.seeds: {sens.seeds!r}: at least one seed per mode")
+    seeds = sens.seeds[0] if quick else sens.seeds[1]
     return {
         SENSITIVITY if s == 1 else f"{SENSITIVITY}@{s}": Sweep(sens.points(quick, s), [s])
         for s in range(1, seeds + 1)
