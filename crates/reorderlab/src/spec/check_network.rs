@@ -5,8 +5,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::validate::{known_list, num, Check, SpecError};
-use super::{ImpairmentModel, LinkSpec, MultipathSpec, QueueSpec, Topology};
+use super::error::{known_list, num, Check, SpecError};
+use super::impairment::{ImpairmentModel, MultipathSpec};
+use super::network::{LinkSpec, QueueSpec, Topology};
 
 /// A queue's rule that joins two fields (each field's own range is
 /// declared on it).

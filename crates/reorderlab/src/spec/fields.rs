@@ -10,10 +10,10 @@
 
 use serde_json::{Map, Number, Value};
 
+use super::error::{num, Check, SpecError};
 use super::limits::{rate, time};
+use super::scenario::Scenario;
 use super::schema::scenario_schema;
-use super::validate::{num, Check, SpecError};
-use super::Scenario;
 
 /// Check every field of `s` against its declaration, in the order of the
 /// declarations; the first problem is returned.

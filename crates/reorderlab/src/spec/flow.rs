@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::network::default_true;
-use super::schema::{seconds, seconds_or_zero, unit, within};
+use super::ranges::{seconds, seconds_or_zero, unit, within};
 
 /// The transport and application of one flow.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]

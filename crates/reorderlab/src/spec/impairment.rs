@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::network::default_true;
 use super::random::RandomVar;
-use super::schema::{seconds, seconds_or_zero, unit, within};
+use super::ranges::{seconds, seconds_or_zero, unit, within};
 
 /// An impairment element placed on a link (see `docs/impairments.md`).
 // No `deny_unknown_fields` here: serde does not support it together with

@@ -5,15 +5,14 @@
 //! above a cap ([`memory_limit`]) with a message saying how much it would
 //! take.
 
-use super::validate::{num, SpecError};
-use super::{Scenario, Topology, TrafficKind};
+use super::error::{num, SpecError};
+use super::network::Topology;
+pub use super::ranges::MAX_RATE;
+use super::scenario::Scenario;
+use super::traffic::TrafficKind;
 use crate::engine::time::{MAX_SECONDS, MIN_STEP_SECONDS};
 
 type Check = Result<(), SpecError>;
-
-/// The fastest link, bit/s: a 125-byte packet still takes 1 ns (the
-/// clock's step) to send.
-pub const MAX_RATE: f64 = 1e12;
 
 /// Default cap on the memory estimate of one run: 2 GiB.
 pub const DEFAULT_MEMORY_LIMIT: u64 = 2 << 30;

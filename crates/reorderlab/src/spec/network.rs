@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::schema::{bit_rate, seconds_or_zero, unit, within};
+use super::ranges::{bit_rate, seconds_or_zero, unit, within};
 
 /// Queue discipline of a link.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]

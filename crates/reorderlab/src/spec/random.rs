@@ -4,8 +4,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::schema::within;
-use super::validate::{num, SpecError};
+use super::error::{num, SpecError};
+use super::ranges::within;
 use crate::engine::time::{MAX_SECONDS, MIN_STEP_SECONDS};
 use crate::engine::Rng;
 use crate::num::powf;

@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::impairment::Position;
-use super::schema::{seconds, seconds_or_zero};
+use super::ranges::{seconds, seconds_or_zero};
 
 /// Names accepted in `record.series`.
 pub const SERIES_NAMES: &[&str] = &[

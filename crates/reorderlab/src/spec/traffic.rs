@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::flow::{default_cc, default_variant, ReceiverSpec, TcpSpec};
 use super::random::RandomVar;
-use super::schema::{seconds, seconds_or_zero, unit, within};
+use super::ranges::{seconds, seconds_or_zero, unit, within};
 
 /// A traffic generator (`docs/traffic.md`): sessions that open a finite
 /// flow per object, from `server` to `client`.
