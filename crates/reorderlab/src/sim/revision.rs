@@ -18,8 +18,11 @@
 /// C library (glibc picks FMA variants by CPU), and HighSpeed TCP's p(w) as
 /// exp(1.2 log w) (as ns-2 computes it; half the cost of `pow` there): of
 /// the full reproduction's 5,884 runs, ten (HighSpeed TCP) end with a cwnd,
-/// ssthresh or max_cwnd 1-2 ulps apart; nothing else changed.
-pub const MODEL_REVISION: u32 = 11;
+/// ssthresh or max_cwnd 1-2 ulps apart; nothing else changed. 12: the
+/// Linux 3.17 loss decision (FACK, early retransmit) also on an ACK that
+/// advances SND.UNA and SACKs new data (`tcp_ack_is_dubious`), not only on
+/// duplicate ACKs: Linux-ER, RTOR, TLP and TLPR, mostly with delayed ACKs.
+pub const MODEL_REVISION: u32 = 12;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

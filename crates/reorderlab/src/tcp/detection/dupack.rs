@@ -157,6 +157,12 @@ impl LossDetector for DupAck {
         self.fr_deadline.is_some()
     }
 
+    /// The Linux 3.17 policy (Linux-ER and the tail-loss family) decides
+    /// on every ACK that SACKs new data (`tcp_ack_is_dubious`).
+    fn dubious_acks(&self) -> bool {
+        matches!(self.policy, DupthreshPolicy::Linux(_))
+    }
+
     /// dupthresh for this ACK: the policy's value (TCP-Aix's winthresh is
     /// held for a duplicate-ACK run), TCP-NCR's DupThresh while ELT runs
     /// (`elt`), and RFC 5827 Sec. 3.2's ER_thresh with a small flight and

@@ -75,6 +75,15 @@ pub trait LossDetector {
     fn allows_sending(&self) -> bool {
         true
     }
+    /// Does an ACK that advances SND.UNA and SACKs new data run the loss
+    /// decision in the Open state, as a duplicate ACK does? Linux 3.17
+    /// `tcp_ack`: such an ACK is "dubious" (`tcp_ack_is_dubious`,
+    /// FLAG_DATA_SACKED), so `tcp_fastretrans_alert` asks
+    /// `tcp_time_to_recover` (FACK, early retransmit); RFC 6675 Sec. 2
+    /// counts only ACKs that leave SND.UNA where it was.
+    fn dubious_acks(&self) -> bool {
+        false
+    }
 
     // ----- the ACK path, in order -----------------------------------------
 

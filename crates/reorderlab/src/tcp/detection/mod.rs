@@ -121,6 +121,10 @@ impl Detection {
         dispatch!(self, d => d.allows_sending())
     }
     #[inline]
+    pub fn dubious_acks(&self) -> bool {
+        dispatch!(self, d => d.dubious_acks())
+    }
+    #[inline]
     pub fn before_ack(&mut self, tcb: &Tcb, elt: Option<u32>, now: Time) {
         dispatch!(self, d => d.before_ack(tcb, elt, now))
     }

@@ -273,7 +273,10 @@ impl Sender {
     }
 
     /// RFC 6675 Sec. 2: with SACK, a duplicate ACK is one that SACKs new
-    /// data; without, any ACK that does not advance SND.UNA.
+    /// data; without, any ACK that does not advance SND.UNA. An ACK that
+    /// advances SND.UNA and SACKs new data is no duplicate, but with the
+    /// Linux 3.17 policy it still runs the loss decision in the Open state
+    /// ([`Self::on_dubious_ack`]).
     fn count_duplicate(
         &mut self,
         not_advanced: bool,
@@ -281,7 +284,13 @@ impl Sender {
         now: Time,
         out: &mut Vec<Packet>,
     ) {
-        if !not_advanced || self.tcb.sb.packets_out() == 0 {
+        if self.tcb.sb.packets_out() == 0 {
+            return;
+        }
+        if !not_advanced {
+            if newly > 0 && self.tcb.ca == CaState::Open && self.detection.dubious_acks() {
+                self.on_dubious_ack(now, out);
+            }
             return;
         }
         if self.tcb.cfg.use_sack && newly == 0 {
@@ -289,6 +298,22 @@ impl Sender {
         }
         self.tcb.dupacks += 1;
         self.on_dupack(newly, now, out);
+    }
+
+    /// Linux 3.17 `tcp_ack` -> `tcp_fastretrans_alert` on a "dubious" ACK
+    /// (`tcp_ack_is_dubious`: it SACKed new data) that also advanced
+    /// SND.UNA, in the Open state: `tcp_time_to_recover` (FACK, early
+    /// retransmit after SRTT / 4) decides as on a duplicate ACK; no
+    /// duplicate ACK is counted (SND.UNA moved: RFC 6675 Sec. 2).
+    fn on_dubious_ack(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let allowed = self.response.may_start_episode(&self.tcb);
+        let pending = self.response.retransmitting(&self.tcb);
+        if self
+            .detection
+            .on_dupack(&mut self.tcb, allowed, pending, now)
+        {
+            self.enter_recovery(now, out);
+        }
     }
 
     /// A duplicate ACK that SACKed `newly` segments: limited transmit, the

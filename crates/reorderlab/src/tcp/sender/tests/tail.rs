@@ -276,3 +276,28 @@ fn linux_undoes_by_timestamps_when_the_original_fills_the_hole() {
     let s = hole_filled_at_110ms("RACK-TLP", 0);
     assert_eq!((s.ca_state(), s.stats().undos), (CaState::Recovery, 0));
 }
+
+#[test]
+fn linux_er_runs_early_retransmit_on_an_ack_that_also_advances_snd_una() {
+    // Linux 3.17 tcp_ack: an ACK that SACKs new data is "dubious"
+    // (tcp_ack_is_dubious, FLAG_DATA_SACKED) even when it advances
+    // SND.UNA, and tcp_fastretrans_alert asks tcp_time_to_recover, whose
+    // early retransmit (trick #6) is due here: the first ACK of a
+    // delayed-ACK receiver after a hole acknowledges the segment it held
+    // and SACKs the one that arrived out of order.
+    let (mut s, mut out) = tail_sender("Linux-ER");
+    s.on_packet(&ack(7, &[]), ms(100), &mut out);
+    // 7 is acknowledged late with 9 SACKed: 8 is the only hole, 2 out.
+    s.on_packet(&ack(8, &[(9, 10)]), ms(150), &mut out);
+    assert!(sent(&mut out).is_empty());
+    let er = s.deadline(TimerKind::Aux).expect("early retransmit armed");
+    assert_eq!(er, ms(150) + s.rtt().srtt().unwrap() / 4);
+    s.on_timer(TimerKind::Aux, er, &mut out);
+    assert_eq!(sent(&mut out), vec![8]);
+    // RFC 6675 SACK (not Linux 3.17) decides on duplicate ACKs only.
+    let (mut r, mut out) = tail_sender("SACK");
+    r.on_packet(&ack(7, &[]), ms(100), &mut out);
+    r.on_packet(&ack(8, &[(9, 10)]), ms(150), &mut out);
+    assert!(sent(&mut out).is_empty());
+    assert_eq!(r.deadline(TimerKind::Aux), None);
+}
