@@ -34,6 +34,9 @@ SERIES_NAMES: tuple[str, ...] = (
     "delivered",
     "fa_ratio",
     "sent",
+    "reorder_p10",
+    "reorder_p50",
+    "reorder_p90",
 )
 
 
@@ -589,6 +592,11 @@ RtoEstimatorSpec = Literal["ns2-2.1b8", "ns2-2.26", "ns2-2.27", "ns2-2.31"]
 UndoResponseSpec = Literal["restore", "slow-start"]
 
 
+#: RR-TCP's reordering lengths above the histogram's largest bin
+#: ([`crate::tcp::detection::reordering::LongSamples`]).
+LongSamplesSpec = Literal["clamp", "discard"]
+
+
 class TcpSpec(Model):
     """Sender parameters common to all variants. `None` = the variant's default."""
 
@@ -654,8 +662,22 @@ class TcpSpec(Model):
 
     #: How an undo restores the window: `restore` (cwnd and ssthresh back at once, rr-tcp Sec.
     #: 2.1) or `slow-start` (ssthresh = the earlier cwnd, slow start back: Blanton-Allman); none:
-    #: `restore`; only variants that undo use it.
+    #: the variant's (`slow-start` for the DSACK-BL-* schemes, `restore` for the others); only
+    #: variants that undo use it.
     undo_response: UndoResponseSpec | None = None
+
+    #: RR-TCP's dupthresh = the FA-ratio percentile of the reordering lengths plus this (rr-tcp
+    #: Sec. 4.2: "90 % ... of 8 packets or fewer, a dupthresh of 9": 1, the default); 0 is the
+    #: other reading.
+    rr_percentile_offset: Annotated[Int, Range(ge=0, le=1)] | None = None
+
+    #: At most this many segments limited transmit may send past the maximum window
+    #: (`max_window`); none: as many as its own bound allows (RR-TCP: k x cwnd past it).
+    limited_transmit_past_window: Annotated[U32, Range(ge=0, unit="segments")] | None = None
+
+    #: How RR-TCP enters a reordering length above its histogram's largest bin (64, Table 2's
+    #: maximum dupthresh): `clamp` (counted in it, the default) or `discard`.
+    rr_long_samples: LongSamplesSpec | None = None
 
     #: Open the connection with SYN / SYN-ACK before data.
     syn: Bool = False
@@ -805,7 +827,8 @@ class RecordSpec(Model):
     """What to record besides the per-flow counters."""
 
     #: Sender variables sampled every interval (`delivered`: segments delivered in order; `sent`:
-    #: data packets sent, retransmissions included).
+    #: data packets sent, retransmissions included; `reorder_p10` / `p50` / `p90`: percentiles of
+    #: RR-TCP's reordering-length histogram).
     series: list[Name] = Field(default_factory=list)
 
     #: Time between two samples of the series.

@@ -22,7 +22,10 @@
 /// Linux 3.17 loss decision (FACK, early retransmit) also on an ACK that
 /// advances SND.UNA and SACKs new data (`tcp_ack_is_dubious`), not only on
 /// duplicate ACKs: Linux-ER, RTOR, TLP and TLPR, mostly with delayed ACKs.
-pub const MODEL_REVISION: u32 = 12;
+/// 13: the Blanton-Allman schemes (DSACK-BL-*) undo by slow start back to
+/// the earlier window (the tcp-pr paper, footnote 2), not at once: only
+/// their runs change.
+pub const MODEL_REVISION: u32 = 13;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

@@ -124,9 +124,20 @@ pub struct TcpSpec {
     /// The RTT estimator and retransmission timer of an ns-2 release (`docs/variants.md`); min/max/initial RTO above still override it.
     #[serde(default)]
     pub rto_estimator: Option<RtoEstimatorSpec>,
-    /// How an undo restores the window: `restore` (cwnd and ssthresh back at once, rr-tcp Sec. 2.1) or `slow-start` (ssthresh = the earlier cwnd, slow start back: Blanton-Allman); none: `restore`; only variants that undo use it.
+    /// How an undo restores the window: `restore` (cwnd and ssthresh back at once, rr-tcp Sec. 2.1) or `slow-start` (ssthresh = the earlier cwnd, slow start back: Blanton-Allman); none: the variant's (`slow-start` for the DSACK-BL-* schemes, `restore` for the others); only variants that undo use it.
     #[serde(default)]
     pub undo_response: Option<UndoResponseSpec>,
+    /// RR-TCP's dupthresh = the FA-ratio percentile of the reordering lengths plus this (rr-tcp Sec. 4.2: "90 % ... of 8 packets or fewer, a dupthresh of 9": 1, the default); 0 is the other reading.
+    #[serde(default)]
+    #[schemars(range(min = 0, max = 1))]
+    pub rr_percentile_offset: Option<u32>,
+    /// At most this many segments limited transmit may send past the maximum window (`max_window`); none: as many as its own bound allows (RR-TCP: k x cwnd past it).
+    #[serde(default)]
+    #[schemars(transform = unit("segments"))]
+    pub limited_transmit_past_window: Option<u32>,
+    /// How RR-TCP enters a reordering length above its histogram's largest bin (64, Table 2's maximum dupthresh): `clamp` (counted in it, the default) or `discard`.
+    #[serde(default)]
+    pub rr_long_samples: Option<LongSamplesSpec>,
     /// Open the connection with SYN / SYN-ACK before data.
     #[serde(default)]
     pub syn: bool,
@@ -155,6 +166,15 @@ pub enum UndoResponseSpec {
     Restore,
     #[serde(rename = "slow-start")]
     SlowStart,
+}
+
+/// RR-TCP's reordering lengths above the histogram's largest bin
+/// ([`crate::tcp::detection::reordering::LongSamples`]).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LongSamplesSpec {
+    Clamp,
+    Discard,
 }
 
 /// How often the sender measures the RTT.

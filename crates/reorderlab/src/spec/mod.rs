@@ -33,7 +33,8 @@ mod validate;
 
 pub use error::{num, SpecError};
 pub use flow::{
-    DelayedAck, FlowSpec, ReceiverSpec, RtoEstimatorSpec, RttTimingSpec, TcpSpec, UndoResponseSpec,
+    DelayedAck, FlowSpec, LongSamplesSpec, ReceiverSpec, RtoEstimatorSpec, RttTimingSpec, TcpSpec,
+    UndoResponseSpec,
 };
 pub use impairment::{CopiesDropped, ImpairmentModel, ImpairmentSpec, MultipathSpec, Position};
 pub use network::{LinkSpec, QueueSpec, Topology};

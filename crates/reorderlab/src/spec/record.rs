@@ -17,13 +17,16 @@ pub const SERIES_NAMES: &[&str] = &[
     "delivered",
     "fa_ratio",
     "sent",
+    "reorder_p10",
+    "reorder_p50",
+    "reorder_p90",
 ];
 
 /// What to record besides the per-flow counters.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecordSpec {
-    /// Sender variables sampled every interval (`delivered`: segments delivered in order; `sent`: data packets sent, retransmissions included).
+    /// Sender variables sampled every interval (`delivered`: segments delivered in order; `sent`: data packets sent, retransmissions included; `reorder_p10` / `p50` / `p90`: percentiles of RR-TCP's reordering-length histogram).
     #[serde(default)]
     #[schemars(extend("x-known" = SERIES_NAMES))]
     pub series: Vec<String>,

@@ -21,6 +21,9 @@ pub struct SenderConfig {
     /// Loss response ([`crate::tcp::response`]).
     pub response: ResponsePolicy,
     pub limited_transmit: LimitedTransmit,
+    /// At most this many segments of limited transmit past `max_window`
+    /// (`None`: as many as the mode allows).
+    pub lt_past_window: Option<u32>,
     /// Congestion Window Validation.
     pub cwv: Cwv,
     /// Use the receiver's SACK information.

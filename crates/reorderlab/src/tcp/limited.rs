@@ -153,7 +153,8 @@ impl LtState {
 
     /// RR-TCP Sec. 4.3.3: remember when limited transmit ran out while
     /// duplicate ACKs were still below dupthresh (`open`: the sender is in
-    /// the Open state with new data to send).
+    /// the Open state with new data to send; `capped`: the cap past the
+    /// receiver window stops it, [`super::SenderConfig::lt_past_window`]).
     #[inline]
     pub fn note_exhausted(
         &mut self,
@@ -162,12 +163,13 @@ impl LtState {
         dupacks: u32,
         dupthresh: u32,
         cwnd: f64,
+        capped: bool,
     ) {
         let LimitedTransmit::CwndMultiple(k) = self.mode else {
             return;
         };
-        let exhausted =
-            open && dupacks > 0 && dupacks >= floor(k * cwnd) as u32 && dupacks < dupthresh;
+        let ran_out = capped || dupacks >= floor(k * cwnd) as u32;
+        let exhausted = open && dupacks > 0 && ran_out && dupacks < dupthresh;
         if exhausted && self.idle.is_none() {
             self.idle = Some((now, 0));
         }

@@ -149,6 +149,10 @@ impl LossDetector for DupAck {
         self.policy.fa_ratio()
     }
 
+    fn reorder_percentile(&self, q: f64) -> Option<u32> {
+        self.policy.reorder_percentile(q)
+    }
+
     fn deadline(&self) -> Option<Time> {
         self.fr_deadline
     }

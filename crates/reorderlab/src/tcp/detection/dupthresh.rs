@@ -52,6 +52,8 @@ pub struct RrTcp {
     pub step: f64,
     /// Limited-transmit bound k (windows), used in the timeout cost.
     pub lt_bound: f64,
+    /// dupthresh = the percentile + `offset` (Sec. 4.2's example: 1).
+    pub offset: u32,
     pub histogram: ReorderHistogram,
     /// EWMA (gain 1/8) of the false-fast-retransmit duration D, seconds.
     ffr_duration: Option<f64>,
@@ -65,6 +67,7 @@ impl RrTcp {
             adaptive,
             step: 0.01,
             lt_bound,
+            offset: 1,
             histogram: ReorderHistogram::new(lifetime),
             ffr_duration: None,
             dupthresh: MIN_DUPTHRESH,
@@ -73,11 +76,14 @@ impl RrTcp {
 
     fn recompute(&mut self) {
         // "If 90 % of reordering events are of 8 packets or fewer, a
-        // dupthresh of 9 avoids 90 % of false fast retransmits" (Sec. 4.2).
+        // dupthresh of 9 avoids 90 % of false fast retransmits" (Sec. 4.2):
+        // the offset 1.
         self.dupthresh = self
             .histogram
             .percentile(self.fa_ratio)
-            .map_or(MIN_DUPTHRESH, |l| (l + 1).clamp(MIN_DUPTHRESH, MAX_LENGTH));
+            .map_or(MIN_DUPTHRESH, |l| {
+                (l + self.offset).clamp(MIN_DUPTHRESH, MAX_LENGTH)
+            });
     }
 
     /// Current dupthresh (expiring old samples first).
@@ -493,6 +499,14 @@ impl DupthreshPolicy {
     pub fn fa_ratio(&self) -> Option<f64> {
         match self {
             DupthreshPolicy::RrTcp(rr) => Some(rr.fa_ratio),
+            _ => None,
+        }
+    }
+
+    /// RR-TCP: the `q` percentile of the reordering histogram (for traces).
+    pub fn reorder_percentile(&self, q: f64) -> Option<u32> {
+        match self {
+            DupthreshPolicy::RrTcp(rr) => rr.histogram.percentile(q),
             _ => None,
         }
     }

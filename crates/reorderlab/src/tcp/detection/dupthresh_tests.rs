@@ -62,6 +62,31 @@ fn dupthresh_is_percentile_plus_one_within_bounds() {
     assert_eq!(rr.dupthresh(0), 64);
     // All samples expire: back to 3.
     assert_eq!(rr.dupthresh(secs(81.0)), 3);
+    // The other reading (`tcp.rr_percentile_offset = 0`): the percentile.
+    let mut rr = RrTcp::new(0.9, false, 1.0, secs(80.0));
+    rr.offset = 0;
+    for len in 1..=10 {
+        rr.on_sample(len, 0);
+    }
+    assert_eq!(rr.dupthresh(0), 9);
+}
+
+#[test]
+fn long_reordering_samples_are_clamped_or_discarded() {
+    use crate::tcp::detection::reordering::LongSamples;
+    // The histogram's top bin is 64: a held packet measured at 80 counts
+    // there (dupthresh 64) or, discarded, not at all (dupthresh from the rest).
+    for (long, want) in [(LongSamples::Clamp, 64), (LongSamples::Discard, 11)] {
+        let mut rr = RrTcp::new(0.5, false, 1.0, secs(80.0));
+        rr.histogram.long = long;
+        for _ in 0..10 {
+            rr.on_sample(10, 0);
+        }
+        for _ in 0..20 {
+            rr.on_sample(80, 0);
+        }
+        assert_eq!(rr.dupthresh(0), want, "{long:?}");
+    }
 }
 
 #[test]

@@ -50,6 +50,10 @@ pub trait LossDetector {
     fn fa_ratio(&self) -> Option<f64> {
         None
     }
+    /// RR-TCP: the `q` percentile of its reordering histogram (traces).
+    fn reorder_percentile(&self, _q: f64) -> Option<u32> {
+        None
+    }
     /// The smoothed RTT the detection uses.
     fn srtt(&self, rtt: &RtoEstimator) -> Option<Time> {
         rtt.srtt()

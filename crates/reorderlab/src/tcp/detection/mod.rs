@@ -90,6 +90,9 @@ impl Detection {
     pub fn fa_ratio(&self) -> Option<f64> {
         dispatch!(self, d => d.fa_ratio())
     }
+    pub fn reorder_percentile(&self, q: f64) -> Option<u32> {
+        dispatch!(self, d => d.reorder_percentile(q))
+    }
     pub fn srtt(&self, rtt: &RtoEstimator) -> Option<Time> {
         dispatch!(self, d => d.srtt(rtt))
     }

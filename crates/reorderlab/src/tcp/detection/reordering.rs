@@ -40,9 +40,21 @@ impl HoleScan {
     }
 }
 
+/// What becomes of a reordering length above [`MAX_LENGTH`]: the paper's
+/// bins run "between one and a configurable maximum" (Sec. 4.1.2) and do
+/// not say which.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LongSamples {
+    /// Counted in the top bin.
+    Clamp,
+    /// Not counted.
+    Discard,
+}
+
 /// Reordering lengths seen recently, with their arrival times.
 #[derive(Debug, Clone)]
 pub struct ReorderHistogram {
+    pub long: LongSamples,
     lifetime: Time,
     events: VecDeque<(Time, u32)>,
     /// counts[len] for len in 1..=MAX_LENGTH (longer ones are clamped).
@@ -52,6 +64,7 @@ pub struct ReorderHistogram {
 impl ReorderHistogram {
     pub fn new(lifetime: Time) -> ReorderHistogram {
         ReorderHistogram {
+            long: LongSamples::Clamp,
             lifetime,
             events: VecDeque::new(),
             counts: [0; MAX_LENGTH as usize + 1],
@@ -69,11 +82,16 @@ impl ReorderHistogram {
         }
     }
 
-    pub fn insert(&mut self, len: u32, now: Time) {
+    /// Enter a sample; whether it was counted ([`LongSamples`]).
+    pub fn insert(&mut self, len: u32, now: Time) -> bool {
         self.expire(now);
+        if len > MAX_LENGTH && self.long == LongSamples::Discard {
+            return false;
+        }
         let len = len.clamp(1, MAX_LENGTH);
         self.counts[len as usize] += 1;
         self.events.push_back((now, len));
+        true
     }
 
     pub fn len(&self) -> usize {
@@ -145,5 +163,17 @@ mod tests {
         assert_eq!(h.percentile(0.0), Some(3));
         h.expire(secs(1000.0));
         assert_eq!(h.percentile(0.9), None);
+    }
+
+    #[test]
+    fn long_samples_are_clamped_or_discarded() {
+        let mut h = ReorderHistogram::new(secs(80.0));
+        assert!(h.insert(MAX_LENGTH + 30, 0));
+        assert_eq!(h.percentile(0.5), Some(MAX_LENGTH));
+        let mut d = ReorderHistogram::new(secs(80.0));
+        d.long = LongSamples::Discard;
+        assert!(!d.insert(MAX_LENGTH + 1, 0));
+        assert!(d.insert(MAX_LENGTH, 0));
+        assert_eq!((d.len(), d.percentile(0.0)), (1, Some(MAX_LENGTH)));
     }
 }

@@ -127,6 +127,13 @@ impl Sender {
     pub fn fa_ratio(&self) -> Option<f64> {
         self.detection.fa_ratio()
     }
+    /// RR-TCP: the `q` percentile of the reordering histogram (NaN when
+    /// empty or not RR-TCP).
+    fn reorder_percentile(&self, q: f64) -> f64 {
+        self.detection
+            .reorder_percentile(q)
+            .map_or(f64::NAN, |l| l as f64)
+    }
     pub fn is_done(&self) -> bool {
         self.tcb.phase == Phase::Done
     }
@@ -162,6 +169,9 @@ impl Sender {
             "fa_ratio" => self.fa_ratio().unwrap_or(f64::NAN),
             "pipe" => t.sb.pipe() as f64,
             "sent" => t.stats.data_packets_sent as f64,
+            "reorder_p10" => self.reorder_percentile(0.1),
+            "reorder_p50" => self.reorder_percentile(0.5),
+            "reorder_p90" => self.reorder_percentile(0.9),
             _ => f64::NAN,
         }
     }

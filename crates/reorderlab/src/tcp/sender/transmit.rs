@@ -68,8 +68,13 @@ impl Sender {
             let t = &self.tcb;
             let dupthresh = self.detection.dupthresh();
             let open = t.ca == CaState::Open && t.has_new_data();
+            // the cap past the receiver window ends limited transmit too
+            let capped = t
+                .cfg
+                .lt_past_window
+                .is_some_and(|c| t.sb.packets_out() >= t.cfg.max_window + c);
             self.lt
-                .note_exhausted(now, open, t.dupacks, dupthresh, t.w.cwnd);
+                .note_exhausted(now, open, t.dupacks, dupthresh, t.w.cwnd, capped);
         }
         self.detection.after_transmit(&mut self.tcb);
         sent_new
@@ -113,6 +118,7 @@ impl Sender {
     #[inline]
     fn may_send_new(&self, extra: u32) -> bool {
         let t = &self.tcb;
+        let extra = t.cfg.lt_past_window.map_or(extra, |cap| extra.min(cap));
         let room = t.sb.packets_out() < t.cfg.max_window + extra;
         room && t.has_new_data() && self.window_allows(false)
     }

@@ -46,6 +46,7 @@ pub fn base_config() -> SenderConfig {
         fack: false,
         undo_by_timestamps: false,
         undo_response: UndoResponse::Restore,
+        lt_past_window: None,
         mss: 1000,
         syn_size: 40,
         max_window: 10_000,
@@ -134,13 +135,18 @@ pub(super) fn dsack_ta_rtx(c: &mut SenderConfig) {
     with_rtx(c);
 }
 
-/// The Blanton-Allman schemes on DSACK-R's undo, with RFC 3042 limited
-/// transmit: tcp-pr Sec. VI says the methods of Blanton & Allman "use
-/// limited transmit [RFC 3042]" (rr-tcp Figs. 17-18 give them RR-TCP's
-/// bound k explicitly, through `limited_transmit_bound`).
+/// The Blanton-Allman schemes: DSACK detection (RFC 3708), an undo that
+/// slow-starts back to the window before the false fast retransmit (the
+/// tcp-pr paper, footnote 2 on Blanton & Allman: "Instead of instantaneously
+/// increasing the congestion window to the value prior to the
+/// retransmission event, the sender slow-starts up to that value"), and
+/// RFC 3042 limited transmit (tcp-pr Sec. VI: the methods of Blanton &
+/// Allman "use limited transmit [RFC 3042]"; rr-tcp Figs. 17-19 give them
+/// Table 2's bound of one cwnd through `limited_transmit_bound`).
 pub(super) fn bl(c: &mut SenderConfig, scheme: BlScheme) {
     dsack_r(c);
     c.limited_transmit = LimitedTransmit::Rfc3042;
+    c.undo_response = UndoResponse::SlowStartBack;
     c.dupthresh = DupthreshPolicy::BlantonAllman(BlantonAllman::new(scheme));
 }
 

@@ -3,10 +3,11 @@
 //! each field the scenario sets.
 
 use crate::engine::time::secs;
-use crate::spec::{RtoEstimatorSpec, RttTimingSpec, TcpSpec, UndoResponseSpec};
+use crate::spec::{LongSamplesSpec, RtoEstimatorSpec, RttTimingSpec, TcpSpec, UndoResponseSpec};
 use crate::tcp::cc::hystart::HyStartFlavour;
 use crate::tcp::config::SenderConfig;
 use crate::tcp::detection::dupthresh::DupthreshPolicy;
+use crate::tcp::detection::reordering::LongSamples;
 use crate::tcp::policy::{
     Cwv, DetectionPolicy, LimitedTransmit, RtoRules, RttTiming, UndoResponse,
 };
@@ -100,9 +101,18 @@ fn apply_detection(c: &mut SenderConfig, tcp: &TcpSpec) {
             *beta = b;
         }
     }
-    if let Some(ratio) = tcp.fa_ratio {
-        if let DupthreshPolicy::RrTcp(rr) = &mut c.dupthresh {
+    if let DupthreshPolicy::RrTcp(rr) = &mut c.dupthresh {
+        if let Some(ratio) = tcp.fa_ratio {
             rr.fa_ratio = ratio;
+        }
+        if let Some(offset) = tcp.rr_percentile_offset {
+            rr.offset = offset;
+        }
+        if let Some(long) = tcp.rr_long_samples {
+            rr.histogram.long = match long {
+                LongSamplesSpec::Clamp => LongSamples::Clamp,
+                LongSamplesSpec::Discard => LongSamples::Discard,
+            };
         }
     }
 }
@@ -118,6 +128,7 @@ fn apply_limited_transmit(c: &mut SenderConfig, tcp: &TcpSpec) {
             c.limited_transmit = LimitedTransmit::CwndMultiple(k);
         }
     }
+    c.lt_past_window = tcp.limited_transmit_past_window;
     if let Some(on) = tcp.limited_transmit {
         c.limited_transmit = match (on, c.limited_transmit) {
             (false, _) => LimitedTransmit::Off,

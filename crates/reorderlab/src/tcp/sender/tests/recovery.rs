@@ -182,11 +182,11 @@ fn dsack_r_undo_restores_cwnd_and_ssthresh_exactly() {
 #[test]
 fn blanton_allman_undo_slow_starts_back_to_the_old_window() {
     // As dsack_r_undo_restores_cwnd_and_ssthresh_exactly, with the
-    // Blanton-Allman response: ssthresh = the cwnd before the reduction (10),
-    // cwnd stays at the reduced 5 and grows by slow start from there.
+    // Blanton-Allman schemes' own response (the tcp-pr paper, footnote 2):
+    // ssthresh = the cwnd before the reduction (10), cwnd stays at the
+    // reduced 5 and grows by slow start from there.
     let tcp = TcpSpec {
         initial_window: Some(10),
-        undo_response: Some(crate::spec::UndoResponseSpec::SlowStart),
         ..TcpSpec::default()
     };
     let (mut s, mut out) = delayed_first_segment_of(sender_from("DSACK-BL-INC", &tcp));
@@ -204,6 +204,23 @@ fn blanton_allman_undo_slow_starts_back_to_the_old_window() {
     s.on_packet(&ack(nxt + 1, &[]), ms(120), &mut out);
     assert!(next > nxt, "new data went out after the undo");
     assert_eq!(s.window().cwnd, before + 1.0);
+}
+
+#[test]
+fn blanton_allman_with_rr_tcps_undo_restores_at_once() {
+    // `tcp.undo_response = "restore"` gives a Blanton-Allman scheme RR-TCP's
+    // undo: cwnd back to 10 at once.
+    let tcp = TcpSpec {
+        initial_window: Some(10),
+        undo_response: Some(crate::spec::UndoResponseSpec::Restore),
+        ..TcpSpec::default()
+    };
+    let (mut s, mut out) = delayed_first_segment_of(sender_from("DSACK-BL-INC", &tcp));
+    let nxt = s.scoreboard().nxt();
+    s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
+    s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
+    assert_eq!(s.stats().undos, 1);
+    assert_eq!(s.window().cwnd, 10.0);
 }
 
 #[test]
@@ -286,6 +303,34 @@ fn a_dsack_for_a_twice_retransmitted_segment_concludes_nothing() {
     assert_eq!(s.stats().false_fast_retransmits_detected, 0);
     assert_eq!(s.stats().false_timeouts_detected, 0);
     assert_eq!(s.stats().undos, 0);
+}
+
+#[test]
+fn limited_transmit_past_the_window_is_capped() {
+    // `tcp.limited_transmit_past_window`: RR-TCP's limited transmit may send
+    // at most that many segments past max_window (here cwnd = M = 10; one
+    // new segment per duplicate ACK otherwise).
+    for (cap, want) in [
+        (None, vec![10, 11, 12, 13]),
+        (Some(2), vec![10, 11]),
+        (Some(0), vec![]),
+    ] {
+        let tcp = TcpSpec {
+            initial_window: Some(10),
+            max_window: Some(10),
+            dupthresh: Some(20),
+            limited_transmit_past_window: cap,
+            ..TcpSpec::default()
+        };
+        let mut s = sender_from("DSACK-R", &tcp);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        assert_eq!(sent(&mut out).len(), 10);
+        for k in 1..=4 {
+            s.on_packet(&ack(0, &[(1, 1 + k)]), ms(100 + k as u64), &mut out);
+        }
+        assert_eq!(sent(&mut out), want, "{cap:?}");
+    }
 }
 
 #[test]
