@@ -21,6 +21,7 @@ from reorderlab.papers.rr_tcp import fig4_5 as rr_fig4_5
 from reorderlab.papers.rr_tcp import fig10_11 as rr_fig10_11
 from reorderlab.papers.rr_tcp import fig12_13_table3 as rr_fig12_13_table3
 from reorderlab.papers.rr_tcp import fig17_18 as rr_fig17_18
+from reorderlab.papers.rr_tcp import knife_edge as rr_knife_edge
 from reorderlab.papers.rr_tcp import setting as rr_setting
 from reorderlab.papers.rr_tcp import table4_fig19 as rr_table4_fig19
 from reorderlab.papers.rr_tcp import tables as rr_tables
@@ -90,6 +91,7 @@ def test_every_variant_of_the_recipes_is_known_to_the_core() -> None:
         *rr_setting.FIG4_CURVES.values(),
         *rr_fig10_11.FIG10_CURVES,
         *rr_fig12_13_table3.FIG12_REFS,
+        *rr_knife_edge.VARIANTS,
         *rr_fig17_18.FIG17_CURVES,
         *rr_table4_fig19.T4_VARIANTS,
         "DSACK-FAES",
@@ -214,33 +216,57 @@ def test_blanton_allman_runs_use_table2s_limited_transmit_bound(figure: str, qui
 
 
 @pytest.mark.parametrize("quick", [True, False])
-@pytest.mark.parametrize(
-    ("figure", "variants"),
-    [("fig12-13-table3", rr_fig12_13_table3.FIG12_LT_VARIANTS), ("fig17-18", ("DSACK-TA",))],
-)
-def test_limited_transmit_sensitivity_sweeps(
-    figure: str, variants: tuple[str, ...], quick: bool
-) -> None:
-    plan = _plan(figure, quick)
+def test_fig18_sensitivity_sweeps_limited_transmit_past_m(quick: bool) -> None:
+    plan = _plan("fig17-18", quick)
     sens = plan[kit_sensitivity.SENSITIVITY]
-    bounds = rr_tables.LT_SWEEP_QUICK if quick else rr_tables.LT_SWEEP
     assert sens.seeds == plan[RUNS].seeds
-    own = {sc.cache_key(1, "v"): sc for _, sc in plan[RUNS].points}
+    own = {sc.cache_key(1, "v") for _, sc in plan[RUNS].points}
     got: dict[str, set[float]] = {}
+    restore = rr_tables.sens_curve(rr_fig17_18.BL_R_RESTORE)
     for params, sc in sens.points:
         flow = sc.flows[0]
-        assert params["curve"].startswith("lt:")
+        if params["curve"] == restore:
+            # DSACK-BL-R with RR-TCP's undo instead of the model's slow start
+            assert flow.variant == "DSACK-BL-R" and flow.tcp.undo_response == "restore"
+            continue
+        assert params["curve"].startswith("lt:") and flow.variant == "DSACK-TA"
         got.setdefault(params["curve"], set()).add(params["x"])
-        assert flow.variant in variants
-        if params["x"] == rr_setting.RR_LT_BOUND:
-            # Table 2's bound: the figure's own run (same store key, no rerun)
-            assert flow.tcp.limited_transmit_bound is None
+        if params["x"] == rr_setting.M:
+            # Table 2's bound as the core reads it: the figure's own run
+            assert flow.tcp.limited_transmit_past_window is None
             assert sc.cache_key(1, "v") in own
         else:
-            assert flow.tcp.limited_transmit_bound == params["x"]
+            assert flow.tcp.limited_transmit_past_window == params["x"]
             assert sc.cache_key(1, "v") not in own
-    assert got and all(xs == set(bounds) for xs in got.values())
-    assert 0.0 in bounds and rr_setting.RR_LT_BOUND in bounds
+    assert got and all(xs == {0.0, 2.0, float(rr_setting.M)} for xs in got.values())
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_knife_edge_sweep_runs_every_reading(quick: bool) -> None:
+    """Figs. 12-13: every variant under every reading of the thresholds;
+    the core's own reading is the figure's own runs (same store keys)."""
+    plan = _plan("fig12-13-table3", quick)
+    sens = plan[rr_knife_edge.KNIFE_EDGE]
+    own = {sc.cache_key(1, "v") for _, sc in plan[RUNS].points}
+    seen = set()
+    for params, sc in sens.points:
+        tcp = sc.flows[0].tcp
+        if params["curve"] == rr_knife_edge.ratio_curve():
+            # DSACK-FA at every FA ratio of the figure, M a hard limit
+            assert tcp.limited_transmit_past_window == 0 and tcp.fa_ratio == params["x"]
+            continue
+        knobs = rr_setting.Knobs(
+            tcp.limited_transmit_past_window, tcp.rr_percentile_offset, tcp.rr_long_samples
+        )
+        assert knobs in rr_knife_edge.READINGS
+        assert params["curve"] == rr_knife_edge.curve(sc.flows[0].variant, knobs)
+        assert (sc.cache_key(1, "v") in own) == (knobs == rr_setting.Knobs())
+        seen.add((sc.flows[0].variant, knobs))
+    assert seen == {(v, k) for v in rr_knife_edge.VARIANTS for k in rr_knife_edge.READINGS}
+    traced = plan[rr_knife_edge.TRACE]
+    assert traced.seeds == 1 and len(traced.points) == len(rr_knife_edge.TRACED)
+    for _, sc in traced.points:
+        assert {"dupthresh", "reorder_p50"} <= set(sc.record.series)
 
 
 def test_sensitivity_plot_writes_one_line_per_label(tmp_path: Path) -> None:
@@ -275,7 +301,7 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
     plan = _plan("table4-fig19", True)
     own = {sc.cache_key(1, "v") for _, sc in plan[RUNS].points}
     got: dict[str, list[float]] = {}
-    ba = rr_tables.sens_curve(rr_table4_fig19.T4_BA_UNDO)
+    ba = rr_tables.sens_curve(rr_table4_fig19.T4_RESTORE)
     for params, sc in plan[kit_sensitivity.SENSITIVITY].points:
         got.setdefault(params["curve"], []).append(params["x"])
         bursts = [i for i in sc.impairments if isinstance(i, BurstLossImpairment)]
@@ -283,9 +309,9 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
         # the paper's rate is Table 4's own run with drops
         paper_rate = params["x"] == rr_table4_fig19.T4_Q and params["curve"] != ba
         assert (sc.cache_key(1, "v") in own) == paper_rate
-        # Blanton-Allman's undo only on its own curve
+        # RR-TCP's undo (not the Blanton-Allman model's) only on its own curve
         undo = sc.flows[0].tcp.undo_response
-        assert undo == ("slow-start" if params["curve"] == ba else None)
+        assert undo == ("restore" if params["curve"] == ba else None)
         assert sc.flows[0].variant == "DSACK-BL-INC" or params["curve"] != ba
     assert got == {
         **{f"lt:{v}": list(rr_table4_fig19.T4_Q_SWEEP) for v in rr_table4_fig19.T4_VARIANTS},
@@ -309,7 +335,7 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
     ta = csv[csv["series"] == "DSACK-TA"].sort_values("x")
     assert list(ta["x"]) == pytest.approx([100 * q for q in rr_table4_fig19.T4_Q_SWEEP])
     assert list(ta["y"]) == pytest.approx([100 * 1000 * q for q in rr_table4_fig19.T4_Q_SWEEP])
-    slow = csv[csv["series"] == rr_table4_fig19.T4_BA_UNDO].sort_values("x")
+    slow = csv[csv["series"] == rr_table4_fig19.T4_RESTORE].sort_values("x")
     assert list(slow["y"]) == pytest.approx([100 * 2000 * q for q in rr_table4_fig19.T4_Q_SWEEP])
 
 

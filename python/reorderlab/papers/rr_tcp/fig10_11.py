@@ -239,7 +239,7 @@ FIGURES = (
         "fig10-11",
         "throughput and timeouts vs mean delay kP (P = 200 ms, 4 % delayed)",
         points=plan,
-        table=points_table,
+        table=points_table("fig10_points"),
         plot=plot,
         claims=claims,
     ),

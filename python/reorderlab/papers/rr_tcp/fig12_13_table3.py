@@ -1,12 +1,15 @@
 """``fig12-13-table3``: timeouts and throughput vs the FA ratio at k = 6, the
-mean RTO of Table 3, and the limited-transmit sensitivity.
+mean RTO of Table 3, and the knife-edge sensitivity (:mod:`.knife_edge`).
 
 The setting: :mod:`.setting`."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from reorderlab.checks import (
     all_of,
@@ -32,13 +35,12 @@ from reorderlab.papers.kit.recipe import (
 from reorderlab.papers.kit.runs import (
     Plan,
     Runs,
-    Sweep,
-)
-from reorderlab.papers.kit.sensitivity import (
-    SENSITIVITY,
 )
 from reorderlab.papers.kit.summary import (
     by_x,
+)
+from reorderlab.papers.rr_tcp import (
+    knife_edge,
 )
 from reorderlab.papers.rr_tcp.setting import (
     CHAIN,
@@ -54,22 +56,15 @@ from reorderlab.papers.rr_tcp.setting import (
     point,
 )
 from reorderlab.papers.rr_tcp.tables import (
-    LT_XLABEL,
     Points,
-    lt_override,
-    lt_series,
-    lt_sweep,
     percent,
+    point_rows,
     rr_claim,
     seeded_with_sensitivity,
-    sens_curve,
 )
 
 FIG12_K = 6.0
 FIG12_REFS = ("SACK", "DSACK-R", "DSACK-TA", "DSACK-TAES", "DSACK-HG")
-#: Table 3's variants whose mean RTO depends on the limited-transmit bound
-#: (DSACK-FA at the highest FA ratio).
-FIG12_LT_VARIANTS = ("DSACK-FA", "DSACK-TA", "DSACK-TAES", "DSACK-HG")
 TABLE3_PAPER = {
     "SACK": 1.0,
     "DSACK-R": 1.0,
@@ -99,26 +94,7 @@ def plan(quick: bool) -> Plan:
     points += [
         point(v, 0.0, s, chain_scenario(CHAIN, FIG10_P, v, mode.duration, imps)) for v in FIG12_REFS
     ]
-    hi_r = max(ratios)
-    sens = [
-        point(
-            sens_curve(v),
-            b,
-            s,
-            chain_scenario(
-                CHAIN,
-                FIG10_P,
-                v,
-                mode.duration,
-                imps,
-                fa_ratio=hi_r if v == "DSACK-FA" else None,
-                lt_bound=lt_override(b),
-            ),
-        )
-        for v in FIG12_LT_VARIANTS
-        for b in lt_sweep(quick)
-    ]
-    return {**plan_of(points, quick), SENSITIVITY: Sweep(sens, MODE(quick).seeds)}
+    return {**plan_of(points, quick), **knife_edge.sweeps(quick, max(ratios), ratios)}
 
 
 def _mean_rto(data: Points, quick: bool, metric: str = "rto_mean") -> dict[str, dict[int, float]]:
@@ -128,7 +104,16 @@ def _mean_rto(data: Points, quick: bool, metric: str = "rto_mean") -> dict[str, 
     return rto
 
 
-def table(runs: Runs, quick: bool) -> Derived[Points]:
+@dataclass(frozen=True)
+class Fig12:
+    """The figure's runs and the knife-edge sweep's (:class:`Points`), and
+    DSACK-TA's traces by reading (:mod:`.knife_edge`)."""
+
+    points: Points
+    traces: dict[str, dict[str, np.ndarray]]
+
+
+def table(runs: Runs, quick: bool) -> Derived[Fig12]:
     data = seeded_with_sensitivity(runs)
     tab = data.tab
     hi_r = max(ratios_of(quick))
@@ -146,7 +131,12 @@ def table(runs: Runs, quick: bool) -> Derived[Points]:
         }
         for v in TABLE3_PAPER
     ]
-    return Derived(data, {"table3_mean_rto": rows})
+    csv = {
+        "table3_mean_rto": rows,
+        "fig12_points": point_rows(data),
+        "fig12_knife_edge_table": knife_edge.rows(data),
+    }
+    return Derived(Fig12(data, knife_edge.traces_of(runs)), csv)
 
 
 #: Fig. 12 (timeouts) and Fig. 13 (throughput) vs the FA ratio: (stem,
@@ -163,15 +153,10 @@ PANEL = LineFigure(
     "({seeds} seeds x {duration:g} s)",
     styles={"DSACK-TA": "--", "DSACK-TAES": "-.", "DSACK-HG": ":"},
 )
-#: The limited-transmit sensitivity plots: (stem, metric, y label, y scale).
-LT_PLOTS = (
-    ("fig12_sensitivity", "rto_mean", "mean RTO (s)", 1.0),
-    ("fig12_sensitivity_timeouts", "to_frac", "packets meeting a timeout (%)", 100.0),
-)
 
 
-def plot(data: Points, out: Path, quick: bool) -> None:
-    tab = data.tab
+def plot(fig: Fig12, out: Path, quick: bool) -> None:
+    tab = fig.points.tab
     mode = MODE(quick)
     ratios = ratios_of(quick)
     lo_r, hi_r = min(ratios), max(ratios)
@@ -180,17 +165,11 @@ def plot(data: Points, out: Path, quick: bool) -> None:
         for v in ("DSACK-TA", "DSACK-TAES", "DSACK-HG"):
             lines[v] = ([100 * lo_r, 100 * hi_r], [tab[(v, 0.0)][metric] * scale] * 2, None)
         PANEL.draw(out, lines, stem=stem, ylabel=ylabel, **mode.fields())
-    paper = ", ".join(f"{v[6:]} {TABLE3_PAPER[v]:g}" for v in FIG12_LT_VARIANTS)
-    sens_title = (
-        f"k = 6, FA at {percent(hi_r)} ({mode.seeds} seeds x {mode.duration:g} s)\n"
-        f"paper's Table 3 (s): {paper}"
-    )
-    for stem, metric, ylabel, scale in LT_PLOTS:
-        line = LineFigure(stem, LT_XLABEL, ylabel, sens_title)
-        line.draw(out, lt_series(tab, FIG12_LT_VARIANTS, metric, yscale=scale))
+    knife_edge.plot(fig.points, fig.traces, out, quick)
 
 
-def claims(data: Points, quick: bool) -> list[Claim]:
+def claims(fig: Fig12, quick: bool) -> list[Claim]:
+    data = fig.points
     ratios = ratios_of(quick)
     hi_r = max(ratios)
     to_ta = data.seeds("DSACK-TA", 0.0, "to_frac")

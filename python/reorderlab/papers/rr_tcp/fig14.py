@@ -122,7 +122,7 @@ FIGURES = (
         "fig14",
         "throughput vs fraction of ACKs reordered (reverse path)",
         points=plan,
-        table=points_table,
+        table=points_table("fig14_points"),
         plot=plot,
         claims=claims,
     ),

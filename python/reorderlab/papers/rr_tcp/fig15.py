@@ -151,7 +151,7 @@ FIGURES = (
         "fig15",
         "DSACK-TA's gain over SACK under other delay distributions",
         points=plan,
-        table=points_table,
+        table=points_table("fig15_points"),
         plot=plot,
         claims=claims,
     ),

@@ -5,6 +5,7 @@ The setting: :mod:`.setting`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from reorderlab.checks import (
@@ -25,15 +26,22 @@ from reorderlab.papers.kit.figure import (
     stat_series,
 )
 from reorderlab.papers.kit.recipe import (
+    Derived,
     recipe,
 )
 from reorderlab.papers.kit.runs import (
     Plan,
+    Runs,
+    Sweep,
+)
+from reorderlab.papers.kit.sensitivity import (
+    SENSITIVITY,
 )
 from reorderlab.papers.rr_tcp.setting import (
     CHAIN,
     FIG4_P,
     MODE,
+    Knobs,
     capacity_bps,
     chain_scenario,
     delayed,
@@ -42,8 +50,10 @@ from reorderlab.papers.rr_tcp.setting import (
 )
 from reorderlab.papers.rr_tcp.tables import (
     Points,
-    points_table,
+    point_rows,
     rr_claim,
+    seeded_with_sensitivity,
+    sens_curve,
 )
 from reorderlab.scenario import (
     ConstantVar,
@@ -77,7 +87,49 @@ def plan(quick: bool) -> Plan:
         for v in ("SACK", "DSACK-TA")
         for d in ds
     ]
-    return plan_of(points, quick)
+    sens = [
+        point(
+            sens_curve(label),
+            d,
+            s,
+            chain_scenario(
+                CHAIN,
+                FIG4_P,
+                v.variant,
+                mode.duration,
+                [delayed(FIG16_FRACTION, ConstantVar(value=d))],
+                lt_bound=v.lt_bound,
+                knobs=v.knobs,
+                limited_transmit=v.limited_transmit,
+            ),
+        )
+        for label, v in FIG16_SENSITIVITY.items()
+        for d in ds
+        if d > 0
+    ]
+    return {**plan_of(points, quick), SENSITIVITY: Sweep(sens, mode.seeds)}
+
+
+@dataclass(frozen=True)
+class Variation:
+    """One curve of the sensitivity step: a variant and its overrides."""
+
+    variant: str
+    lt_bound: float | None = None
+    knobs: Knobs | None = None
+    limited_transmit: bool | None = None
+
+
+#: The sensitivity step: which throughput of the seven-fold differs? DSACK-TA
+#: with limited transmit twice as long or M a hard limit, and SACK's family
+#: (without limited transmit, Reno, NewReno).
+FIG16_SENSITIVITY = {
+    "DSACK-TA, LT 2 cwnd": Variation("DSACK-TA", lt_bound=2.0),
+    "DSACK-TA, LT +0 past M": Variation("DSACK-TA", knobs=Knobs(past_m=0)),
+    "SACK, no limited transmit": Variation("SACK", limited_transmit=False),
+    "Reno": Variation("Reno"),
+    "NewReno": Variation("NewReno"),
+}
 
 
 THROUGHPUT = LineFigure(
@@ -88,9 +140,25 @@ THROUGHPUT = LineFigure(
 )
 
 
+SENS_PLOT = LineFigure(
+    "fig16_sensitivity",
+    xlabel="delay d of 50 % of packets (ms)",
+    ylabel="throughput / S",
+    title="Fig. 16: DSACK-TA's limited transmit and SACK's family ({seeds} seeds x {duration:g} s)",
+    logy=True,
+)
+
+
+def table(runs: Runs, quick: bool) -> Derived[Points]:
+    data = seeded_with_sensitivity(runs)
+    return Derived(data, {"fig16_points": point_rows(data)})
+
+
 def plot(data: Points, out: Path, quick: bool) -> None:
     lines = stat_series(data.tab, ["SACK", "DSACK-TA"], "norm", xscale=1000)
     THROUGHPUT.draw(out, lines, **MODE(quick).fields())
+    sens = stat_series(data.tab, list(FIG16_SENSITIVITY), "norm", xscale=1000, key=sens_curve)
+    SENS_PLOT.draw(out, {**lines, **sens}, **MODE(quick).fields())
 
 
 def claims(data: Points, quick: bool) -> list[Claim]:
@@ -171,7 +239,7 @@ FIGURES = (
         "fig16",
         "throughput vs fixed delay d of 50 % of packets (two-path-like)",
         points=plan,
-        table=points_table,
+        table=table,
         plot=plot,
         claims=claims,
     ),

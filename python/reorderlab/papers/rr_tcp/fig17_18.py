@@ -37,6 +37,7 @@ from reorderlab.papers.kit.sensitivity import (
 from reorderlab.papers.rr_tcp.setting import (
     CHAIN,
     MODE,
+    Knobs,
     chain_scenario,
     kp_delay,
     lt_bound_of,
@@ -45,11 +46,12 @@ from reorderlab.papers.rr_tcp.setting import (
 )
 from reorderlab.papers.rr_tcp.tables import (
     LT_XLABEL,
+    PAST_M_SWEEP,
     Points,
     best_of,
-    lt_override,
     lt_series,
-    lt_sweep,
+    past_m_x,
+    point_rows,
     rr_claim,
     seeded_with_sensitivity,
     sens_curve,
@@ -98,7 +100,7 @@ def plan(quick: bool) -> Plan:
     sens = [
         point(
             sens_curve(_fig18_sens_label(k)),
-            b,
+            past_m_x(c),
             FIG17_RATE,
             chain_scenario(
                 CHAIN,
@@ -107,13 +109,36 @@ def plan(quick: bool) -> Plan:
                 mode.duration,
                 [kp_delay(FIG17_FRACTION, k, FIG17_P)],
                 rate=FIG17_RATE,
-                lt_bound=lt_override(b),
+                knobs=Knobs(past_m=c),
             ),
         )
         for k in FIG18_LT_K
-        for b in lt_sweep(quick)
+        for c in PAST_M_SWEEP
+    ]
+    sens += [
+        point(
+            sens_curve(BL_R_RESTORE),
+            k,
+            FIG17_RATE,
+            chain_scenario(
+                CHAIN,
+                FIG17_P,
+                "DSACK-BL-R",
+                mode.duration,
+                [kp_delay(FIG17_FRACTION, k, FIG17_P)],
+                rate=FIG17_RATE,
+                lt_bound=lt_bound_of("DSACK-BL-R"),
+                undo_response="restore",
+            ),
+        )
+        for k in ks
     ]
     return {**plan_of(points, quick), SENSITIVITY: Sweep(sens, MODE(quick).seeds)}
+
+
+#: DSACK-BL-R with RR-TCP's immediate undo instead of the Blanton-Allman
+#: model's slow start back (docs/variants.md): the model before issue 34.
+BL_R_RESTORE = "DSACK-BL-R, immediate restore"
 
 
 def _fig18_sens_label(k: float) -> str:
@@ -121,7 +146,8 @@ def _fig18_sens_label(k: float) -> str:
 
 
 def table(runs: Runs, quick: bool) -> Derived[Points]:
-    return Derived(seeded_with_sensitivity(runs))
+    data = seeded_with_sensitivity(runs)
+    return Derived(data, {"fig17_points": point_rows(data)})
 
 
 #: Fig. 17 (throughput) and Fig. 18 (fast retransmits): (stem, metric, y label, y scale).
@@ -144,6 +170,13 @@ LT_PLOT = LineFigure(
 )
 
 
+UNDO_PLOT = LineFigure(
+    "fig17_sensitivity",
+    xlabel="mean packet delay kP (ms)",
+    ylabel="throughput / S",
+    title="Fig. 17: DSACK-BL-R's undo, slow start back (the model) or at once "
+    "({seeds} seeds x {duration:g} s)",
+)
 WHERE = "Sec. 5.7, Figs. 17-18"
 #: The paper's own measure of "similar": differences "mostly < 5%, and all
 #: < 10%" are slight (Sec. 5.7).
@@ -157,6 +190,10 @@ def plot(data: Points, out: Path, quick: bool) -> None:
         PANEL.draw(out, lines, stem=stem, ylabel=ylabel, **fields)
     labels = [_fig18_sens_label(k) for k in FIG18_LT_K]
     LT_PLOT.draw(out, lt_series(data.tab, labels, "fr_frac", yscale=100.0), **fields)
+    undo = stat_series(
+        data.tab, [BL_R_RESTORE], "norm", xscale=FIG17_P * 1000, key=sens_curve
+    ) | stat_series(data.tab, ["DSACK-BL-R", "DSACK-TA", "SACK"], "norm", xscale=FIG17_P * 1000)
+    UNDO_PLOT.draw(out, undo, **fields)
 
 
 def claims(data: Points, quick: bool) -> list[Claim]:

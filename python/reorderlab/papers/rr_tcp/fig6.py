@@ -164,7 +164,7 @@ FIGURES = (
         "fig6",
         "throughput vs drop rate (5 % delayed)",
         points=plan,
-        table=points_table,
+        table=points_table("fig6_points"),
         plot=plot,
         claims=claims,
     ),

@@ -132,7 +132,7 @@ FIGURES = (
         "fig7",
         "throughput vs link delay (1.4 % delayed U[0, 4P], 0.6 % dropped)",
         points=plan,
-        table=points_table,
+        table=points_table("fig7_points"),
         plot=plot,
         claims=claims,
     ),

@@ -220,7 +220,7 @@ FIGURES = (
         "fig8",
         "timeouts, fast retransmits and throughput vs fixed FA ratio (P = 100 ms)",
         points=plan,
-        table=points_table,
+        table=points_table("fig8_points"),
         plot=plot,
         claims=claims,
     ),

@@ -57,6 +57,7 @@ from reorderlab.papers.rr_tcp.setting import (
 )
 from reorderlab.papers.rr_tcp.tables import (
     Points,
+    point_rows,
     rr_claim,
     seeded_with_sensitivity,
     sens_curve,
@@ -84,10 +85,10 @@ T4_PAPER = {
 #: Drop-episode rates of Table 4's sensitivity step (per data packet; the
 #: paper's 0.02 % is the table's own runs).
 T4_Q_SWEEP = (0.0001, T4_Q, 0.0005)
-#: table4_sensitivity's curve of DSACK-BL-INC with the undo a secondary
-#: source gives Blanton and Allman's code (ssthresh = the earlier cwnd, slow
-#: start back; docs/variants.md) instead of RR-TCP's immediate restore.
-T4_BA_UNDO = "DSACK-BL-INC, slow-start undo"
+#: table4_sensitivity's curve of DSACK-BL-INC with RR-TCP's undo (the
+#: reduction added back at once) instead of the Blanton-Allman model's slow
+#: start back (the variant's own, docs/variants.md): the model before issue 34.
+T4_RESTORE = "DSACK-BL-INC, immediate restore"
 
 
 def t4_impairments(drops: bool, q: float = T4_Q) -> list[Impairment]:
@@ -145,8 +146,8 @@ def plan(quick: bool) -> Plan:
         for v in T4_VARIANTS
     ]
     # sensitivity: the drop-episode rate (the paper's is the table's own
-    # runs), and DSACK-BL-INC with Blanton-Allman's slow-start undo at each
-    # rate and without drops (x = 0)
+    # runs), and DSACK-BL-INC with RR-TCP's immediate undo at each rate and
+    # without drops (x = 0)
     sens = [
         point(
             sens_curve(v),
@@ -159,7 +160,7 @@ def plan(quick: bool) -> Plan:
         for v in T4_VARIANTS
         for q in T4_Q_SWEEP
     ]
-    ba = T4_BA_UNDO
+    ba = T4_RESTORE
     sens += [
         point(
             sens_curve(ba),
@@ -172,7 +173,7 @@ def plan(quick: bool) -> Plan:
                 mode.duration,
                 t4_impairments(drops=q > 0, q=q if q > 0 else T4_Q),
                 lt_bound=lt_bound_of("DSACK-BL-INC"),
-                undo_response="slow-start",
+                undo_response="restore",
             ),
         )
         for q in (0.0, *T4_Q_SWEEP)
@@ -227,7 +228,7 @@ def table(runs: Runs, quick: bool) -> Derived[Table4]:
                     "paper_fr_ratio_pct": T4_PAPER[(v, cond)][1],
                 }
             )
-    return Derived(data, {"table4": rows})
+    return Derived(data, {"table4": rows, "table4_points": point_rows(data.points)})
 
 
 DUPTHRESH = LineFigure(
@@ -271,8 +272,8 @@ def sensitivity_plot(data: Table4, out: Path, quick: bool) -> None:
 
     for v in T4_VARIANTS:
         series[v] = lost(sens_curve(v), data.get(v, "no drops")["norm"])
-    ba = sens_curve(T4_BA_UNDO)
-    series[T4_BA_UNDO] = lost(ba, data.points.tab[(ba, 0.0)]["norm"])
+    ba = sens_curve(T4_RESTORE)
+    series[T4_RESTORE] = lost(ba, data.points.tab[(ba, 0.0)]["norm"])
     LOST.draw(out, series, **MODE(quick).fields())
 
 

@@ -5,7 +5,7 @@ sensitivity sweep of Figs. 12-13 and 17-18."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +41,7 @@ from reorderlab.papers.kit.summary import (
 )
 from reorderlab.papers.rr_tcp.setting import (
     PAPER,
-    RR_LT_BOUND,
+    M,
 )
 
 _MEAN_METRICS = (
@@ -56,6 +56,7 @@ _MEAN_METRICS = (
     "fast_retransmits",
     "spurious_fast_retransmits",
     "reordered",
+    "false_fr_frac",
 )
 
 
@@ -141,9 +142,24 @@ def seeded(df: pd.DataFrame) -> Points:
     return Points(seed_stats(d, _MEAN_METRICS, _pooled), d)
 
 
-def points_table(runs: Runs, quick: bool) -> Derived[Points]:
-    """The table step of most figures: :func:`seeded` of the runs."""
-    return Derived(seeded(runs.table()))
+def point_rows(data: Points) -> list[dict[str, Any]]:
+    """One row per point (curve, x): its seeds and the seed means of every
+    metric (what a deviation's evidence numbers cite)."""
+    return [
+        {"curve": curve, "x": x, "seeds": st.seeds, **st.mean}
+        for (curve, x), st in sorted(data.tab.items())
+    ]
+
+
+def points_table(stem: str) -> Callable[[Runs, bool], Derived[Points]]:
+    """The table step of most figures: :func:`seeded` of the runs, and
+    :func:`point_rows` written as ``<stem>.csv``."""
+
+    def table(runs: Runs, quick: bool) -> Derived[Points]:
+        data = seeded(runs.table())
+        return Derived(data, {stem: point_rows(data)})
+
+    return table
 
 
 def _pooled(g: pd.DataFrame) -> dict[str, float]:
@@ -188,40 +204,29 @@ def percent(v: float) -> str:
 # transmit bound 1 x cwnd", but not whether limited transmit may send beyond
 # maxwnd. The core lets it (up to k x cwnd past the receiver window, k = 1):
 # a packet held 2-4 RTTs then collects up to ~2M duplicate ACKs, more than
-# the maximum dupthresh of 64. The sensitivity steps of Figs. 12-13 and
-# 17-18 rerun their variants with k = 0 (no limited transmit: the same as
-# maxwnd a hard limit while cwnd = M, stricter below) and 0.5; k = 1 is the
-# figure's own runs.
+# the maximum dupthresh of 64. The sensitivity step of Figs. 17-18 reruns
+# DSACK-TA with M a hard limit plus 0 or 2 segments
+# (``tcp.limited_transmit_past_window``; limited transmit below M as
+# before); 1 x cwnd past M is the figure's own runs. Figs. 12-13's
+# knife-edge sweep (:mod:`.knife_edge`) covers these readings and more.
 
-#: Limited-transmit bounds (congestion windows) of the sensitivity sweeps.
-LT_SWEEP = (0.0, 0.5, RR_LT_BOUND)
-LT_SWEEP_QUICK = (0.0, RR_LT_BOUND)
-
-
-def lt_sweep(quick: bool) -> tuple[float, ...]:
-    return LT_SWEEP_QUICK if quick else LT_SWEEP
+#: Segments limited transmit may send past M in the sensitivity sweeps
+#: (None: 1 x cwnd, the figure's own runs).
+PAST_M_SWEEP: tuple[int | None, ...] = (0, 2, None)
 
 
-def lt_override(bound: float) -> float | None:
-    """The ``lt_bound`` argument for a bound of the sweep: None for Table 2's
-    (the variants' own), so that point is the figure's own run (same key)."""
-    return None if bound == RR_LT_BOUND else bound
+def past_m_x(past_m: int | None) -> float:
+    """The sweeps' x: segments past M (1 x cwnd = M at cwnd = M)."""
+    return float(M if past_m is None else past_m)
+
+
+#: The x axis of the limited-transmit sensitivity plots.
+LT_XLABEL = f"segments limited transmit may send past M ({M}: 1 x cwnd, Table 2 as read)"
 
 
 def sens_curve(label: str) -> str:
     """Table key of a sensitivity curve (kept apart from the figure's)."""
     return f"lt:{label}"
-
-
-def with_lt_sensitivity(runs: Runs) -> Table:
-    """The figure's table plus its sensitivity sweep's."""
-    tab = summarise(runs.table())
-    tab.update(summarise(runs.table(SENSITIVITY)))
-    return tab
-
-
-#: The x axis of the limited-transmit sensitivity plots.
-LT_XLABEL = "limited transmit past the maximum window M (congestion windows; Table 2: 1)"
 
 
 def lt_series(tab: Table, labels: Sequence[str], metric: str, yscale: float = 1.0) -> Lines:
