@@ -111,7 +111,7 @@ def test_bad_seed_store_or_output_path_is_one_line(
     cases = [
         (["run", sc, "--seed", "-1"], 2, "seed: must be an integer from 0 to 18446744073709551615"),
         (["run", sc, "--no-cache", "--out", str(a_file)], 1, f"{a_file}: File exists"),
-        (["run", sc, "--store", str(not_db)], 1, "not a valid DuckDB database file"),
+        (["run", sc, "--store", str(not_db)], 1, "is not a DuckDB file (it does not start as one)"),
         (["run", sc, "--store", str(tmp_path)], 1, "is a directory, not a store file"),
         (
             ["reproduce", "baseline", "undisturbed", "--quick", "--no-cache", "--out", str(a_file)],

@@ -8,6 +8,7 @@ not import DuckDB, pandas and the sweep machinery.
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 __all__ = [
@@ -16,8 +17,37 @@ __all__ = [
     "StoreBusyError",
     "StoreDamagedError",
     "StoreError",
+    "StoreReadOnlyError",
+    "StoreWriteError",
     "import_distributed",
+    "one_line",
 ]
+
+#: The longest error line printed (a 1 MB unknown key made a 1 MB line; the
+#: longest message of its own, the list of known variants, is ~500).
+MAX_LINE = 2000
+
+#: What a terminal would act on rather than show: C0 and C1 control
+#: characters (ESC starts an ANSI sequence), DEL, lone surrogates (not
+#: printable as UTF-8), and the line and paragraph separators.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def one_line(text: str, limit: int = MAX_LINE) -> str:
+    """``text`` as one line that is safe to print: control characters
+    (newlines, ``ESC`` of an ANSI sequence, ...) and lone surrogates
+    escaped as ``\\xNN`` / ``\\uNNNN``, cut to ``limit`` characters
+    (saying how many more there were)."""
+    safe = _UNSAFE.sub(_escaped, text)
+    if len(safe) <= limit:
+        return safe
+    cut = limit - 40
+    return f"{safe[:cut]}... ({len(safe) - cut} more characters)"
 
 
 class StoreError(RuntimeError):
@@ -32,6 +62,18 @@ class StoreBusyError(StoreError):
 class StoreDamagedError(StoreError):
     """The store file cannot be read back (cut short, overwritten): the
     message says how to recover (``reorderlab store repair``)."""
+
+
+class StoreReadOnlyError(StoreError):
+    """The store cannot be written: its file, folder or file system is
+    read-only (permissions, ``chattr +i``, a read-only mount). Nothing is
+    wrong with what it holds."""
+
+
+class StoreWriteError(StoreError):
+    """Writing to the store failed for want of room: a full disk, a quota,
+    a file size limit. What was stored before is kept (the journal, the
+    committed transactions)."""
 
 
 class BackendError(RuntimeError):

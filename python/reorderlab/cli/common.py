@@ -8,14 +8,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import NoReturn
 
-from reorderlab.errors import BackendError, StoreBusyError, StoreDamagedError, StoreError
+from reorderlab.errors import (
+    BackendError,
+    StoreBusyError,
+    StoreDamagedError,
+    StoreError,
+    StoreReadOnlyError,
+    one_line,
+)
 
 __all__ = ["core_failure", "errors", "fail"]
 
 
 def fail(message: str, code: int) -> NoReturn:
-    """``error: MESSAGE`` on stderr, exit ``code``."""
-    print(f"error: {message}", file=sys.stderr)
+    """``error: MESSAGE`` on stderr (one line: control characters escaped,
+    cut if very long), exit ``code``."""
+    print(f"error: {one_line(message)}", file=sys.stderr)
     raise SystemExit(code)
 
 
@@ -34,7 +42,8 @@ def errors(source: str | None = None) -> Iterator[None]:
     except _scenario_error() as exc:
         where = getattr(exc, "source", None) or source
         fail(f"{where}: {exc}" if where else str(exc), 2)
-    except (StoreDamagedError, StoreBusyError) as exc:  # the store given cannot be used now
+    # the store given cannot be used now: damaged, busy, read-only
+    except (StoreDamagedError, StoreBusyError, StoreReadOnlyError) as exc:
         fail(str(exc), 2)
     except (StoreError, BackendError) as exc:
         fail(str(exc), 1)

@@ -49,7 +49,11 @@ def cmd_run(a: argparse.Namespace) -> None:
                 st.close()
     if a.out is not None:
         with errors():
-            result.save(a.out)
+            try:
+                result.save(a.out)
+            except OSError as exc:  # (a write that fails names no file: the folder)
+                exc.filename = exc.filename or str(a.out)
+                raise
     if a.json:
         print(result.to_json(indent=2))
         return

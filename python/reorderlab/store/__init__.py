@@ -33,7 +33,8 @@ it into the **database**; then it is in the database. Every lookup
 A process that dies before its flush leaves its journal behind: the next
 writable open replays it into the database (skipping keys already there,
 so a replay is idempotent: a run in both after a flush cut between its
-commit and the journal's emptying is stored once) and removes it. A
+commit and the journal's emptying is stored once) and empties it (the
+writer holds a lock on it; it is removed, empty, as the store closes). A
 read-only open leaves it alone but shows its runs. A line cut short by a
 kill is ignored; an invalid one is kept in ``STORE.journal.bad``, never
 replayed. A sweep into a store file that does not exist yet
@@ -46,9 +47,12 @@ The database itself is only ever changed by complete DuckDB transactions,
 so the file is never left unreadable. Only the driver process of a sweep
 writes; worker processes return JSON text to it, or a big result already
 packed as it is stored (:attr:`StoreRow.result_z`, :mod:`.rows`,
-:mod:`.codec`). One process writes to a store at a time (:mod:`.lock`,
-:class:`StoreBusyError`); within one process, stores opened on the same
-file share one journal.
+:mod:`.codec`). One process writes to a store at a time (:mod:`.lock`: a
+lock on ``STORE.lock`` and one on the journal itself, so that deleting the
+lock file lets no second writer in; :class:`StoreBusyError`); within one
+process, stores opened on the same file share one journal. Only regular
+files are stores (:func:`.paths.check_files`); a full disk, a read-only
+or a busy store is told apart from a damaged one (:mod:`.failures`).
 
 The modules: :mod:`.paths` (the store's files), :mod:`.rows` (a run as
 stored), :mod:`.codec` (big results encoded by column), :mod:`.db` (the

@@ -29,11 +29,14 @@ from typing import Any
 import duckdb
 
 from reorderlab.errors import StoreBusyError, StoreDamagedError, StoreError
+from reorderlab.store import failures
+from reorderlab.store.paths import check_file
 from reorderlab.store.rows import COLUMNS, Row
 
 __all__ = [
     "CHECKPOINT_THRESHOLD",
     "LAYOUT",
+    "NO_RUNS_BELOW",
     "RUNS_TABLE",
     "check_size",
     "connect",
@@ -42,10 +45,12 @@ __all__ = [
     "damaged",
     "existing",
     "insert",
+    "is_duckdb_file",
     "layout",
     "one",
     "smallest_whole_size",
     "transaction",
+    "write_guard",
 ]
 
 _log = logging.getLogger(__name__)
@@ -116,21 +121,68 @@ def damaged(path: Path, why: str) -> StoreDamagedError:
     )
 
 
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 @contextlib.contextmanager
 def damage_guard(path: Path) -> Iterator[None]:
     """DuckDB's read errors (a block it cannot read or decode) as a
-    one-line :class:`StoreDamagedError` that says how to recover."""
+    one-line :class:`StoreDamagedError` that says how to recover; its
+    errors of a full disk or a read-only file as what they are
+    (:mod:`reorderlab.store.failures`: DuckDB ends a session whose write
+    failed with a ``FatalException``, which is no damage)."""
     try:
         yield
     except _DAMAGE_ERRORS as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise damaged(path, first) from None
+        known = failures.from_text(path, str(exc))
+        raise (known or damaged(path, _first_line(exc))) from None
+
+
+@contextlib.contextmanager
+def write_guard(path: Path, where: Path | None = None) -> Iterator[None]:
+    """DuckDB's and the system's errors of a write to the store at
+    ``path`` (to the file ``where``, default the store), as one line: a
+    full disk and a read-only file as :mod:`reorderlab.store.failures`
+    says; a write DuckDB could not make for another reason as a
+    :class:`StoreError` naming it. The transaction was rolled back:
+    nothing committed before is lost, and the runs of the journal stay
+    there."""
+    try:
+        yield
+    except OSError as exc:
+        raise failures.from_os_error(path, exc, where) from None
+    except duckdb.Error as exc:
+        text = str(exc)
+        known = failures.from_text(path, text, None if where is None else str(where))
+        if known is not None:
+            raise known from None
+        if isinstance(exc, _DAMAGE_ERRORS):
+            raise damaged(path, _first_line(exc)) from None
+        raise StoreError(f"results store {path}: cannot write it ({_first_line(exc)})") from None
+
+
+def is_duckdb_file(path: Path) -> bool:
+    """Does the file start as a DuckDB file does (``DUCK`` at byte 8)?
+    A file that does not (a 0-byte file, someone's text) is no store
+    to repair or to replace."""
+    try:
+        with path.open("rb") as f:
+            return f.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return False
+
+
+#: A DuckDB file that is no longer than its three 4 KiB headers and one
+#: 256 KiB block cannot hold a run (a store is created with its tables).
+NO_RUNS_BELOW = 3 * 4096 + (256 << 10)
 
 
 def connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """Open the file, or say in one line why it cannot be."""
-    if path.is_dir():
-        raise StoreError(f"results store {path}: is a directory, not a store file")
+    """Open the file, or say in one line why it cannot be: busy,
+    read-only, full, or damaged (:mod:`reorderlab.store.failures`)."""
+    check_file(path)
     # One thread: the store's queries are tiny, and a sweep's workers
     # need the cores more than DuckDB's background threads do.
     config: dict[str, Any] = {"threads": 1}
@@ -138,15 +190,22 @@ def connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         config["checkpoint_threshold"] = CHECKPOINT_THRESHOLD
     try:
         con = duckdb.connect(str(path), read_only=read_only, config=config)
-    except duckdb.IOException as exc:
+    except duckdb.Error as exc:
         text = str(exc)
-        if "lock" in text.lower():  # DuckDB: "Could not set lock on file ..."
+        if "Could not set lock" in text or "Conflicting lock" in text:
             raise StoreBusyError(
-                f"results store {path} is in use by another process ({exc})"
+                f"results store {path} is in use by another process ({_first_line(exc)})"
             ) from None
-        if "not a valid DuckDB" in text:  # some other file: not ours to repair
-            raise StoreError(f"results store {path} cannot be opened ({exc})") from None
-        raise damaged(path, text.strip().splitlines()[0]) from None
+        known = failures.from_text(path, text)
+        if known is not None:
+            raise known from None
+        if "not a valid DuckDB" in text and not is_duckdb_file(path):
+            # some other file (or an empty one): not ours to repair
+            raise StoreError(
+                f"results store {path} is not a DuckDB file (it does not start as one): "
+                "give another path (--store)"
+            ) from None
+        raise damaged(path, _first_line(exc)) from None
     try:
         with damage_guard(path):
             # no progress bar on the terminal (a layout rewrite takes seconds)

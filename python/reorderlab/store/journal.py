@@ -25,6 +25,8 @@ from typing import Any
 
 import orjson
 
+from reorderlab.errors import StoreError
+from reorderlab.store.failures import from_os_error
 from reorderlab.store.paths import quarantine_path
 from reorderlab.store.rows import COLUMNS, Row, StoreRow, packed, valid_run
 
@@ -140,6 +142,8 @@ class Journal:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        #: the store's path, for messages
+        self.store = Path(str(path).removesuffix(".journal"))
         self.fd: int | None = None
         #: the runs as they go into DuckDB (a big result encoded, its summary
         #: in ``result_json``)
@@ -156,14 +160,24 @@ class Journal:
         if not rows:
             return
         data = b"".join(encode(r) for r in rows)
-        if self.fd is None:
-            self.fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         if self.torn:
             data = b"\n" + data  # ends the cut-short line; replay ignores it
-        self.torn = True
-        view = memoryview(data)
-        while view:
-            view = view[os.write(self.fd, view) :]
+        try:
+            if self.fd is None:
+                # Created by the writer's lock, which holds it (no O_CREAT:
+                # a journal removed meanwhile is not made again unlocked).
+                self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+            self.torn = True
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view) :]
+        except FileNotFoundError:
+            raise StoreError(
+                f"results store {self.store}: its journal {self.path} was removed while "
+                "the store was open for writing"
+            ) from None
+        except OSError as exc:  # a full disk, a file size limit: one line
+            raise from_os_error(self.store, exc, self.path) from None
         self.torn = False
         if not self.pending:
             self.since = time.monotonic()
@@ -204,13 +218,9 @@ class Journal:
         self.torn = False
 
     def release(self) -> None:
-        """Close the file, and remove it if it holds nothing."""
+        """Close the file. (An empty journal is removed by the writer's
+        lock as it is released, :meth:`reorderlab.store.lock.WriterLock.drop`:
+        the journal is what it locks.)"""
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
-        if not self.pending:
-            try:
-                if self.path.stat().st_size == 0:
-                    self.path.unlink()
-            except FileNotFoundError:
-                pass

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from reorderlab.store import registry
+from reorderlab.store import failures, registry
 from reorderlab.store.journal import Journal
 from reorderlab.store.paths import journal_path
 from reorderlab.store.rows import StoreRow
@@ -37,11 +37,15 @@ class NewStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise failures.from_os_error(self.path, exc, self.path.parent) from None
         self._real = os.path.realpath(self.path)
 
         def refuse_leftover() -> None:
-            if journal_path(self._real).exists():
+            # (the lock made the journal: only a dead process leaves runs in it)
+            if journal_path(self._real).stat().st_size > 0:
                 # left by a dead process: Store replays it, this would not
                 raise ValueError(f"results store {self.path}: has a journal to replay")
 

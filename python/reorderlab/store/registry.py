@@ -92,7 +92,7 @@ def acquire_lock(real: str, shown: Path) -> None:
     with _LOCK:
         lock = _LOCKS.get(real)
         if lock is None:
-            lock = WriterLock(lock_path(real))
+            lock = WriterLock(lock_path(real), real)
             lock.take(shown)
             _LOCKS[real] = lock
         lock.refs += 1
@@ -153,7 +153,11 @@ def in_background(real: str, work: Callable[[], None], path: Path) -> threading.
                 previous.join()
             work()
         except Exception as exc:  # nothing lost: the journal keeps the runs
-            _log.warning("results store %s: %s", path, exc)
+            text = str(exc)
+            if text.startswith("results store "):  # (the store's errors name it)
+                _log.warning("%s", text)
+            else:
+                _log.warning("results store %s: %s", path, text)
         finally:
             with _LOCK:
                 if _CLOSING.get(real) is thread:

@@ -10,6 +10,13 @@ scenario, seed and engine version: written by a version that replayed
 journal lines unchecked). A repair keeps every run that reads back whole and
 drops the others: they are simulated again the next time a sweep asks for
 them. The damaged file is kept beside the new one (``<store>.damaged``).
+
+Only a store is checked or repaired: a path that is not a regular file (a
+device, a FIFO, a folder, a symlink to one) or a file that does not start
+as a DuckDB file does (someone's text, or unreadable) is refused on one
+line, and a repair never renames or replaces it. (An empty file, what a
+full disk leaves of a new store, is a store with nothing in it.) A store
+being written by another process is "busy", not damaged.
 """
 
 from __future__ import annotations
@@ -22,11 +29,11 @@ from typing import Any
 
 import duckdb
 
-from reorderlab.errors import StoreError
+from reorderlab.errors import StoreBusyError, StoreError
 from reorderlab.store import registry
-from reorderlab.store.db import smallest_whole_size
+from reorderlab.store.db import is_duckdb_file, smallest_whole_size
 from reorderlab.store.journal import scan_journal
-from reorderlab.store.paths import journal_path, quarantine_path, sibling
+from reorderlab.store.paths import check_files, journal_path, move_aside, quarantine_path
 from reorderlab.store.rows import COLUMNS, Row, run_key, valid_run
 from reorderlab.store.store import Store
 
@@ -139,21 +146,46 @@ def check_store(path: str | Path) -> StoreReport:
     say what could not be. Opens the file read-only: the store may be in
     use meanwhile."""
     report = StoreReport(Path(path))
+    exists = _refuse_what_is_no_store(report.path)
     _check_journal(report)
-    if not report.path.exists():
+    if not exists:
         report.exists = False
         return report
     report.size = report.path.stat().st_size
+    if report.size == 0:
+        report.unopenable = "the file is empty"
+        return report
     try:
         con = duckdb.connect(str(report.path), read_only=True, config={"threads": 1})
     except duckdb.Error as exc:
-        report.unopenable = str(exc).splitlines()[0]
+        text = str(exc)
+        if "Could not set lock" in text or "Conflicting lock" in text:
+            raise StoreBusyError(
+                f"results store {report.path} is in use by another process (it is being "
+                "written): check it when that is done"
+            ) from None
+        report.unopenable = text.splitlines()[0] if text else type(exc).__name__
         return report
     try:
         _check_rows(con, report)
     finally:
         con.close()
     return report
+
+
+def _refuse_what_is_no_store(path: Path) -> bool:
+    """Refuse on one line a path that is not a regular file (a device, a
+    FIFO, a folder, a symlink to one) or a file that does not start as a
+    DuckDB file (an empty one does: a new store cut short); True if the
+    file exists."""
+    if not check_files(path):
+        return False
+    if path.stat().st_size > 0 and not is_duckdb_file(path):
+        raise StoreError(
+            f"results store {path} is not a DuckDB file (it does not start as one, "
+            "or cannot be read): not a store to check or repair"
+        )
+    return True
 
 
 def _check_journal(report: StoreReport) -> None:
@@ -184,6 +216,7 @@ def repair_store(path: str | Path) -> StoreReport:
     store's writer lock throughout (refused while another process writes).
     A healthy store is left alone."""
     p = Path(path)
+    _refuse_what_is_no_store(p)  # before anything is created beside it
     real = os.path.realpath(p)
     registry.acquire_lock(real, p)
     try:
@@ -192,8 +225,11 @@ def repair_store(path: str | Path) -> StoreReport:
             report.notes.append("nothing to repair")
             return report
         rows = _readable_rows(p, report) if report.exists else []
-        if report.exists:
-            aside = _move_aside(p)
+        if report.exists and report.size == 0:
+            p.unlink()  # nothing to keep
+            report.notes.append("the empty file is removed")
+        elif report.exists:
+            aside = move_aside(p)
             report.notes.append(f"the damaged file is kept as {aside}")
         with Store(p) as store:  # a new file; replays (and checks) the journal
             store.insert_stored(rows)
@@ -236,20 +272,3 @@ def _readable_rows(path: Path, report: StoreReport) -> list[Row]:
     finally:
         con.close()
     return list(out.values())
-
-
-def _move_aside(path: Path) -> Path:
-    """Rename the damaged file (and its DuckDB write-ahead log) out of the way."""
-    aside = sibling(path, ".damaged")
-    n = 1
-    while aside.exists():
-        n += 1
-        aside = sibling(path, f".damaged{n}")
-    try:
-        path.rename(aside)
-        wal = sibling(path, ".wal")
-        if wal.exists():
-            wal.rename(sibling(aside, ".wal"))
-    except OSError as exc:
-        raise StoreError(f"results store {path}: cannot move it aside: {exc.strerror}") from None
-    return aside

@@ -19,9 +19,15 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import duckdb
 
 from reorderlab.errors import StoreDamagedError, StoreError
-from reorderlab.store import compaction, db, registry
+from reorderlab.store import compaction, db, failures, registry
 from reorderlab.store.journal import Journal, quarantine, read_journal, scan_journal
-from reorderlab.store.paths import default_store_path, journal_path
+from reorderlab.store.paths import (
+    check_files,
+    default_store_path,
+    journal_path,
+    move_aside,
+    sibling,
+)
 from reorderlab.store.rows import (
     Row,
     StoredRun,
@@ -49,6 +55,23 @@ def _guarded(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatena
             return method(self, *args, **kwargs)
 
     return guarded
+
+
+def _has_runs(journal: Path) -> bool:
+    """Does the journal hold anything (a writer's lock keeps an empty one)?"""
+    try:
+        return journal.stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
+
+def _opens(path: Path) -> bool:
+    """Can DuckDB open the file (read-only: nothing is changed)?"""
+    try:
+        duckdb.connect(str(path), read_only=True, config={"threads": 1}).close()
+    except duckdb.Error:
+        return False
+    return True
 
 
 class Store:
@@ -97,8 +120,9 @@ class Store:
         self._real = os.path.realpath(self.path)
         # (a sweep's new store may be being created, a store closed)
         registry.wait_for_background(self._real)
-        if read_only and not self.path.exists():
-            if journal_path(self._real).exists():
+        exists = check_files(self.path)  # regular files, or refused on one line
+        if read_only and not exists:
+            if _has_runs(journal_path(self._real)):
                 raise FileNotFoundError(
                     f"results store {self.path} does not exist yet: its journal "
                     f"{journal_path(self._real)} holds the runs of an interrupted sweep; "
@@ -123,7 +147,10 @@ class Store:
 
     def _open(self, read_only: bool) -> None:
         """Connect; check the file's size and layout (migrate it when
-        writable); attach the journal."""
+        writable); attach the journal. A new store whose creation was cut
+        short (:meth:`_recreate_cut_short`) is created again first."""
+        if not read_only:
+            self._recreate_cut_short()
         existed = self.path.exists() and self.path.stat().st_size > 0
         self._conn = db.connect(self.path, read_only)
         with self._damage_guard():
@@ -133,20 +160,44 @@ class Store:
                 self._has_result_z = self._layout() >= 3  # (a newer layout: refused)
                 self._journal = self._journal_overlay()
             else:
-                db.create_or_migrate(self._conn, self.path)
-                self._journal = self._attach_journal()
+                with db.write_guard(self.path):
+                    db.create_or_migrate(self._conn, self.path)
+                    self._journal = self._attach_journal()
                 registry.add_open(self)
+
+    def _recreate_cut_short(self) -> None:
+        """A store file whose creation was cut short (a full disk: DuckDB
+        left it empty, or with its headers only) cannot hold a run: with
+        runs in its journal (a sweep into a new store journals them first),
+        it is set aside (``STORE.damaged``; removed if empty) and created
+        again, the journal's runs moved in as it opens. One line says so.
+        (Without runs in the journal, opening it says what it is.)"""
+        try:
+            size = self.path.stat().st_size
+        except FileNotFoundError:
+            return
+        if size >= db.NO_RUNS_BELOW or not _has_runs(self.journal_path):
+            return
+        if size > 0 and (not db.is_duckdb_file(self.path) or _opens(self.path)):
+            return  # someone else's file (refused as it opens), or a healthy store
+        if size == 0:
+            self.path.unlink()
+            what = "empty"
+        else:
+            what = f"unreadable ({size} bytes), kept as {move_aside(self.path)}"
+        _log.warning(
+            "results store %s: the file was %s, its creation cut short (a full disk?): "
+            "created it again from its journal",
+            self.path,
+            what,
+        )
 
     def _prepare_folder(self) -> None:
         """The store's folder exists (created if needed), or a one-line error."""
-        if self.path.is_dir():
-            raise StoreError(f"results store {self.path}: is a directory, not a store file")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(
-                f"results store {self.path}: cannot create {self.path.parent}: {exc.strerror}"
-            ) from None
+            raise failures.from_os_error(self.path, exc, self.path.parent) from None
 
     def _damage_guard(self) -> contextlib.AbstractContextManager[None]:
         """DuckDB's read errors as a one-line :class:`StoreDamagedError`
@@ -189,8 +240,10 @@ class Store:
         if rows:
             present = db.existing(self._con, (r[0] for r in rows))
             db.insert(self._con, [r for r in rows if r[0] not in present])
-        # everything the journal held is committed now (or was never valid)
-        path.unlink(missing_ok=True)
+        # everything the journal held is committed now (or was never valid);
+        # emptied, not removed: this writer's lock is on it (:mod:`.lock`)
+        with contextlib.suppress(FileNotFoundError):
+            os.truncate(path, 0)
 
     def _journal_overlay(self) -> Journal:
         """Read-only: the runs of a leftover journal, shown but not moved in."""
@@ -226,9 +279,10 @@ class Store:
                 rows = [r for r in rows if r[0] not in present]
             # Until the commit is known to be done, the next flush must check.
             journal.recheck = True
-            db.insert(self._con, rows)
-            journal.recheck = False
-            journal.truncate()
+            with db.write_guard(self.path):  # (a full disk: the runs stay journaled)
+                db.insert(self._con, rows)
+                journal.recheck = False
+                journal.truncate()
 
     def _maybe_flush(self) -> None:
         if self._jr.flush_due(self.flush_rows, self.flush_interval, self.FLUSH_BYTES):
@@ -267,13 +321,16 @@ class Store:
                 "this process has it open"
             )
         self.flush()
-        self._con.execute("CHECKPOINT")
+        with db.write_guard(self.path):
+            self._con.execute("CHECKPOINT")
         before = self.path.stat().st_size
-        tmp = compaction.write_copy(self._con, self.path)
+        with db.write_guard(self.path, sibling(self.path, ".compact")):
+            tmp = compaction.write_copy(self._con, self.path)
         con, self._conn = self._con, None
         con.close()
         try:
-            tmp.replace(self.path)
+            with db.write_guard(self.path, tmp):
+                tmp.replace(self.path)
         finally:
             self._conn = db.connect(self.path, read_only=False)
         return before, self.path.stat().st_size

@@ -341,4 +341,9 @@ def _store_path(store: str | Path) -> Path:
 
 def _is_new_store(path: Path) -> bool:
     """No store file and no journal left by a dead process at ``path``."""
-    return not path.exists() and not journal_path(os.path.realpath(path)).exists()
+    if path.exists():
+        return False
+    try:  # (an empty one is a writer's, or was: it holds no run)
+        return journal_path(os.path.realpath(path)).stat().st_size == 0
+    except FileNotFoundError:
+        return True

@@ -2,15 +2,100 @@
 
 from __future__ import annotations
 
+import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reorderlab.errors import one_line
 from reorderlab.scenario import FieldError, Scenario, ScenarioError, load_scenario
 from reorderlab.sweep.grid import Grid, seeds_list
 
-__all__ = ["SweepFile"]
+__all__ = ["MAX_FILE_BYTES", "MAX_NAME", "SweepFile", "check_name"]
+
+#: The largest sweep or scenario file read (a sweep file is a few lines;
+#: ``scenario = "/dev/zero"`` read for ever).
+MAX_FILE_BYTES = 16 << 20
+#: The longest name: it becomes a file name (``results/sweeps/NAME.csv``),
+#: which most file systems bound at 255 bytes.
+MAX_NAME = 100
+#: What a name may hold: letters, digits, ``_ - . + = ,`` and spaces, not
+#: starting with a dot.
+_NAME = re.compile(r"[^\W][\w\-.+=, ]*")
+
+
+def check_name(name: Any, field_name: str = "name") -> str:
+    """``name`` if it can be a file name as it is, else a one-line
+    :class:`ScenarioError` naming the field: a name is a name, not a path
+    (no separator, no leading dot, no control character, not empty, at most
+    :data:`MAX_NAME` characters)."""
+    if not isinstance(name, str):
+        message = f"must be a string, got {type(name).__name__}"
+        raise ScenarioError([FieldError(field_name, message)])
+    shown = _shown(name, 60)
+    if not name:
+        raise ScenarioError([FieldError(field_name, "must not be empty")])
+    if len(name) > MAX_NAME:
+        message = f"must be at most {MAX_NAME} characters, got {len(name)} ({shown})"
+        raise ScenarioError([FieldError(field_name, message)])
+    if _NAME.fullmatch(name) is None or name.strip() != name:
+        message = (
+            f"must be a file name: letters, digits, spaces and _-.+=, not starting with "
+            f"a dot or a space (no / or control character), got '{shown}'"
+        )
+        raise ScenarioError([FieldError(field_name, message)])
+    return name
+
+
+def _shown(text: str, limit: int = 80) -> str:
+    """A user's string in a message: control characters escaped, cut to
+    ``limit`` characters (a 1 MB unknown key made a 1 MB error line)."""
+    return one_line(text, limit)
+
+
+def _default_name(path: Path) -> str:
+    """The name of a sweep file that gives none: its file name's stem,
+    made a valid name (``.x.toml`` -> ``x``)."""
+    safe = re.sub(r"[^\w\-.+=,]", "-", path.stem).lstrip(".-")[:MAX_NAME]
+    return safe or "sweep"
+
+
+def _check_readable(path: Path, where: str = "") -> None:
+    """A regular file of at most :data:`MAX_FILE_BYTES`, or a one-line
+    :class:`ScenarioError` naming the field ``where`` (not a device, FIFO
+    or folder: ``/dev/zero`` was read until memory ran out)."""
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise ScenarioError([FieldError(where, f"cannot read {path}: {exc.strerror}")]) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ScenarioError([FieldError(where, f"{path} is not a regular file")])
+    if st.st_size > MAX_FILE_BYTES:
+        message = f"{path} is {st.st_size} bytes, more than the {MAX_FILE_BYTES} read"
+        raise ScenarioError([FieldError(where, message)])
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The TOML of the sweep file, or a one-line :class:`ScenarioError`."""
+    _check_readable(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ScenarioError([FieldError("", f"cannot read {path}: {exc.strerror}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        message = f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at line {line}"
+        raise ScenarioError([FieldError("", message)]) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError([FieldError("", f"invalid TOML: {exc}")]) from None
+    except RecursionError:
+        raise ScenarioError([FieldError("", "invalid TOML: nested too deeply")]) from None
 
 
 @dataclass
@@ -36,17 +121,14 @@ class SweepFile:
         """Read and check a sweep file: every grid point is validated
         (errors name the field and value, before any run)."""
         p = Path(path)
-        try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ScenarioError([FieldError("", f"cannot read {p}: {exc.strerror}")]) from None
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError([FieldError("", f"invalid TOML: {exc}")]) from None
+        data = _read_toml(p)
         unknown = sorted(set(data) - {"name", "scenario", "seeds", "grid"})
         if unknown:
-            raise ScenarioError([FieldError(unknown[0], "unknown field")])
+            raise ScenarioError([FieldError(_shown(unknown[0]), "unknown field")])
         raw = data.get("scenario")
+        name = check_name(data["name"]) if "name" in data else _default_name(p)
         if isinstance(raw, str):
+            _check_readable(p.parent / raw, "scenario")
             base = load_scenario(p.parent / raw)
         elif isinstance(raw, dict):
             base = Scenario.from_dict(raw)
@@ -59,11 +141,9 @@ class SweepFile:
             raise ScenarioError([FieldError("grid", "must be a table of field path = [values]")])
         for key, values in grid.items():
             if not isinstance(values, list) or not values:
-                raise ScenarioError(
-                    [FieldError(f"grid.{key!r}", f"must be a non-empty list, got {values!r}")]
-                )
+                message = f"must be a non-empty list, got {_shown(repr(values))}"
+                raise ScenarioError([FieldError(f"grid.{_shown(repr(key))}", message)])
         seeds = seeds_list(data.get("seeds", 1))
-        name = str(data.get("name", p.stem))
         g = Grid(base, {str(k): list(v) for k, v in grid.items()})
         points = g.points()  # every point validated now: errors before any run
         return cls(name=name, grid=g, seeds=seeds, points=points)

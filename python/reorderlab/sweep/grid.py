@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,25 @@ __all__ = [
     "seeds_list",
 ]
 
+#: The most seeds a count may ask for (``seeds = 9223372036854775807``
+#: built a list until memory ran out).
+MAX_SEEDS = 1_000_000
+
+#: A field path: names and ``[index]`` parts joined by single dots
+#: (``flows[0].variant``; not ``flows[0]..variant``).
+_PATH = re.compile(r"[A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*")
+
+
+def _check_path(path: Any) -> str:
+    """A grid's field path, or a one-line error naming it."""
+    if not isinstance(path, str):
+        raise TypeError(f"grid: field paths must be strings, got {format_value(path)}")
+    if _PATH.fullmatch(path) is None:
+        shown = path[:80].encode("unicode_escape").decode("ascii")
+        message = "not a valid field path (names and [index] joined by single dots)"
+        raise ScenarioError([FieldError(f"grid[{shown!r}]", message)])
+    return path
+
 
 @dataclass
 class Grid:
@@ -43,18 +63,30 @@ class Grid:
     base: Scenario
     params: dict[str, list[Any]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """What is not a grid is refused here, naming the argument
+        (``Grid(None, {})`` raised an AttributeError later)."""
+        if not isinstance(self.base, Scenario):
+            what = type(self.base).__name__
+            raise TypeError(f"Grid: base must be a Scenario, got {what}")
+        if not isinstance(self.params, Mapping):
+            what = type(self.params).__name__
+            raise TypeError(f"Grid: params must be a dict of field path -> values, got {what}")
+
     def points(self) -> list[tuple[dict[str, Any], Scenario]]:
         """Every (parameter values, scenario) pair, validated."""
-        paths = list(self.params)
+        paths = [_check_path(p) for p in self.params]
         lists: dict[str, list[Any]] = {}
         for path in paths:
-            if not isinstance(path, str):
-                raise TypeError(f"grid: field paths must be strings, got {path!r}")
             given = self.params[path]
             if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
                 message = f"must be a list of values, got {format_value(given)}"
                 raise ScenarioError([FieldError(f"grid[{path!r}]", message)])
             lists[path] = list(given)  # (a generator can be read once)
+            bad = _unencodable(lists[path], f"grid[{path!r}]")
+            if bad is not None:
+                message = "must be text: it holds a lone surrogate (not valid UTF-8)"
+                raise ScenarioError([FieldError(bad, message)])
             if not lists[path]:
                 raise ScenarioError([FieldError(f"grid[{path!r}]", "must not be empty")])
         out: list[tuple[dict[str, Any], Scenario]] = []
@@ -113,6 +145,9 @@ def seeds_list(seeds: int | Iterable[int]) -> list[int]:
     if isinstance(seeds, int) and not isinstance(seeds, bool):
         if seeds < 1:
             raise ScenarioError([FieldError("seeds", f"must be >= 1, got {seeds}")])
+        if seeds > MAX_SEEDS:
+            message = f"must be at most {MAX_SEEDS} (a count of seeds), got {seeds}"
+            raise ScenarioError([FieldError("seeds", message)])
         return list(range(1, seeds + 1))
     if isinstance(seeds, str | bytes | bool) or not isinstance(seeds, Iterable):
         message = f"must be a count or a list of seeds, got {format_value(seeds)}"
@@ -174,6 +209,27 @@ def iter_jobs(
             key = hashlib.sha256(text.encode("utf-8")).hexdigest()
             yield Job(index, params, scenario, seed, key, canonical, canonical)
             index += 1
+
+
+def _unencodable(value: Any, path: str) -> str | None:
+    """The path of the first string in ``value`` that UTF-8 cannot encode."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path or "(scenario)"
+        return None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            where = _unencodable(key, path) or _unencodable(item, f"{path}.{key}".lstrip("."))
+            if where is not None:
+                return where
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            where = _unencodable(item, f"{path}[{i}]")
+            if where is not None:
+                return where
+    return None
 
 
 def first_of_each_key(jobs: Iterable[Job], every: list[Job] | None = None) -> Iterator[Job]:
