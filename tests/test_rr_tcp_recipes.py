@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from reorderlab.claims import Claim
 from reorderlab.papers import papers, select
 from reorderlab.papers.baseline.setting import bottleneck_rate
 from reorderlab.papers.kit import sensitivity as kit_sensitivity
 from reorderlab.papers.kit import summary as kit_summary
 from reorderlab.papers.kit.figure import LineFigure
-from reorderlab.papers.kit.runs import RUNS
+from reorderlab.papers.kit.runs import RUNS, Runs
 from reorderlab.papers.rr_tcp import fig1 as rr_fig1
 from reorderlab.papers.rr_tcp import fig4_5 as rr_fig4_5
 from reorderlab.papers.rr_tcp import fig10_11 as rr_fig10_11
 from reorderlab.papers.rr_tcp import fig12_13_table3 as rr_fig12_13_table3
 from reorderlab.papers.rr_tcp import fig17_18 as rr_fig17_18
+from reorderlab.papers.rr_tcp import knife_edge as rr_knife_edge
 from reorderlab.papers.rr_tcp import setting as rr_setting
 from reorderlab.papers.rr_tcp import table4_fig19 as rr_table4_fig19
 from reorderlab.papers.rr_tcp import tables as rr_tables
 from reorderlab.reproduce import reproduce
-from reorderlab.scenario import BurstLossImpairment
+from reorderlab.runner import run
+from reorderlab.scenario import BurstLossImpairment, RecordSpec
 
 PAPERS_DOC = Path(__file__).resolve().parents[1] / "docs" / "papers.md"
 
@@ -90,6 +91,7 @@ def test_every_variant_of_the_recipes_is_known_to_the_core() -> None:
         *rr_setting.FIG4_CURVES.values(),
         *rr_fig10_11.FIG10_CURVES,
         *rr_fig12_13_table3.FIG12_REFS,
+        *rr_knife_edge.VARIANTS,
         *rr_fig17_18.FIG17_CURVES,
         *rr_table4_fig19.T4_VARIANTS,
         "DSACK-FAES",
@@ -133,37 +135,57 @@ def test_summarise_normalises_and_pools() -> None:
     assert st["false_fr_per_reorder"] == pytest.approx(10 / 200)
 
 
-def test_fig1_quick_end_to_end(tmp_path: Path) -> None:
+def test_fig1_shows_the_halving_and_the_dsack_undo(tmp_path: Path) -> None:
+    """rr-tcp Sec. 2.1, Fig. 1: coded rules, tested as rules (the figure
+    has no claims): the false fast retransmit halves the window of 16, and
+    DSACK-R restores it in one step when the DSACK arrives, 0.45 s later
+    (the hold); SACK, without undo, regrows only after several RTTs."""
     out = tmp_path / "results"
     result = reproduce("rr-tcp", "fig1", quick=True, out=out, store=None)
-    claims = result["rr-tcp"]
-    assert claims and all(isinstance(c, Claim) for c in claims)
+    assert result["rr-tcp"] == []
     for ext in ("png", "svg", "csv"):
         path = out / "rr-tcp" / f"fig1_cwnd.{ext}"
         assert path.is_file() and path.stat().st_size > 0, path
     csv = pd.read_csv(out / "rr-tcp" / "fig1_cwnd.csv")
     assert set(csv["series"]) == {"DSACK-R", "SACK"}
-    data = json.loads((out / "rr-tcp" / "claims.json").read_text(encoding="utf-8"))
-    assert len(data) == len(claims)
-    for item in data:
-        assert item["paper"] == "rr-tcp"
-        assert item["figure"] == "fig1"
-        for key in ("claim", "expected", "measured"):
-            assert isinstance(item[key], str) and item[key]
-        assert isinstance(item["holds"], bool)
-        assert isinstance(item["values"], dict) and item["values"]
-    # deterministic single event: the paper's Fig. 1 behaviour must be there
-    by_claim = {c.claim: c for c in claims}
-    halve = by_claim["the window halves at the false fast retransmit"]
-    undo = by_claim["the window returns to 16 when the DSACK arrives (DSACK-R)"]
-    assert halve.holds, halve.measured
-    assert undo.holds, undo.measured
-    assert halve.values["cwnd_min"] == 8
-    assert undo.values["undos"] == 1
-    assert undo.values["restore_after_s"] == pytest.approx(rr_fig1.FIG1_HOLD, abs=0.1)
-    # SACK has no undo: it regrows only after several RTTs
-    assert undo.values["sack_undos"] == 0
-    assert undo.values["sack_regrown_at"] > undo.values["t_restore"] + 0.5
+    rec = papers()["rr-tcp"]["fig1"]
+    ev = rr_fig1.events(rec.table(Runs(rec.points(True), None), True).data)
+    assert ev["cwnd_before"] == rr_fig1.FIG1_WINDOW
+    assert ev["cwnd_min"] == rr_fig1.FIG1_WINDOW / 2
+    assert (ev["fast_retransmits"], ev["spurious_fast_retransmits"], ev["undos"]) == (1, 1, 1)
+    assert ev["cwnd_before_restore"] <= 0.75 * rr_fig1.FIG1_WINDOW  # one step back
+    assert ev["t_restore"] - ev["t_halve"] == pytest.approx(rr_fig1.FIG1_HOLD, abs=0.1)
+    assert ev["cwnd_end"] == rr_fig1.FIG1_WINDOW
+    assert ev["sack_undos"] == 0
+    assert ev["sack_regrown_at"] > ev["t_restore"] + 0.5
+
+
+def test_bl_inc_dupthresh_resets_to_three_at_timeouts() -> None:
+    """rr-tcp Sec. 5.7, Fig. 19: "Each timeout resulting from a drop burst will
+    cause DSACK-BL-INC to reset dupthresh to 3" (a coded rule, tested here
+    on the figure's setting, not checked as a claim): in a run with the
+    drop bursts, BL-INC's dupthresh falls from above 3 back to 3 at most
+    once per timeout and at least once; DSACK-TA's never does."""
+    sc = {
+        v: rr_setting.chain_scenario(
+            rr_setting.CHAIN,
+            rr_table4_fig19.T4_P,
+            v,
+            300.0,
+            rr_table4_fig19.t4_impairments(True, q=0.001),
+            record=RecordSpec(series=["dupthresh"], interval=0.1),
+            lt_bound=rr_setting.lt_bound_of(v),
+        )
+        for v in ("DSACK-BL-INC", "DSACK-TA")
+    }
+    resets = {}
+    for v, scenario in sc.items():
+        r = run(scenario, seed=1)
+        dt = r.series(0)["dupthresh"]
+        resets[v] = (int(np.sum((dt[1:] <= 3) & (dt[:-1] > 3))), int(r.flow(0)["timeouts"]))
+    bl_resets, bl_timeouts = resets["DSACK-BL-INC"]
+    assert 1 <= bl_resets <= bl_timeouts, resets
+    assert resets["DSACK-TA"][0] == 0, resets
 
 
 def _plan(figure: str, quick: bool) -> Any:
@@ -194,33 +216,57 @@ def test_blanton_allman_runs_use_table2s_limited_transmit_bound(figure: str, qui
 
 
 @pytest.mark.parametrize("quick", [True, False])
-@pytest.mark.parametrize(
-    ("figure", "variants"),
-    [("fig12-13-table3", rr_fig12_13_table3.FIG12_LT_VARIANTS), ("fig17-18", ("DSACK-TA",))],
-)
-def test_limited_transmit_sensitivity_sweeps(
-    figure: str, variants: tuple[str, ...], quick: bool
-) -> None:
-    plan = _plan(figure, quick)
+def test_fig18_sensitivity_sweeps_limited_transmit_past_m(quick: bool) -> None:
+    plan = _plan("fig17-18", quick)
     sens = plan[kit_sensitivity.SENSITIVITY]
-    bounds = rr_tables.LT_SWEEP_QUICK if quick else rr_tables.LT_SWEEP
     assert sens.seeds == plan[RUNS].seeds
-    own = {sc.cache_key(1, "v"): sc for _, sc in plan[RUNS].points}
+    own = {sc.cache_key(1, "v") for _, sc in plan[RUNS].points}
     got: dict[str, set[float]] = {}
+    restore = rr_tables.sens_curve(rr_fig17_18.BL_R_RESTORE)
     for params, sc in sens.points:
         flow = sc.flows[0]
-        assert params["curve"].startswith("lt:")
+        if params["curve"] == restore:
+            # DSACK-BL-R with RR-TCP's undo instead of the model's slow start
+            assert flow.variant == "DSACK-BL-R" and flow.tcp.undo_response == "restore"
+            continue
+        assert params["curve"].startswith("lt:") and flow.variant == "DSACK-TA"
         got.setdefault(params["curve"], set()).add(params["x"])
-        assert flow.variant in variants
-        if params["x"] == rr_setting.RR_LT_BOUND:
-            # Table 2's bound: the figure's own run (same store key, no rerun)
-            assert flow.tcp.limited_transmit_bound is None
+        if params["x"] == rr_setting.M:
+            # Table 2's bound as the core reads it: the figure's own run
+            assert flow.tcp.limited_transmit_past_window is None
             assert sc.cache_key(1, "v") in own
         else:
-            assert flow.tcp.limited_transmit_bound == params["x"]
+            assert flow.tcp.limited_transmit_past_window == params["x"]
             assert sc.cache_key(1, "v") not in own
-    assert got and all(xs == set(bounds) for xs in got.values())
-    assert 0.0 in bounds and rr_setting.RR_LT_BOUND in bounds
+    assert got and all(xs == {0.0, 2.0, float(rr_setting.M)} for xs in got.values())
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_knife_edge_sweep_runs_every_reading(quick: bool) -> None:
+    """Figs. 12-13: every variant under every reading of the thresholds;
+    the core's own reading is the figure's own runs (same store keys)."""
+    plan = _plan("fig12-13-table3", quick)
+    sens = plan[rr_knife_edge.KNIFE_EDGE]
+    own = {sc.cache_key(1, "v") for _, sc in plan[RUNS].points}
+    seen = set()
+    for params, sc in sens.points:
+        tcp = sc.flows[0].tcp
+        if params["curve"] == rr_knife_edge.ratio_curve():
+            # DSACK-FA at every FA ratio of the figure, M a hard limit
+            assert tcp.limited_transmit_past_window == 0 and tcp.fa_ratio == params["x"]
+            continue
+        knobs = rr_setting.Knobs(
+            tcp.limited_transmit_past_window, tcp.rr_percentile_offset, tcp.rr_long_samples
+        )
+        assert knobs in rr_knife_edge.READINGS
+        assert params["curve"] == rr_knife_edge.curve(sc.flows[0].variant, knobs)
+        assert (sc.cache_key(1, "v") in own) == (knobs == rr_setting.Knobs())
+        seen.add((sc.flows[0].variant, knobs))
+    assert seen == {(v, k) for v in rr_knife_edge.VARIANTS for k in rr_knife_edge.READINGS}
+    traced = plan[rr_knife_edge.TRACE]
+    assert traced.seeds == 1 and len(traced.points) == len(rr_knife_edge.TRACED)
+    for _, sc in traced.points:
+        assert {"dupthresh", "reorder_p50"} <= set(sc.record.series)
 
 
 def test_sensitivity_plot_writes_one_line_per_label(tmp_path: Path) -> None:
@@ -255,7 +301,7 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
     plan = _plan("table4-fig19", True)
     own = {sc.cache_key(1, "v") for _, sc in plan[RUNS].points}
     got: dict[str, list[float]] = {}
-    ba = rr_tables.sens_curve(rr_table4_fig19.T4_BA_UNDO)
+    ba = rr_tables.sens_curve(rr_table4_fig19.T4_RESTORE)
     for params, sc in plan[kit_sensitivity.SENSITIVITY].points:
         got.setdefault(params["curve"], []).append(params["x"])
         bursts = [i for i in sc.impairments if isinstance(i, BurstLossImpairment)]
@@ -263,9 +309,9 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
         # the paper's rate is Table 4's own run with drops
         paper_rate = params["x"] == rr_table4_fig19.T4_Q and params["curve"] != ba
         assert (sc.cache_key(1, "v") in own) == paper_rate
-        # Blanton-Allman's undo only on its own curve
+        # RR-TCP's undo (not the Blanton-Allman model's) only on its own curve
         undo = sc.flows[0].tcp.undo_response
-        assert undo == ("slow-start" if params["curve"] == ba else None)
+        assert undo == ("restore" if params["curve"] == ba else None)
         assert sc.flows[0].variant == "DSACK-BL-INC" or params["curve"] != ba
     assert got == {
         **{f"lt:{v}": list(rr_table4_fig19.T4_Q_SWEEP) for v in rr_table4_fig19.T4_VARIANTS},
@@ -283,27 +329,28 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
     tab[(ba, 0.0)] = kit_summary.Stat(mean={"norm": 0.8}, seeds=2)
     for q in rr_table4_fig19.T4_Q_SWEEP:
         tab[(ba, q)] = kit_summary.Stat(mean={"norm": 0.8 * (1 - 2000 * q)}, seeds=2)
-    data = rr_table4_fig19.Table4(tab, {}, {})
-    rr_table4_fig19._t4_sensitivity_plot(data, tmp_path, True)
+    data = rr_table4_fig19.Table4(rr_tables.Points(tab, pd.DataFrame()), {})
+    rr_table4_fig19.sensitivity_plot(data, tmp_path, True)
     csv = pd.read_csv(tmp_path / "table4_sensitivity.csv")
     ta = csv[csv["series"] == "DSACK-TA"].sort_values("x")
     assert list(ta["x"]) == pytest.approx([100 * q for q in rr_table4_fig19.T4_Q_SWEEP])
     assert list(ta["y"]) == pytest.approx([100 * 1000 * q for q in rr_table4_fig19.T4_Q_SWEEP])
-    slow = csv[csv["series"] == rr_table4_fig19.T4_BA_UNDO].sort_values("x")
+    slow = csv[csv["series"] == rr_table4_fig19.T4_RESTORE].sort_values("x")
     assert list(slow["y"]) == pytest.approx([100 * 2000 * q for q in rr_table4_fig19.T4_Q_SWEEP])
 
 
 @pytest.mark.parametrize(
-    ("norm", "frs", "timeouts", "holds"),
-    [(0.995, 0, 0, True), (0.98, 0, 0, False), (0.999, 1, 0, False), (0.999, 0, 0.2, False)],
+    ("norms", "holds"),
+    [((0.995, 0.995, 0.995), True), ((0.98, 0.98, 0.98), False), ((0.999, 0.985, 0.999), False)],
 )
-def test_the_setting_condition_is_a_claim(
-    norm: float, frs: float, timeouts: float, holds: bool
-) -> None:
-    st = kit_summary.Stat(
-        mean={"norm": norm, "fast_retransmits": frs, "timeouts": timeouts}, seeds=2
+def test_the_setting_is_a_condition(norms: tuple[float, ...], holds: bool) -> None:
+    """Sec. 5: "a TCP flow achieves throughput S", the calibration's own
+    sentence: a condition of the setting, not a claim of the paper."""
+    runs = pd.DataFrame(
+        [{"curve": rr_setting.NODELAY, "x": 0.0, "seed": s, "norm": n} for s, n in enumerate(norms)]
     )
-    claim = rr_fig4_5._setting_claim(st)
+    claim = rr_fig4_5._setting_claim(rr_tables.Points({}, runs))
     assert claim.figure == "fig4"
+    assert claim.kind == "condition"
     assert claim.holds is holds
-    assert claim.values["nodelay_norm"] == norm
+    assert claim.quote.startswith("Thus, when we don't introduce")

@@ -7,15 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from reorderlab.checks import (
-    each_falls,
-    falls,
+    Check,
+    every,
+    trend,
 )
 from reorderlab.claims import (
     Claim,
-)
-from reorderlab.papers.kit.claims import (
-    make_claim,
-    series_str,
 )
 from reorderlab.papers.kit.figure import (
     LineFigure,
@@ -28,9 +25,6 @@ from reorderlab.papers.kit.runs import (
     Plan,
     Point,
 )
-from reorderlab.papers.kit.summary import (
-    Table,
-)
 from reorderlab.papers.rr_tcp.setting import (
     CHAIN,
     FIG4_DELAY,
@@ -38,7 +32,6 @@ from reorderlab.papers.rr_tcp.setting import (
     FIG6_CURVES,
     MODE,
     NODELAY,
-    PAPER,
     capacity_bps,
     chain_scenario,
     delayed,
@@ -47,8 +40,10 @@ from reorderlab.papers.rr_tcp.setting import (
     point,
 )
 from reorderlab.papers.rr_tcp.tables import (
+    Points,
     percent,
-    summary,
+    points_table,
+    rr_claim,
 )
 from reorderlab.scenario import (
     Impairment,
@@ -59,7 +54,7 @@ FIG6_DROPS_QUICK = (0.0, 0.01, 0.02)
 FIG6_FRACTION = 0.05
 
 
-def _fig6_points(quick: bool) -> Plan:
+def plan(quick: bool) -> Plan:
     mode = MODE(quick)
     drops = FIG6_DROPS_QUICK if quick else FIG6_DROPS
     s = capacity_bps(FIG4_P)
@@ -84,63 +79,93 @@ THROUGHPUT = LineFigure(
     "({seeds} seeds x {duration:g} s)",
     styles={NODELAY: "k*-"},
 )
+WHERE = "Sec. 5.1.2, Fig. 6"
+DSACK = ("DSACK-R", "DSACK-FA", "DSACK-TA")
 
 
-def _fig6_plot(tab: Table, out: Path, quick: bool) -> None:
-    lines = stat_series(tab, [NODELAY, *FIG6_CURVES], "norm", xscale=100)
+def plot(data: Points, out: Path, quick: bool) -> None:
+    lines = stat_series(data.tab, [NODELAY, *FIG6_CURVES], "norm", xscale=100)
     THROUGHPUT.draw(out, lines, **MODE(quick).fields())
 
 
-def _fig6_claims(tab: Table, quick: bool) -> list[Claim]:
-    fig = "fig6"
+def _falls(
+    data: Points, curves: tuple[str, ...], metric: str = "norm", xs: list[float] | None = None
+) -> Check:
+    """Each curve's ``metric`` falls with the drop rate (over ``xs``)."""
+    return every(
+        {
+            c: trend(
+                data.curves(c, metric, xs),
+                f"{c}'s {'throughput' if metric == 'norm' else metric}",
+                direction="falls",
+                x="drop rate",
+            )
+            for c in curves
+        },
+        f"falls with the drop rate for {', '.join(curves)}",
+    )
+
+
+def claims(data: Points, quick: bool) -> list[Claim]:
     drops = FIG6_DROPS_QUICK if quick else FIG6_DROPS
-    lo, hi = min(drops), max(drops)
-    gains = {
-        c: (
-            tab[(c, lo)]["norm"] - tab[("SACK", lo)]["norm"],
-            tab[(c, hi)]["norm"] - tab[("SACK", hi)]["norm"],
+    lossy = [p for p in drops if p > 0]
+    leads = {
+        c: trend(
+            {
+                s: {p: data.seeds(c, p)[s] - data.seeds("SACK", p)[s] for p in drops}
+                for s in data.seeds(c, drops[0])
+            },
+            f"{c} - SACK",
+            direction="falls",
+            x="drop rate",
         )
-        for c in ("DSACK-R", "DSACK-FA", "DSACK-TA")
+        for c in DSACK
     }
-    falls_ = {c: (tab[(c, lo)]["norm"], tab[(c, hi)]["norm"]) for c in [NODELAY, *FIG6_CURVES]}
-    ffr = {x: tab[("DSACK-TA", x)]["false_fr_detected"] for x in drops}
-    start, end = f"{percent(lo)} drops", f"{percent(hi)} drops"
+    diminish = (
+        "As a result, the percentage of false fast retransmits decreases rapidly, and the "
+        "performance difference between DSACK and SACK diminishes."
+    )
     return [
-        make_claim(
-            PAPER,
-            fig,
-            "the DSACK variants' advantage over SACK shrinks as drops grow",
-            each_falls(gains, "variant - SACK", start, end, "for DSACK-R, -FA and -TA"),
-            "; ".join(f"{c}: {a:+.3f} -> {b:+.3f} S" for c, (a, b) in gains.items()),
-            gains=gains,
+        rr_claim(
+            "fig6",
+            "DSACK-TA's and DSACK-FA's throughput decreases as the loss rate increases",
+            _falls(data, ("DSACK-FA", "DSACK-TA")),
+            quote="As shown in Figure 6, the throughput achieved by DSACK-TA and DSACK-FA "
+            "decreases sharply as the loss rate increases.",
+            where=WHERE,
         ),
-        make_claim(
-            PAPER,
-            fig,
+        rr_claim(
+            "fig6",
             "all variants lose throughput as the drop rate grows",
-            each_falls(falls_, "throughput", start, end, "for every curve"),
-            "; ".join(f"{c}: {a:.3f} -> {b:.3f}" for c, (a, b) in falls_.items()),
-            throughput=falls_,
+            _falls(data, (NODELAY, *FIG6_CURVES)),
+            quote="As one expects, all TCP variants suffer reduced throughput under loss.",
+            where=WHERE,
         ),
-        make_claim(
-            PAPER,
-            fig,
-            "the share of fast retransmits found false falls as drops grow (DSACK-TA)",
-            falls(ffr[lo], ffr[hi], "DSACK-detected false FR ratio of DSACK-TA", start, end),
-            series_str(ffr, "{:.3f}"),
-            false_fr_detected=ffr,
+        rr_claim(
+            "fig6",
+            "the share of fast retransmits found false falls as drops grow",
+            _falls(data, DSACK, "false_fr_detected", xs=lossy),
+            quote=diminish,
+            where=WHERE,
+        ),
+        rr_claim(
+            "fig6",
+            "the DSACK variants' advantage over SACK shrinks as drops grow",
+            every(leads, "each DSACK variant's lead over SACK falls with the drop rate"),
+            quote=diminish,
+            where=WHERE,
         ),
     ]
 
 
 FIGURES = (
     recipe(
-        PAPER,
+        "rr-tcp",
         "fig6",
         "throughput vs drop rate (5 % delayed)",
-        points=_fig6_points,
-        table=summary,
-        plot=_fig6_plot,
-        claims=_fig6_claims,
+        points=plan,
+        table=points_table("fig6_points"),
+        plot=plot,
+        claims=claims,
     ),
 )

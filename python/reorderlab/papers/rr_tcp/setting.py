@@ -31,10 +31,13 @@ Setting (Fig. 3, Table 2)
     ``DSACK-FA`` / ``DSACK-TA``.
 
 Full fidelity: 1000 s, 5 seeds, the x values listed per figure. Quick mode
-(``--quick``): 100 s, 2 seeds, 3-5 x values per figure (Fig. 19's two traced
-runs: 400 s, enough for drop bursts to cause timeouts); the claims are checked
-on those runs as they come out (a claim that fails there is reported as not
-holding; nothing is tuned to make a claim hold).
+(``--quick``): 100 s, 5 seeds (the claims' confidence intervals come from the
+seed spread), 2-5 x values per figure (Figs. 10-11: 300 s, a timeout being
+rare; Fig. 19's traced runs: 400 s, enough for drop bursts to cause
+timeouts); the claims are checked on those runs as they come out (a claim
+that fails there is reported as not holding; nothing is tuned to make a
+claim hold). Each claim quotes the sentence it encodes (``coverage.toml``
+lists every outcome sentence of the results and the claims encoding it).
 
 Assumptions (where the text is silent or garbled)
     * P is the one-way propagation delay of link (R1, R2), as the paper's
@@ -74,19 +77,23 @@ Assumptions (where the text is silent or garbled)
       Pareto (shape 2.5, scale 15 ms), Pareto II (shape 2.5, scale
       37.5 ms), uniform [0, 50 ms].
     * Fig. 17/18: S = 4 Mb/s as given (not M/R).
-    * Figs. 17-19, Table 4: the Blanton-Allman schemes run with Table 2's
-      limited-transmit bound of 1 x cwnd ("In all simulations ...", Sec. 5;
-      Sec. 5.7 runs their code "with our delay and loss models"); their own
-      default is RFC 3042's two segments (tcp-pr Sec. VI).
+    * Figs. 17-19, Table 4: the Blanton-Allman schemes are the core's
+      model of them (DSACK detection, the undo by slow start back to the
+      earlier window, RFC 3042 limited transmit; docs/variants.md), run
+      with Table 2's limited-transmit bound of 1 x cwnd ("In all
+      simulations ...", Sec. 5; Sec. 5.7 runs their code "with our delay
+      and loss models"); their own default is RFC 3042's two segments
+      (tcp-pr Sec. VI).
     * Limited transmit may send up to 1 x cwnd past the maximum window M
       (the core's reading of Sec. 2.3; Table 2 does not say whether maxwnd
-      bounds it). Figs. 12-13 and 17-18 have a sensitivity step over that
-      bound (``fig12_sensitivity``, ``fig12_sensitivity_timeouts``,
-      ``fig18_sensitivity``: 0, 0.5 and 1 x cwnd; 0 and 1 in quick mode).
+      bounds it). Figs. 17-18 have a sensitivity step over it
+      (``fig18_sensitivity``: M a hard limit plus 0 or 2 segments, and
+      1 x cwnd); Figs. 12-13 a knife-edge sweep over it and RR-TCP's other
+      +/-1 choices (:mod:`.knife_edge`, :class:`Knobs`).
     * Table 4: ``table4_sensitivity`` repeats the runs with drops at drop-
       episode rates of 0.01 % and 0.05 % per data packet, and draws
-      DSACK-BL-INC with Blanton-Allman's slow-start undo
-      (``tcp.undo_response``) at every rate.
+      DSACK-BL-INC with RR-TCP's immediate undo (``tcp.undo_response =
+      "restore"``, the model before issue 34) at every rate.
     * Table 4 / Fig. 19: burst episodes start with probability 0.02 % per
       data packet and drop every data packet for Uniform[0.3, 0.4] s;
       "total packets" = segments delivered, scaled to 1000 s.
@@ -97,6 +104,7 @@ Tolerances of the claims are stated in each claim's ``expected`` text.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from reorderlab.papers.kit.mode import (
@@ -141,7 +149,7 @@ RTO_ESTIMATOR = "ns2-2.1b8"
 P_IS_LINK_DELAY = True
 
 FULL_DURATION, FULL_SEEDS = 1000.0, 5
-QUICK_DURATION, QUICK_SEEDS = 100.0, 2
+QUICK_DURATION, QUICK_SEEDS = 100.0, 5
 
 #: Name of every chain scenario: runs that two figures share (e.g. Fig. 4 at
 #: 5 % delayed is Fig. 6 without drops and Fig. 14 without ACK delay) have
@@ -154,6 +162,27 @@ REVERSE = "R2->R1"
 
 #: Run length and seeds of every figure's runs (Fig. 19's traced runs: ``FIG19_DURATION``).
 MODE = Modes(full=Mode(FULL_DURATION, FULL_SEEDS), quick=Mode(QUICK_DURATION, QUICK_SEEDS))
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """The readings of RR-TCP's knife-edge choices (Figs. 10-13): how many
+    segments limited transmit may send past the maximum window M (None: as
+    its bound allows, 1 x cwnd, the core's reading of Table 2), dupthresh =
+    the FA-ratio percentile + ``offset`` (None: + 1, Sec. 4.2's example),
+    and whether a reordering length above the histogram's top bin (64) is
+    counted in it (None: "clamp") or "discard"ed. None everywhere is the
+    core's default, so those runs keep their store keys."""
+
+    past_m: int | None = None
+    offset: int | None = None
+    long_samples: Literal["clamp", "discard"] | None = None
+
+    def label(self) -> str:
+        """``"LT +0 past M, percentile + 0, discard"``."""
+        lt = "LT 1 cwnd past M" if self.past_m is None else f"LT +{self.past_m} past M"
+        off = 1 if self.offset is None else self.offset
+        return f"{lt}, percentile + {off}, {self.long_samples or 'clamp'}"
 
 
 def bottleneck_delay(p: float) -> float:
@@ -193,10 +222,15 @@ def chain_scenario(
     max_window: int = M,
     lt_bound: float | None = None,
     undo_response: Literal["restore", "slow-start"] | None = None,
+    knobs: Knobs | None = None,
+    limited_transmit: bool | None = None,
 ) -> Scenario:
-    """One flow S1 -> D on the rr-tcp chain (``lt_bound``: limited
+    """One flow S1 -> D on the rr-tcp chain (Fig. 3) (``lt_bound``: limited
     transmit's bound in congestion windows; None, the variant's, Table 2's
-    1 x cwnd; ``undo_response``: the sender's, None the variant's)."""
+    1 x cwnd; ``undo_response``: the sender's, None the variant's;
+    ``knobs``: the readings of RR-TCP's thresholds, None the core's;
+    ``limited_transmit``: on or off, None the variant's)."""
+    k = knobs or Knobs()
     return Scenario(
         name=name,
         duration=duration,
@@ -221,8 +255,12 @@ def chain_scenario(
                     min_rto=MIN_RTO,
                     rto_estimator=RTO_ESTIMATOR,
                     fa_ratio=fa_ratio,
+                    limited_transmit=limited_transmit,
                     limited_transmit_bound=lt_bound,
                     undo_response=undo_response,
+                    limited_transmit_past_window=k.past_m,
+                    rr_percentile_offset=k.offset,
+                    rr_long_samples=k.long_samples,
                 ),
             )
         ],
