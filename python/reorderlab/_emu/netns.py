@@ -112,11 +112,13 @@ def delete_namespace(ns: str) -> None:
     ip("netns", "del", ns, check=False)
 
 
-def sweep_stale() -> list[str]:
-    """Delete the namespaces of emulations whose controlling process died."""
+def sweep_stale(names: re.Pattern[str] = _NAME) -> list[str]:
+    """Delete the namespaces whose controlling process died: the
+    emulator's by default, or those matching ``names`` (its group 1: the
+    PID of the process that made them, e.g. the conformance scripts')."""
     removed = []
     for ns in list_namespaces():
-        m = _NAME.match(ns)
+        m = names.match(ns)
         if m and int(m.group(1)) != os.getpid() and not _alive(int(m.group(1))):
             delete_namespace(ns)
             removed.append(ns)

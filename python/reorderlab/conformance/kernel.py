@@ -27,10 +27,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from reorderlab._emu import netns
 from reorderlab._emu.netns import (
     delete_namespace,
     ip,
-    list_namespaces,
     unavailable_reason,
 )
 
@@ -47,25 +47,9 @@ def skip_reason() -> str | None:
     return unavailable_reason()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def sweep_stale() -> list[str]:
     """Delete the namespaces of script runs whose process is gone."""
-    gone = []
-    for ns in list_namespaces():
-        m = _NAME.match(ns)
-        if m and int(m.group(1)) != os.getpid() and not _alive(int(m.group(1))):
-            delete_namespace(ns)
-            gone.append(ns)
-    return gone
+    return netns.sweep_stale(_NAME)
 
 
 def script_length(script: Script) -> float:
@@ -90,7 +74,7 @@ def run_kernel(script: Script, tolerance_us: int | None, timeout: float | None =
     sweep_stale()
     ns = f"{PREFIX}{os.getpid()}"
     limit = timeout if timeout is not None else script_length(script) + MARGIN
-    if ns in list_namespaces():
+    if ns in netns.list_namespaces():
         delete_namespace(ns)
     ip("netns", "add", ns)
     try:
