@@ -30,6 +30,7 @@ pub mod kernel;
 pub mod limited;
 pub mod minmax;
 pub mod ncr;
+pub mod pacing;
 pub mod policy;
 pub mod rate;
 pub mod receiver;

@@ -52,7 +52,7 @@ pub struct RateSample {
     /// `prior_mstamp != 0`.
     pub prior_delivered: u64,
     pub prior_at: Time,
-    has_prior: bool,
+    pub has_prior: bool,
     /// Segments delivered over the interval (`rs->delivered`); `None`: no
     /// valid sample on this ACK.
     pub delivered: Option<u64>,

@@ -7,6 +7,7 @@
 //! "these many segments were newly acknowledged" and "a congestion event
 //! happened with this much data in flight".
 
+pub mod bbr;
 pub mod bic;
 pub mod cubic;
 pub mod highspeed;
