@@ -42,7 +42,11 @@
 /// again by those SACKed before (`tcp_cong_control`'s `acked_sacked`; the
 /// validation matrix: with 5 % of packets held, the simulator's slow start
 /// ran a round trip ahead of the kernel's).
-pub const MODEL_REVISION: u32 = 17;
+/// 18: the ACK that ends their fast recovery also grows cwnd from
+/// ssthresh by the segments it delivered (`tcp_fastretrans_alert` ends the
+/// reduction, then `tcp_cong_control` runs `tcp_cong_avoid`; the
+/// conformance script recovery-full-ack).
+pub const MODEL_REVISION: u32 = 18;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

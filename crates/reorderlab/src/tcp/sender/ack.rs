@@ -9,7 +9,7 @@ use crate::tcp::cc::AckSample;
 use crate::tcp::detection::reordering::HoleScan;
 use crate::tcp::frto::FrtoAck;
 use crate::tcp::policy::RttTiming;
-use crate::tcp::response::{AckEnd, NewAck, NewlyAcked};
+use crate::tcp::response::{growth_acked, AckEnd, NewAck, NewlyAcked};
 use crate::tcp::scoreboard::CumAck;
 use crate::tcp::tcb::CaState;
 use crate::tcp::truth::RetxCause;
@@ -260,10 +260,25 @@ impl Sender {
                 self.retransmit_if_lost(una, RetxCause::Fast, now, out);
                 self.tcb.w.cwnd = then_cwnd;
             }
-            NewAck::Exit => self.leave_recovery(),
+            NewAck::Exit => self.end_episode(a, now),
             NewAck::Reduce { flight_prev } => self.reduce_at_new_ack(flight_prev, now),
         }
         self.tcb.note_cwnd();
+    }
+
+    /// The ACK of the recovery point ends the episode. Linux's
+    /// `tcp_fastretrans_alert` ends a fast recovery (cwnd = ssthresh,
+    /// `tcp_end_cwnd_reduction`; state Open) before `tcp_cong_control`
+    /// runs for the same ACK, which then is no longer in a cwnd reduction
+    /// and grows the window by the segments the ACK delivered
+    /// (`tcp_cong_avoid`); RFC 6675 / 6937 stop at cwnd = ssthresh.
+    fn end_episode(&mut self, a: &NewlyAcked, now: Time) {
+        let fast = self.tcb.ca == CaState::Recovery;
+        self.leave_recovery();
+        if fast && self.tcb.cfg.linux.is_some() {
+            let acked = growth_acked(&self.tcb, a);
+            self.tcb.grow(acked, now);
+        }
     }
 
     /// RFC 4653 Sec. 4, Termination: a cumulative ACK during ELT shows the

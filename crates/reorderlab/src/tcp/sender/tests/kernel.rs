@@ -104,3 +104,33 @@ fn linux_grows_by_what_the_ack_newly_delivered() {
     s.on_packet(&ack(3, &[]), ms(51), &mut out);
     assert_eq!(s.window().cwnd, before + 1.0);
 }
+
+/// `tcp_fastretrans_alert` then `tcp_cong_control`: the ACK of the
+/// recovery point ends fast recovery (cwnd = ssthresh) and, no longer in
+/// a cwnd reduction, grows the window by the segments it delivered (the
+/// conformance script recovery-full-ack: 7 -> 8 with CUBIC). RFC 6937
+/// (RACK-TLP) ends at cwnd = ssthresh.
+#[test]
+fn linux_grows_on_the_ack_that_ends_recovery() {
+    for variant in ["Linux", "RACK-TLP"] {
+        let (mut s, mut out) = delayed_first_segment(variant);
+        assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
+        let ssthresh = s.window().ssthresh;
+        let nxt = s.scoreboard().nxt();
+        // It echoes the retransmission's timestamp: no undo.
+        let mut full = ack(nxt, &[]);
+        full.ts = ms(50);
+        s.on_packet(&full, ms(100), &mut out);
+        assert_eq!(s.ca_state(), CaState::Open, "{variant}");
+        assert_eq!(s.stats().undos, 0, "{variant}");
+        let cwnd = s.window().cwnd;
+        if variant == "Linux" {
+            // Reno: ssthresh 5, + the segments delivered (all but the
+            // three SACKed) / 5.
+            let grown = ssthresh + (nxt - 3) as f64 / ssthresh;
+            assert!((cwnd - grown).abs() < 1e-9, "{variant}: {cwnd} vs {grown}");
+        } else {
+            assert_eq!(cwnd, ssthresh, "{variant}");
+        }
+    }
+}
