@@ -46,7 +46,11 @@
 /// ssthresh by the segments it delivered (`tcp_fastretrans_alert` ends the
 /// reduction, then `tcp_cong_control` runs `tcp_cong_avoid`; the
 /// conformance script recovery-full-ack).
-pub const MODEL_REVISION: u32 = 18;
+/// 19: a finished transfer's ACKs still carry DSACKs to them, and a
+/// DSACK of the last retransmission undoes the reduction after the
+/// transfer ended (`tcp_ack`'s `no_queue` path -> `tcp_try_undo_dsack`;
+/// the conformance script dsack-undo-fast-recovery).
+pub const MODEL_REVISION: u32 = 19;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

@@ -99,6 +99,24 @@ impl Sender {
         self.transmit(now, out);
     }
 
+    /// An ACK after a finite transfer was all acknowledged. Linux keeps
+    /// the connection, and `tcp_ack` with nothing outstanding (its
+    /// `no_queue` path) still reads a DSACK block and may undo the last
+    /// reduction (`tcp_fastretrans_alert` -> `tcp_try_undo_dsack`); the
+    /// other variants ignore such ACKs.
+    pub(super) fn on_finished_ack(&mut self, pkt: &Packet, now: Time) {
+        if self.tcb.cfg.linux.is_none() || !self.tcb.cfg.use_sack {
+            return;
+        }
+        if let Some((l, r)) = dsack_block(pkt) {
+            self.tcb.stats.dsacks_received += 1;
+            let m = self.tcb.highest_acked;
+            for seq in l..r.min(l.saturating_add(64)) {
+                self.on_dsack(seq, pkt.copy, now, m);
+            }
+        }
+    }
+
     /// DSACK, SACK blocks and the cumulative point of an ACK at or above
     /// SND.UNA, each newly delivered segment reported to the loss
     /// detection, the DSACK response and F-RTO.

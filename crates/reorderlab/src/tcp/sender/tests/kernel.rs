@@ -134,3 +134,36 @@ fn linux_grows_on_the_ack_that_ends_recovery() {
         }
     }
 }
+
+/// `tcp_ack`'s `no_queue` path -> `tcp_fastretrans_alert` ->
+/// `tcp_try_undo_dsack` in the Open state: a 10-segment transfer's fast
+/// recovery ended on the full ACK, which acknowledged everything; the
+/// DSACK of its one retransmission arrives after (`undo_retrans` 0,
+/// `undo_marker` kept): Linux undoes the reduction, the other variants
+/// ignore ACKs of a finished transfer (the conformance script
+/// dsack-undo-fast-recovery).
+#[test]
+fn linux_undoes_by_dsack_after_the_transfer_ended() {
+    for variant in ["Linux", "RACK-TLP"] {
+        let (mut s, mut out) = tail_sender(variant);
+        for k in 2..=4 {
+            s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
+        }
+        assert_eq!(sent(&mut out)[0], 0, "{variant}: the fast retransmit");
+        let mut full = ack(10, &[]);
+        full.ts = ms(50);
+        s.on_packet(&full, ms(60), &mut out);
+        assert!(s.stats().all_acked_at.is_some(), "{variant}");
+        let ssthresh = s.window().ssthresh;
+        let mut dsack = ack(10, &[(0, 1)]);
+        dsack.ts = ms(50);
+        s.on_packet(&dsack, ms(150), &mut out);
+        if variant == "Linux" {
+            assert_eq!(s.stats().undos, 1, "{variant}");
+            assert!(s.window().ssthresh > ssthresh, "{variant}");
+        } else {
+            assert_eq!(s.stats().undos, 0, "{variant}");
+            assert_eq!(s.window().ssthresh, ssthresh, "{variant}");
+        }
+    }
+}
