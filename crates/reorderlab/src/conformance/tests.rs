@@ -135,3 +135,24 @@ fn without_timestamps_there_is_no_undo_by_timestamps() {
     let info = full_ack_after_recovery(true, 100 * MS);
     assert_eq!(info.snd_ssthresh, INFINITE_SSTHRESH, "{info:?}");
 }
+
+/// dsack-undo-after-timeout (S6): one segment, probed (TLP) and
+/// retransmitted by the RTO; the ACK, then a DSACK of each copy. The
+/// kernel counts both copies in `undo_retrans` (`tcp_init_undo` adds the
+/// probe's) and counts each DSACK down; at 0, `tcp_try_undo_dsack`.
+#[test]
+fn dsacks_of_the_probe_and_the_timeout_copy_undo_the_timeout() {
+    let mut h = established(1);
+    h.advance(800 * MS).unwrap();
+    let copies: Vec<u16> = data(&h.take_sent()).iter().map(|&(_, _, c)| c).collect();
+    assert_eq!(copies, vec![0, 1, 2]);
+    h.ack(1, &[], 0);
+    h.advance(810 * MS).unwrap();
+    h.ack(1, &[(0, 1)], 0);
+    assert_ne!(h.info().snd_ssthresh, INFINITE_SSTHRESH, "one copy left");
+    h.advance(820 * MS).unwrap();
+    h.ack(1, &[(0, 1)], 0);
+    let info = h.info();
+    assert_eq!(info.ca_state, CA_OPEN);
+    assert_eq!(info.snd_ssthresh, INFINITE_SSTHRESH, "{info:?}");
+}

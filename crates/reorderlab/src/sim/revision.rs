@@ -50,7 +50,13 @@
 /// DSACK of the last retransmission undoes the reduction after the
 /// transfer ended (`tcp_ack`'s `no_queue` path -> `tcp_try_undo_dsack`;
 /// the conformance script dsack-undo-fast-recovery).
-pub const MODEL_REVISION: u32 = 19;
+/// 20: their DSACK undo counts copies, not segments (`undo_retrans`,
+/// counted down per duplicate in `tcp_sacktag_one` / `tcp_check_dsack`;
+/// RFC 3708 A.3's "no conclusion" for a segment sent three times does
+/// not apply), and a loss probe's retransmission still out counts in the
+/// timeout's (`tcp_init_undo`; the conformance script
+/// dsack-undo-after-timeout).
+pub const MODEL_REVISION: u32 = 20;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

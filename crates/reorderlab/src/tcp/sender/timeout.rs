@@ -39,11 +39,18 @@ impl Sender {
         self.timers.on_timeout(&mut self.tcb);
         self.lt.on_timeout();
         self.response.on_timeout();
+        // Linux `tcp_init_undo`: a probe's retransmission still out (TLP
+        // episode open) counts in the timeout's `undo_retrans`.
+        let probe_copy_out = self.tcb.cfg.linux.is_some()
+            && (self.timers.probe.as_ref()).is_some_and(|t| t.episode_open() && t.is_retrans);
         if let Some(t) = self.timers.probe.as_mut() {
             t.reset();
         }
         if first_timeout {
             self.reduce_at_timeout(now);
+            if probe_copy_out {
+                self.undo.count_outstanding_copy();
+            }
         }
         let t = &mut self.tcb;
         t.w.cwnd = 1.0;
