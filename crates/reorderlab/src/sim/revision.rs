@@ -56,7 +56,13 @@
 /// not apply), and a loss probe's retransmission still out counts in the
 /// timeout's (`tcp_init_undo`; the conformance script
 /// dsack-undo-after-timeout).
-pub const MODEL_REVISION: u32 = 20;
+/// 21: their RACK.rtt is the RTT of the last segment the kernel's
+/// `tcp_rack_advance` is given on an ACK (SACKed ranges ascending, then
+/// the cumulative ACK), not of the latest sent (RFC 8985): an ACK of a
+/// retransmission and of originals above it keeps the originals' longer
+/// RTT (the conformance script frto-spurious-undo: no segment marked lost
+/// after the spurious timeout's undo).
+pub const MODEL_REVISION: u32 = 21;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {
