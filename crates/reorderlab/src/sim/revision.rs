@@ -62,7 +62,12 @@
 /// retransmission and of originals above it keeps the originals' longer
 /// RTT (the conformance script frto-spurious-undo: no segment marked lost
 /// after the spurious timeout's undo).
-pub const MODEL_REVISION: u32 = 21;
+/// 22: their F-RTO undo restores the window of before the ACK and then
+/// grows it by what the ACK delivered, as the kernel undoes in
+/// `tcp_fastretrans_alert` (`tcp_process_loss` -> `tcp_try_undo_loss`)
+/// before `tcp_cong_control` (the conformance script frto-spurious-undo:
+/// nine new segments, not four).
+pub const MODEL_REVISION: u32 = 22;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

@@ -52,17 +52,19 @@ impl Sender {
         self.detection
             .before_ack(&self.tcb, self.lt.elt_dup_thresh(self.tcb.ca), now);
         let d = self.read_deliveries(pkt, m_before, now);
+        let cwnd_before = self.tcb.w.cwnd;
         if let Some(cum) = d.cum {
             self.undo_if_original_filled_hole(ack, una_before, pkt.ts);
             self.on_snd_una_advanced(&cum, pkt, now, out);
         }
         self.detection.after_deliveries(&mut self.tcb, now);
         self.count_duplicate(ack <= una_before, d.newly_sacked, now, out);
-        self.frto_on_ack(FrtoAck {
+        let frto = FrtoAck {
             advanced: ack > una_before,
             newly_sacked: d.newly_sacked,
             original_acked: d.original_acked,
-        });
+        };
+        self.frto_on_ack(frto, (cwnd_before, d.delivered), now);
         self.measure_reordering(&d.scan, m_before, now);
         self.update_highest_acked(pkt, m_before);
         let marked_before = self.tcb.stats.rack_marked_lost;
