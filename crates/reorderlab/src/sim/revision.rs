@@ -67,7 +67,13 @@
 /// `tcp_fastretrans_alert` (`tcp_process_loss` -> `tcp_try_undo_loss`)
 /// before `tcp_cong_control` (the conformance script frto-spurious-undo:
 /// nine new segments, not four).
-pub const MODEL_REVISION: u32 = 22;
+/// 23: their partial undo by timestamps in fast recovery forgets every
+/// loss mark, and the segments RACK had marked stay off its send-time
+/// list until retransmitted or a timeout marks them
+/// (`tcp_try_undo_partial` -> `tcp_undo_cwnd_reduction(sk, true)`;
+/// `tcp_rack_detect_loss` takes marked segments off `tsorted_sent_queue`;
+/// the validation matrix's 25 %-held cells).
+pub const MODEL_REVISION: u32 = 23;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

@@ -56,7 +56,10 @@ fn linux_prr_repairs_a_tail_one_segment_per_ack_that_only_sacks() {
         s.on_packet(&ack(7, &[(9, 10)]), pto + ms(100), &mut out);
         assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
         assert_eq!(sent(&mut out), first, "{variant}");
-        s.on_packet(&ack(8, &[(9, 10)]), pto + ms(200), &mut out);
+        // The ACK of 7's retransmission echoes its timestamp (no undo).
+        let mut of_seven = ack(8, &[(9, 10)]);
+        of_seven.ts = pto + ms(100);
+        s.on_packet(&of_seven, pto + ms(200), &mut out);
         let second: Vec<u32> = if variant == "Linux" { vec![8] } else { vec![] };
         assert_eq!(sent(&mut out), second, "{variant}");
     }
@@ -164,6 +167,51 @@ fn linux_undoes_by_dsack_after_the_transfer_ended() {
         } else {
             assert_eq!(s.stats().undos, 0, "{variant}");
             assert_eq!(s.window().ssthresh, ssthresh, "{variant}");
+        }
+    }
+}
+
+/// `tcp_try_undo_partial` -> `tcp_undo_cwnd_reduction(sk, true)`: segment
+/// 9 SACKed, the reorder timer marks 0..8 lost, PRR retransmits 0 only.
+/// The partial ACK of 0 echoes the original's timestamp: the hole was
+/// reordering; the reduction is undone and every loss mark forgotten. The
+/// segments RACK marked left its send-time list and are not examined
+/// again: none of 1..8 is retransmitted (the validation matrix's 25 %
+/// held cells: the simulator retransmitted them).
+#[test]
+fn linux_partial_undo_forgets_the_loss_marks() {
+    for variant in ["Linux", "RACK-TLP"] {
+        let mut s = sender(variant, 10);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        sent(&mut out);
+        s.on_packet(&ack(0, &[(9, 10)]), ms(50), &mut out);
+        assert_eq!(sent(&mut out), vec![10], "{variant}: limited transmit");
+        let reo = s.deadline(TimerKind::Aux).unwrap();
+        s.on_timer(TimerKind::Aux, reo, &mut out);
+        assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
+        let repairs = sent(&mut out);
+        assert_eq!(repairs[0], 0, "{variant}");
+        if variant == "Linux" {
+            // The kernel's PRR: no extra segment on a timer (no SND.UNA
+            // advance).
+            assert_eq!(repairs, vec![0]);
+            assert_eq!(s.scoreboard().lost_out(), 9);
+        }
+        // Echo of the original of 0 (sent at 0): older than the
+        // retransmission.
+        let mut partial = ack(1, &[(9, 10)]);
+        partial.ts = 0;
+        s.on_packet(&partial, reo + ms(5), &mut out);
+        let resent: Vec<u32> = sent(&mut out).into_iter().filter(|&q| q < 9).collect();
+        if variant == "Linux" {
+            assert_eq!(s.stats().undos, 1, "{variant}");
+            assert_eq!(s.scoreboard().lost_out(), 0, "{variant}");
+            assert!(resent.is_empty(), "{variant}: {resent:?}");
+        } else {
+            // RFC 8985 alone: no undo by timestamps; repairs go on.
+            assert_eq!(s.stats().undos, 0, "{variant}");
+            assert!(!resent.is_empty(), "{variant}");
         }
     }
 }
