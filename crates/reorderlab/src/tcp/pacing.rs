@@ -45,6 +45,8 @@ pub struct Pacer {
     pub rate: u64,
     /// `tp->tcp_wstamp_ns`: the earliest departure of the next skb.
     pub next_departure: Time,
+    /// The sender stopped for it (the `pacing_timer` is armed).
+    pub blocked: bool,
     /// Segment size, bytes.
     mss: u32,
     /// `tp->data_segs_out`.
@@ -62,6 +64,7 @@ impl Pacer {
         Pacer {
             rate: 0,
             next_departure: 0,
+            blocked: false,
             mss: mss.max(1),
             segs_out: 0,
             burst: MIN_TSO_SEGS,

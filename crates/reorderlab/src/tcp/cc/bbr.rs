@@ -19,9 +19,11 @@
 //! connection's delivery counters and state ([`BbrAck`]) and applies what
 //! it returns ([`BbrOut`]). Unit tests: `bbr_tests.rs`.
 
-use crate::engine::rng::Rng;
+use super::ops::{CongestionOps, Window};
+use crate::engine::rng::{Component, Rng};
 use crate::engine::time::NS_PER_SEC;
 use crate::engine::Time;
+use crate::num::floor;
 use crate::tcp::minmax::{Extreme, WindowedExtreme};
 use crate::tcp::pacing::{GSO_MAX_BYTES, PACING_SHIFT};
 
@@ -231,6 +233,19 @@ impl Bbr {
         }
     }
 
+    /// The connection's segment size, `HZ` and flow (whose stream of run
+    /// seed 0 draws the phases until [`Self::reseed`]).
+    pub fn configure(&mut self, mss: u32, hz: u32, flow: u32) {
+        self.mss = mss.max(1);
+        self.hz = hz.max(1);
+        self.rng = Rng::for_component(0, Component::Flow, flow as u64);
+    }
+
+    /// Draw PROBE_BW's start phases from `rng` (the flow's stream).
+    pub fn reseed(&mut self, rng: Rng) {
+        self.rng = rng;
+    }
+
     /// The jiffies clock (`tcp_jiffies32`).
     #[inline]
     pub fn jiffies(&self, now: Time) -> u64 {
@@ -267,6 +282,12 @@ impl Bbr {
         } else {
             self.max_bw()
         }
+    }
+
+    /// [`Self::bw`] in segments per second (`bbr_get_info`'s `bbr_bw`
+    /// divided by the segment size).
+    pub fn bw_segments_per_sec(&self) -> f64 {
+        self.bw() as f64 * 1e6 / BW_UNIT as f64
     }
 
     /// `bbr_extra_acked`.
@@ -414,6 +435,19 @@ impl Bbr {
         let max_aggr = (self.bw() as u128 * EXTRA_ACKED_MAX_US as u128 / BW_UNIT as u128) as u64;
         let aggr = (EXTRA_ACKED_GAIN * self.extra_acked()) >> BBR_SCALE;
         aggr.min(max_aggr) as u32
+    }
+}
+
+/// BBR in the controller interface: it grows nothing itself on the
+/// window-growth hooks (its cwnd comes from [`Bbr::on_rate_sample`] on
+/// every ACK), and on a congestion event it only saves cwnd
+/// (`bbr_ssthresh`: ssthresh unchanged).
+impl CongestionOps for Bbr {
+    fn on_ack(&mut self, _w: &mut Window, _acked: u32, _now: Time, _srtt: Option<Time>) {}
+
+    fn ssthresh_after_loss(&mut self, w: &Window, _flight: u32, _now: Time) -> f64 {
+        self.save_cwnd(floor(w.cwnd).max(1.0) as u32);
+        w.ssthresh
     }
 }
 

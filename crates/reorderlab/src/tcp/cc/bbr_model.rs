@@ -15,7 +15,7 @@ use crate::tcp::rate::RateSample;
 impl Bbr {
     /// `bbr_main`: update the model from the ACK's rate sample, then the
     /// pacing rate and cwnd.
-    pub fn on_ack(&mut self, rs: &RateSample, a: &BbrAck, srtt: Option<Time>) -> BbrOut {
+    pub fn on_rate_sample(&mut self, rs: &RateSample, a: &BbrAck, srtt: Option<Time>) -> BbrOut {
         let mut out = BbrOut {
             cwnd: a.cwnd,
             ssthresh: None,

@@ -74,7 +74,7 @@ impl Flow {
             ..RateSample::default()
         };
         let a = self.ctx();
-        let out = self.b.on_ack(&rs, &a, Some(rtt));
+        let out = self.b.on_rate_sample(&rs, &a, Some(rtt));
         self.cwnd = out.cwnd;
         out
     }
@@ -287,7 +287,7 @@ fn app_limited_samples_cannot_lower_the_estimate() {
         ..RateSample::default()
     };
     let a = f.ctx();
-    f.b.on_ack(&rs, &a, Some(ms(100)));
+    f.b.on_rate_sample(&rs, &a, Some(ms(100)));
     assert_eq!(f.b.max_bw(), bw_of(20));
     assert_eq!(f.b.rtt_cnt, 2, "the round still counts");
 }
