@@ -83,3 +83,58 @@ fn bbr_under_reordering_keeps_its_rate() {
     let util = f.throughput_bps / RATE;
     assert!(util > 0.7, "utilisation {util}");
 }
+
+/// Pacing for another controller (`tcp.pacing`, Linux's
+/// `tcp_update_pacing_rate`): the rate follows 2 x cwnd / srtt in slow
+/// start (cwnd < ssthresh / 2) and 1.2 x after, sampled series against
+/// series; `pacing = false` is the unpaced run, byte for byte.
+#[test]
+fn pacing_follows_cwnd_over_srtt() {
+    let flow = |pacing: Option<bool>| {
+        let mut f = linux_flow("cubic");
+        f.tcp.pacing = pacing;
+        let mut sc = scenario(10.0, chain(RATE, DELAY, 1e9, 62), vec![f]);
+        sc.record.series = ["cwnd", "ssthresh", "srtt", "pacing_rate", "pipe"]
+            .map(String::from)
+            .to_vec();
+        sc.record.interval = 0.05;
+        run_checked(&sc, 1).result()
+    };
+    let unpaced = flow(None);
+    assert_eq!(format!("{unpaced:?}"), format!("{:?}", flow(Some(false))));
+    let paced = flow(Some(true));
+    assert_ne!(format!("{:?}", paced.flows), format!("{:?}", unpaced.flows));
+    let s = serde_json::to_value(&paced).unwrap();
+    let col = |name: &str| -> Vec<f64> {
+        s["series"]["0"][name]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap_or(f64::NAN))
+            .collect()
+    };
+    let (cwnd, ss, srtt, rate) = (
+        col("cwnd"),
+        col("ssthresh"),
+        col("srtt"),
+        col("pacing_rate"),
+    );
+    let mut checked = 0;
+    for i in 0..cwnd.len() {
+        if !(srtt[i] > 0.0 && rate[i] > 0.0) {
+            continue;
+        }
+        let ratio = if cwnd[i] < ss[i] / 2.0 { 2.0 } else { 1.2 };
+        let want = ratio * cwnd[i].floor() / srtt[i];
+        // the rate was set at the last ACK; cwnd and srtt may have moved
+        // since by a timer (none here) or by rounding: within 2 %
+        if (rate[i] / want - 1.0).abs() < 0.02 {
+            checked += 1;
+        }
+    }
+    assert!(
+        checked * 10 >= cwnd.len() * 9,
+        "{checked} of {}",
+        cwnd.len()
+    );
+}
