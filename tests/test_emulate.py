@@ -92,6 +92,7 @@ def test_linux_classic_turns_off_every_switch_it_can() -> None:
         ('[flows.receiver]\ndelayed_ack = "rfc1122"\n', "", "flows[0].receiver.delayed_ack"),
         ("[flows.receiver]\ndelack_timeout = 0.04\n", "", "flows[0].receiver.delack_timeout"),
         ("[flows.receiver]\nmax_sack_blocks = 2\n", "", "flows[0].receiver.max_sack_blocks"),
+        ("[flows.tcp]\npacing = true\n", "", "flows[0].tcp.pacing"),
         ("", '[record]\nseries = ["fa_ratio"]\n', "record.series[0]"),
         ("", "[record]\ntrace_window = [0.0, 1.0]\n", "record.trace_window"),
         ("", '[[record.pcap]]\nlink = "R1->R2"\n', "record.pcap"),
@@ -110,6 +111,18 @@ def test_what_the_kernel_cannot_do_is_refused_naming_the_field(
         sc = sc.with_params({"flows[0].variant": "SACK"})
     message = error_of(sc)
     assert message.startswith(f"{field}:"), message
+
+
+def test_bbr_paces_itself_in_the_kernel() -> None:
+    """Issue 37: bbr is the route's congctl; it always paces, so
+    ``pacing = true`` is accepted with it and ``false`` refused."""
+    known = kernel.available_congestion_controls()
+    if known and "bbr" not in known:
+        pytest.skip("this kernel has no bbr")
+    sc = scenario(flow="[flows.tcp]\npacing = true\n").with_params({"flows[0].cc": "bbr"})
+    assert check(sc).flows[0].sender_route[:2] == ["congctl", "bbr"]
+    off = sc.with_params({"flows[0].tcp.pacing": False})
+    assert error_of(off).startswith("flows[0].tcp.pacing:")
 
 
 def test_a_field_at_its_default_is_not_refused() -> None:
