@@ -21,8 +21,7 @@ Setting (``docs/fabrics.md``)
 Senders (every flow of a run the same)
     The DupThresh family: ``NewReno`` (no SACK), ``SACK`` (RFC 6675);
     DSACK-TA (RR-TCP's adaptive DupThresh); the RACK family: ``RACK-TLP``
-    (RFC 8985) and the ``Linux`` model; ``TCP-PR`` (timer-based, no
-    duplicate ACKs).
+    (RFC 8985) and the ``Linux`` model. TCP-PR is left out (:data:`VARIANTS`).
 
 Measures, per run and sender
     FCT slowdown: a flow's completion time over its ideal (its bytes at the
@@ -66,8 +65,10 @@ FAILED = "agg0->core0"
 
 POLICIES = ("ecmp", "spray", "round_robin")
 FABRICS = ("symmetric", "failed link")
-#: The DupThresh family, RR-TCP's adaptive DupThresh, the RACK family, TCP-PR.
-VARIANTS = ("NewReno", "SACK", "DSACK-TA", "RACK-TLP", "Linux", "TCP-PR")
+#: The DupThresh family, RR-TCP's adaptive DupThresh, the RACK family. (TCP-PR
+#: is left out: on this loaded fabric it finishes 9-44 % of its flows in the
+#: 0.5 s run, though a lone flow completes in 0.85 ms; not investigated yet.)
+VARIANTS = ("NewReno", "SACK", "DSACK-TA", "RACK-TLP", "Linux")
 
 SEEDS = Modes(full=10, quick=4)
 
