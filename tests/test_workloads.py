@@ -134,3 +134,21 @@ def test_the_ideal_fct_is_the_fabric_without_contention() -> None:
     )
     fct = float(run(sc, seed=1).flows["fct"].iloc[0])
     assert fct == pytest.approx(spray_setting.ideal_fct(0, 15), rel=1e-6)
+
+
+def test_a_workload_is_the_same_in_processes_threads_and_dask() -> None:
+    """The same scenario and seeds: the same table in this process, in two
+    worker processes, and on Dask (each flow's pair, size and start come
+    from the run's seed alone)."""
+    sc = Scenario.from_dict(_fabric(distribution="web_search", jitter=1e-5) | {"duration": 0.05})
+    grid = [({"case": "permutation"}, sc)]
+
+    def table(**how: Any) -> pd.DataFrame:
+        df = rl.sweep(grid, seeds=[1, 2], store=None, progress=False, **how)
+        return df.drop(columns=["wall_s"])
+
+    local = table(workers=1)
+    pd.testing.assert_frame_equal(local, table(workers=2))
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    pd.testing.assert_frame_equal(local, table(backend="dask", workers=1))
+    assert local["f15.start"].nunique() == 2, "each seed draws its own starts"
