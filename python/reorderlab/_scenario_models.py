@@ -83,7 +83,7 @@ Queue = Annotated[DroptailQueue | RedQueue, Field(discriminator="kind")]
 
 
 #: How a switch picks one of its equal-cost uplinks for a packet.
-LoadBalancing = Literal["ecmp", "spray", "round_robin"]
+LoadBalancing = Literal["ecmp", "spray", "round_robin", "adaptive"]
 
 
 class LinkSpec(Model):

@@ -104,7 +104,7 @@ def plot(df: pd.DataFrame, out: Path, quick: bool) -> None:
     for ax, fabric in zip(axes, FABRICS, strict=True):
         for j, policy in enumerate(POLICIES):
             ys = [float(means[(fabric, policy, v)]) for v in VARIANTS]
-            ax.bar(x + (j - 1) * width, ys, width, label=policy)
+            ax.bar(x + (j - (len(POLICIES) - 1) / 2) * width, ys, width, label=policy)
         ax.set_xticks(x, VARIANTS, rotation=30, ha="right")
         ax.set_title(fabric)
         ax.set_yscale("log")

@@ -13,7 +13,8 @@ Setting (``docs/fabrics.md``)
     Traffic: three random permutations at once (every host sends three
     1 MB flows and receives three), each flow starting within 10 us of 0.
     Every switch balances by ECMP (one path per flow), random per-packet
-    spraying, or per-packet round robin. The asymmetric fabric has one
+    spraying, per-packet round robin, or adaptively (each packet to the
+    uplink with the least queued, DRILL-like). The asymmetric fabric has one
     cable down, ``agg0 - core0``: pod 0's traffic to other pods leaves
     through the remaining core links of its aggregation switches, and
     sprayed packets of a flow see different queues.
@@ -63,7 +64,7 @@ MIN_RTO = 0.01
 DURATION = 0.5
 FAILED = "agg0->core0"
 
-POLICIES = ("ecmp", "spray", "round_robin")
+POLICIES = ("ecmp", "spray", "round_robin", "adaptive")
 FABRICS = ("symmetric", "failed link")
 #: The DupThresh family, RR-TCP's adaptive DupThresh, the RACK family. (TCP-PR
 #: is left out: on this loaded fabric it finishes 9-44 % of its flows in the
