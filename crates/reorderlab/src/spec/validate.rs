@@ -277,7 +277,7 @@ impl Scenario {
         if self.flows.is_empty() && self.traffic.is_empty() && self.workloads.is_empty() {
             return Err(SpecError::new(
                 "flows",
-                "must list at least one flow (or a traffic generator or workload), got []",
+                "must list at least one flow (or a traffic generator), got []",
             ));
         }
         for (i, f) in self.flows.iter().enumerate() {
