@@ -22,6 +22,8 @@ from reorderlab.papers.kit.runs import Plan
 from reorderlab.plot import in_background
 from reorderlab.report import ReportError, read_claims
 from reorderlab.reproduce_progress import Progress
+from reorderlab.run_info import record_papers
+from reorderlab.runner import engine_version
 from reorderlab.store import Store
 
 __all__ = ["reproduce"]
@@ -89,6 +91,7 @@ def reproduce(
                 progress.figure_done(rec)
                 if i + 1 == len(chosen) or chosen[i + 1].paper != rec.paper:
                     path = _write_paper(out_dir, rec.paper, by_paper[rec.paper], figure)
+                    record_papers(out_dir, [rec.paper], quick, engine_version())
                     if on_paper is not None:
                         on_paper(rec.paper, by_paper[rec.paper])
                     progress.paper_done(rec.paper, by_paper[rec.paper], str(path))
