@@ -474,16 +474,25 @@ def under_settings(
     return pd.DataFrame(rows)
 
 
-def throughput_figure(figure: str, xlabel: str, title: str, *, logx: bool = False) -> LineFigure:
+def throughput_figure(
+    figure: str, xlabel: str, title: str, *, logx: bool = False, symlogy: bool = False
+) -> LineFigure:
     """``<figure>_throughput``: the studied flow's throughput, one line per
     curve (:func:`curves`). The plot writes a CSV of its points, which must
-    not replace the figure's table (``<figure>.csv``)."""
-    return LineFigure(f"{figure}_throughput", xlabel, "throughput (Mb/s)", title, logx=logx)
+    not replace the figure's table (``<figure>.csv``). ``symlogy``: a y axis
+    logarithmic above 1 Mb/s (throughputs spanning decades, 0 among them)."""
+    return LineFigure(
+        f"{figure}_throughput", xlabel, "throughput (Mb/s)", title, logx=logx, symlogy=symlogy
+    )
 
 
-def sensitivity_throughput(figure: str, xlabel: str, title: str, *, logx: bool) -> LineFigure:
+def sensitivity_throughput(
+    figure: str, xlabel: str, title: str, *, logx: bool, symlogy: bool = False
+) -> LineFigure:
     """``<figure>_sensitivity``: one line per curve and setting (:func:`setting_curves`)."""
-    return sensitivity_figure(figure, xlabel, "throughput (Mb/s)", title, logx=logx)
+    return sensitivity_figure(
+        figure, xlabel, "throughput (Mb/s)", title, logx=logx, symlogy=symlogy
+    )
 
 
 def curves(runs: pd.DataFrame, xscale: float = 1.0) -> Lines:

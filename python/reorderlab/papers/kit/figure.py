@@ -38,6 +38,10 @@ class LineFigure:
     logx: bool = False
     logy: bool = False
     styles: Mapping[str, str] | None = None
+    #: a y axis logarithmic above 1, linear below (values spanning decades and 0)
+    symlogy: bool = False
+    #: series label -> the label of its own y axis (one quantity per axis)
+    panels: Mapping[str, str] | None = None
 
     def draw(self, out: Path, series: Mapping[str, Any], **fields: Any) -> list[Path]:
         """Plot ``series`` under ``out``; ``fields`` fill the stem, the
@@ -56,6 +60,8 @@ class LineFigure:
             logx=self.logx,
             logy=self.logy,
             styles=self.styles,
+            symlogy=self.symlogy,
+            panels=self.panels,
         )
 
 
