@@ -58,7 +58,7 @@ def line_plot(
     spanning decades, zero among them). ``panels``: series label -> the
     label of its own y axis, one panel per distinct label, stacked over a
     shared x axis (one quantity per axis); the CSV keeps ``ylabel``. A
-    series drawing exactly the points of an earlier one is drawn dashed
+    series on top of an earlier one (:func:`coinciding`) is drawn dashed
     with hollow markers over it and says so in the legend, not hidden.
     """
     out_dir = Path(out)
@@ -154,19 +154,28 @@ class _FigureSpec:
     panels: dict[str, str] = field(default_factory=dict)
 
 
+#: Two curves closer than this share of the y axis's span at every point
+#: are drawn on top of each other (a few pixels of a figure here).
+ON_TOP = 0.01
+
+
 def coinciding(
     series: Mapping[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]],
 ) -> dict[str, str]:
-    """Each series whose points (x, y and error) are exactly those of an
-    earlier one -> the first such one's label."""
-    seen: dict[tuple[tuple[float, ...], ...], str] = {}
+    """Each series drawn on top of an earlier one -> that one's label: the
+    same x values, and every y within :data:`ON_TOP` of the span of all
+    the y values (equal points included)."""
+    ys_all = [float(y) for _, ys, _ in series.values() for y in ys if y == y]
+    span = (max(ys_all) - min(ys_all)) if ys_all else 0.0
     same: dict[str, str] = {}
-    for label, (xs, ys, err) in series.items():
-        key = (tuple(xs), tuple(ys), tuple(err) if err is not None else ())
-        if key in seen and len(xs):
-            same[label] = seen[key]
-        else:
-            seen.setdefault(key, label)
+    items = list(series.items())
+    for i, (label, (xs, ys, _)) in enumerate(items):
+        for other, (oxs, oys, _) in items[:i]:
+            if other in same or not len(xs) or list(xs) != list(oxs):
+                continue
+            if all(abs(float(a) - float(b)) <= ON_TOP * span for a, b in zip(ys, oys, strict=True)):
+                same[label] = other
+                break
     return same
 
 
@@ -185,7 +194,7 @@ def _draw(spec: _FigureSpec) -> None:
         if label in same:  # drawn over the curve it equals, and still seen
             style = style.replace("-", "") + "--"
             extra = {"mfc": "none", "ms": 9, "zorder": 3}
-            label = f"{label} (same points as {same[label]})"
+            label = f"{label} (on top of {same[label]})"
         if err is not None:
             ax.errorbar(xs, ys, yerr=err, fmt=style, label=label, capsize=3, **extra)
         else:
