@@ -59,8 +59,7 @@ def reproduce(
     # every figure's plan at once (for the ETA, and for the look-ahead); a
     # figure with steps of its own makes its plan when it runs
     plans: list[Plan | None] = [
-        rec.points(quick) if type(rec) is FigureRecipe else None
-        for rec in chosen
+        rec.points(quick) if type(rec) is FigureRecipe else None for rec in chosen
     ]
     progress = Progress(
         chosen,
