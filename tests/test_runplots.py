@@ -80,10 +80,10 @@ def test_causes_and_ground_truth_match_the_flows_counters(busy: rl.Result) -> No
         assert causes.count(cause) == flow[f"{cause}_retransmits"], cause
     assert sum(detail["retx_spurious"]) == flow["spurious_retransmits"] > 0
     # every traced retransmission is one of the trace's copies >= 1, in order
-    trace = busy.trace(0)["sent"]
-    again = trace[trace["copy"] > 0]
-    assert detail["retx_seq"] == again["seq"].tolist()
-    assert detail["retx_t"] == again["t"].tolist()
+    trace = busy.to_dict()["traces"]["0"]
+    again = [i for i, c in enumerate(trace["send_copy"]) if c > 0]
+    assert detail["retx_seq"] == [trace["send_seq"][i] for i in again]
+    assert detail["retx_t"] == [trace["send_t"][i] for i in again]
 
 
 def test_the_drawn_retransmissions_are_the_traces(busy: rl.Result) -> None:
@@ -107,12 +107,14 @@ def test_the_drawn_retransmissions_are_the_traces(busy: rl.Result) -> None:
             drawn += int(mask.sum())
     assert drawn == len(t) > 0
     (acks,) = _gid(fig, "acks")
-    assert np.array_equal(acks.get_xdata(), busy.trace(0)["acks"]["t"])  # type: ignore[attr-defined]
+    trace = busy.to_dict()["traces"]["0"]
+    assert np.array_equal(acks.get_xdata(), trace["ack_t"])  # type: ignore[attr-defined]
     (edge,) = _gid(fig, "rwnd")
-    expected = busy.trace(0)["acks"]["ack"].to_numpy() + 40
+    expected = np.asarray(trace["ack_seq"]) + 40
     assert np.array_equal(edge.get_ydata(), expected)  # type: ignore[attr-defined]
     segs = _gid(fig, "segments")[0]
-    assert len(segs.get_segments()) == int((busy.trace(0)["sent"]["copy"] == 0).sum())  # type: ignore[attr-defined]
+    firsts = sum(1 for c in trace["send_copy"] if c == 0)
+    assert len(segs.get_segments()) == firsts  # type: ignore[attr-defined]
     sacks = sum(len(s.get_segments()) for g in ("sack", "dsack") for s in _gid(fig, g))  # type: ignore[attr-defined]
     assert sacks == len(detail["sack_t"]) > 0
     assert _gid(fig, "dsack"), "a spurious retransmission brings a DSACK"
