@@ -328,7 +328,7 @@ def test_reproduce_writes_the_report(tmp_path: Path, cli_env: dict[str, str]) ->
     }
     assert tally_text(kinds) in text
     pngs = [link for link in page.links if link.endswith(".png")]
-    assert sorted(pngs) == ["baseline/random_loss_throughput.png", "baseline/undisturbed_cwnd.png"]
+    assert sorted(pngs) == ["baseline/random-loss-throughput.png", "baseline/undisturbed-cwnd.png"]
     for link in pngs:  # drawn in the background, written before the report
         assert (out / link).read_bytes().startswith(b"\x89PNG")
 

@@ -72,14 +72,14 @@ def test_every_image_and_link_resolves_and_the_claim_counts_match(results: Path)
 def test_the_check_sees_a_missing_image_link_or_wrong_count(results: Path, tmp_path: Path) -> None:
     broken = tmp_path / "results"
     shutil.copytree(results, broken)
-    (broken / "baseline" / "undisturbed_cwnd.png").unlink()
+    (broken / "baseline" / "undisturbed-cwnd.png").unlink()
     (broken / "compare" / "reorder-only" / "runs.csv").unlink()
     claims_path = broken / "baseline" / "claims.json"
     claims = json.loads(claims_path.read_text())
     claims[0]["holds"] = not claims[0]["holds"]
     claims_path.write_text(json.dumps(claims))  # the page still shows the old count
     problems = "\n".join(check_report(broken).problems)
-    assert "image does not load: baseline/undisturbed_cwnd.png" in problems
+    assert "image does not load: baseline/undisturbed-cwnd.png" in problems
     assert "link to a missing file: compare/reorder-only/runs.csv" in problems
     assert "counts on the page" in problems
     assert "does not start" in problems  # the headline's tallies

@@ -412,8 +412,8 @@ def figure_table(
     free: pd.DataFrame | None = None,
 ) -> Derived[FigureData]:
     """Figs. 9-11's table step: ``<figure>.csv`` (the seed summary of every
-    curve), ``<figure>_runs.csv`` (the paper's curves run by run),
-    ``<figure>_sensitivity_runs.csv`` and ``<figure>_sensitivity_verdicts.csv``
+    curve), ``<figure>-runs.csv`` (the paper's curves run by run),
+    ``<figure>-sensitivity-runs.csv`` and ``<figure>-sensitivity-verdicts.csv``
     (:func:`under_settings`; ``free``: the runs without reordering, when
     not among the figure's own). The figure's runs are the data, with
     ``free`` among them."""
@@ -433,7 +433,7 @@ def figure_table(
 
 
 def verdict_rows(setting: str, claims: Sequence[Claim]) -> list[dict[str, Any]]:
-    """``<figure>_sensitivity_verdicts.csv``'s rows of one setting: per
+    """``<figure>-sensitivity-verdicts.csv``'s rows of one setting: per
     claim made on that setting's runs and per seeded test of it (``test``:
     its index), the test's estimate, interval and verdict, and the claim's."""
     return [
