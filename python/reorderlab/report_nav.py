@@ -45,6 +45,13 @@ def _by_value(papers: Mapping[str, Mapping[str, str]], field: str) -> str:
     return "; ".join(f"{v} ({', '.join(ks)})" for v, ks in sorted(values.items()))
 
 
+def _dates(dates: Sequence[str]) -> str:
+    """One date, or the first and the last (each paper keeps its own)."""
+    if len(dates) == 1:
+        return dates[0]
+    return f"{dates[0]} to {dates[-1]} (each paper when its last figure was done)"
+
+
 def header_html(info: RunInfo | None) -> str:
     """The header's facts as a definition list (``dl.meta``)."""
     if info is None or not info.papers:
@@ -55,7 +62,7 @@ def header_html(info: RunInfo | None) -> str:
         engines = {k: {"engine": _revision(v["engine"])} for k, v in info.papers.items()}
         rows = [
             ("mode", mode + (" (short runs, fewer seeds)" if mode == "quick" else "")),
-            ("date", _by_value(info.papers, "date")),
+            ("date", _dates(info.dates())),
             ("engine", _by_value(engines, "engine")),
             ("machine", info.machine),
         ]
