@@ -75,7 +75,7 @@ def cmd_run(a: argparse.Namespace) -> None:
     if a.out is not None:
         con.print(f"wrote {a.out}/")
     if a.plot:
-        from reorderlab.cli.plot import plot_result
+        from reorderlab.cli.plot_output import plot_result
 
         with errors():
             plot_result(result, a.out, argparse.Namespace(flow=0, kind=None, window=None))

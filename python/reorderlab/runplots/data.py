@@ -5,12 +5,31 @@ draw and what the tests compare with the drawn artists."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import numpy as np
 
-from reorderlab.runner import Result
+__all__ = ["CAUSES", "Result", "Retransmissions", "TsgData", "queue_data", "tsg_data"]
 
-__all__ = ["CAUSES", "Retransmissions", "TsgData", "queue_data", "tsg_data"]
+
+class Result(Protocol):
+    """What the pictures read of a run: :class:`reorderlab.runner.Result`
+    (named by its members, so that the runner, whose ``plot_tsg`` draws
+    with this package, is not imported here)."""
+
+    _data: dict[str, Any]
+
+    @property
+    def scenario_name(self) -> str: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    def _flow_index(self, flow: int | str) -> int: ...
+
+    def flow(self, flow: int | str = 0) -> dict[str, Any]: ...
+
+    def series(self, flow: int | str = 0) -> dict[str, np.ndarray]: ...
 
 #: Causes of a retransmission as the core names them (``trace_details``).
 CAUSES = ("fast", "timeout", "probe")

@@ -9,8 +9,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from reorderlab.runner import Result
-from reorderlab.runplots.data import queue_data, tsg_data
+from reorderlab.runplots.data import Result, queue_data, tsg_data
 from reorderlab.runplots.queue import queue_figure
 from reorderlab.runplots.state import state_figure
 from reorderlab.runplots.tsg import tsg_figure
