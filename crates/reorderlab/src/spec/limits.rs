@@ -254,6 +254,16 @@ fn items(s: &Scenario) -> Vec<Item> {
         what: format!("{} flows", num(flows)),
         bytes: flows * FLOW_BYTES as f64,
     });
+    if let Some((shape, _)) = super::check_workload::fabric_of(&s.topology) {
+        for (i, w) in s.workloads.iter().enumerate() {
+            let n = w.flow_count(shape.hosts) as f64;
+            out.push(Item {
+                path: format!("workloads[{i}]"),
+                what: format!("{} flows", num(n)),
+                bytes: n * FLOW_BYTES as f64,
+            });
+        }
+    }
     for (i, t) in s.traffic.iter().enumerate() {
         let conns = match t.kind {
             TrafficKind::Http => 1.0,
