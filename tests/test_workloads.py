@@ -108,7 +108,7 @@ def test_the_spraying_recipe_measures_and_claims(tmp_path: Path) -> None:
         )
     }
     assert all(c.quote and c.seed_share is not None for c in claims)
-    assert (tmp_path / "fct_p99.png").exists()
+    assert (tmp_path / "fct-p99.png").exists()
 
 
 def test_the_ideal_fct_is_the_fabric_without_contention() -> None:

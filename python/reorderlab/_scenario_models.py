@@ -945,6 +945,12 @@ class RecordSpec(Model):
         default_factory=list
     )
 
+    #: With a `trace_window`: also record each ACK's SACK blocks, each retransmission's cause and
+    #: whether the ground truth calls it spurious, the copies dropped, the receiver window, and
+    #: every link's queue at each sample of `series` (what `reorderlab plot` draws); unset = none
+    #: of this (left out of the serialised spec).
+    trace_details: Bool | None = None
+
     #: Packet captures (`docs/pcap.md`), written only by a run given an output folder; a capture
     #: never changes the run, so it is no part of its identity (left out of the serialised spec
     #: when empty).

@@ -8,7 +8,7 @@ use crate::app::{HttpSource, PageSource};
 use crate::engine::event::TIMER_KINDS;
 use crate::engine::time::{after, secs, tx_time};
 use crate::engine::{Event, EventQueue, Time, TimerSlot};
-use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
+use crate::metrics::{DetailRecorder, EngineCounters, SeriesRecorder, TraceRecorder};
 use crate::net::fattree::Shape;
 use crate::net::{Link, Routes};
 use crate::spec::{
@@ -173,6 +173,7 @@ impl Simulation {
             })
             .collect();
         let (recorder, tracer) = recorders(scenario, flows.len());
+        let details = detail_recorder(scenario, flows.len());
         let mut sim = Simulation {
             name: scenario.name.clone(),
             seed,
@@ -189,6 +190,7 @@ impl Simulation {
             counters: EngineCounters::default(),
             recorder,
             tracer,
+            details,
             pcap: None,
             memory_limit,
             failure: None,
@@ -248,4 +250,27 @@ fn recorders(scenario: &Scenario, flows: usize) -> (Option<SeriesRecorder>, Opti
         _ => None,
     };
     (recorder, tracer)
+}
+
+/// The recorder of what a time-sequence graph adds to the trace, if the
+/// scenario asks for it (`record.trace_details`, with a `trace_window`).
+fn detail_recorder(scenario: &Scenario, flows: usize) -> Option<DetailRecorder> {
+    let record = &scenario.record;
+    let [from, until] = record.trace_window.as_slice() else {
+        return None;
+    };
+    if record.trace_details != Some(true) {
+        return None;
+    }
+    let which: Vec<u32> = if record.flows.is_empty() {
+        (0..flows as u32).collect()
+    } else {
+        record.flows.clone()
+    };
+    Some(DetailRecorder::new(
+        secs(*from),
+        secs(*until),
+        &which,
+        flows,
+    ))
 }

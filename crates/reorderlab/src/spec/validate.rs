@@ -184,6 +184,12 @@ fn check_record(s: &Scenario) -> Check {
             ));
         }
     }
+    if r.trace_details.is_some() && r.trace_window.is_empty() {
+        return Err(SpecError::new(
+            "record.trace_details",
+            "needs record.trace_window = [from, until] (the details are those of the trace)",
+        ));
+    }
     // each bound's own range is declared (a time >= 0)
     match r.trace_window.as_slice() {
         [] => {}

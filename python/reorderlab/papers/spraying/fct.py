@@ -14,6 +14,7 @@ import pandas as pd
 from reorderlab.checks import band, ratio
 from reorderlab.claims import Claim
 from reorderlab.papers.kit.claims import paper_claim, per_seed
+from reorderlab.papers.kit.names import artifact_stem
 from reorderlab.papers.kit.recipe import Derived, recipe
 from reorderlab.papers.kit.runs import RUNS, Plan, Runs, Sweep
 from reorderlab.papers.spraying.setting import (
@@ -114,7 +115,7 @@ def plot(df: pd.DataFrame, out: Path, quick: bool) -> None:
     fig.suptitle(f"k = 4 fat-tree, 3 x 1 MB permutations ({seeds} seeds)")
     fig.tight_layout()
     out.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out / "fct_p99.png", dpi=110)
+    fig.savefig(out / f"{artifact_stem('fct_p99')}.png", dpi=110)
     plt.close(fig)
 
 
