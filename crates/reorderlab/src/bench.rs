@@ -78,6 +78,7 @@ pub fn ref_rrtcp_nodelay() -> Scenario {
         impairments: vec![],
         multipath: vec![],
         traffic: vec![],
+        workloads: vec![],
         flows: vec![flow(
             "S1",
             "D",
@@ -128,6 +129,7 @@ pub fn ref_gigabit() -> Scenario {
         impairments: vec![],
         multipath: vec![],
         traffic: vec![],
+        workloads: vec![],
         flows: (0..pairs)
             .map(|i| {
                 let mut f = flow(
@@ -210,6 +212,7 @@ pub fn ref_tcppr_http() -> Scenario {
         impairments: vec![],
         multipath: vec![],
         traffic: vec![web],
+        workloads: vec![],
         flows: (0..pairs)
             .map(|i| {
                 let mut f = flow(
@@ -262,6 +265,7 @@ pub fn ref_highspeed() -> Scenario {
         impairments: vec![],
         multipath: vec![],
         traffic: vec![web("S1", "D1"), web("D2", "S2")],
+        workloads: vec![],
         flows: vec![f],
         record: Default::default(),
     }
@@ -327,6 +331,7 @@ pub fn scaling_scenario(rate: f64, flows: u32, rtt: f64, duration: f64) -> Scena
         impairments: vec![],
         multipath: vec![],
         traffic: vec![],
+        workloads: vec![],
         flows: (0..flows)
             .map(|i| {
                 let mut f = flow(
