@@ -14,15 +14,16 @@ slow: every import of the package runs this.
 
 from __future__ import annotations
 
+# the C part of ``signal``, loaded with the interpreter: ``signal`` itself
+# imports ``enum`` first, 10-25 ms of the very window this module closes
+import _signal as signal  # type: ignore[import-not-found]
 import os
-import signal
 import sys
-from types import FrameType
 
 __all__ = ["as_command", "commands_own_ctrl_c", "interrupted", "standard_streams"]
 
 
-def interrupted(signum: int, frame: FrameType | None) -> None:
+def interrupted(signum: int, frame: object) -> None:
     """Ctrl-C before a command has begun its work (or outside its own
     handling, :func:`reorderlab.cli.common.errors`): one line, exit 130 at
     once; nothing was run that could be kept."""
