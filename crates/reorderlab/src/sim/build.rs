@@ -9,8 +9,11 @@ use crate::engine::event::TIMER_KINDS;
 use crate::engine::time::{after, secs, tx_time};
 use crate::engine::{Event, EventQueue, Time, TimerSlot};
 use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
+use crate::net::fattree::Shape;
 use crate::net::{Link, Routes};
-use crate::spec::{FlowSpec, ReceiverSpec, Scenario, SpecError, TrafficKind, TrafficSpec};
+use crate::spec::{
+    FlowSpec, ReceiverSpec, Scenario, SpecError, Topology, TrafficKind, TrafficSpec,
+};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::variants;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
@@ -80,6 +83,23 @@ fn new_traffic(
     }
 }
 
+/// The flows of the scenario's fabric workloads, after its own flows, in
+/// workload order (`spec/workload.rs`).
+fn expand_workloads(scenario: &Scenario, seed: u64) -> Vec<FlowSpec> {
+    let Topology::FatTree { k, tiers, .. } = scenario.topology else {
+        return Vec::new();
+    };
+    let hosts = Shape::new(k, tiers).hosts;
+    (scenario.workloads.iter().enumerate())
+        .flat_map(|(w, ws)| {
+            let mss = variants::resolve(&ws.variant, &ws.tcp, 1)
+                .expect("validated variant")
+                .mss;
+            ws.expand(w, hosts, seed, mss)
+        })
+        .collect()
+}
+
 /// Unloaded one-way latency of a `bytes`-byte packet from `from` to `to`
 /// along the routing table: propagation plus serialisation on every hop.
 fn one_way_latency(links: &[Link], routing: &Routes, from: u32, to: u32, bytes: u32) -> Time {
@@ -139,7 +159,8 @@ impl Simulation {
         let graph = NetGraph::new(scenario, seed);
         let end = secs(scenario.duration);
         let warmup = secs(scenario.warmup);
-        let flows: Vec<Flow> = (scenario.flows.iter().enumerate())
+        let expanded = expand_workloads(scenario, seed);
+        let flows: Vec<Flow> = (scenario.flows.iter().chain(&expanded).enumerate())
             .map(|(i, fs)| new_flow(i as u32, fs, &graph.node_index, warmup))
             .collect();
         let traffic = (scenario.traffic.iter().enumerate())

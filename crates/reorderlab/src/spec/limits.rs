@@ -257,6 +257,16 @@ fn items(s: &Scenario) -> Vec<Item> {
         what: format!("{} flows", num(flows)),
         bytes: flows * FLOW_BYTES as f64,
     });
+    if let Some((shape, _)) = super::check_workload::fabric_of(&s.topology) {
+        for (i, w) in s.workloads.iter().enumerate() {
+            let n = w.flow_count(shape.hosts) as f64;
+            out.push(Item {
+                path: format!("workloads[{i}]"),
+                what: format!("{} flows", num(n)),
+                bytes: n * FLOW_BYTES as f64,
+            });
+        }
+    }
     for (i, t) in s.traffic.iter().enumerate() {
         // connections open from the start: an http session's one; a page
         // session opens its own as it requests pages (each then counted
