@@ -138,7 +138,15 @@ def _interrupted_at(
     args: list[str], cwd: Path, env: dict[str, str], cpu_s: float
 ) -> tuple[int, str]:
     proc = subprocess.Popen(
-        args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        args,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # a shell without job control starts background commands with
+        # SIGINT ignored, and a child inherits that: Ctrl-C as at a terminal
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     # a sweep's driver idles once its workers run: its CPU time stops there
     latest = time.monotonic() + cpu_s + 15
