@@ -213,6 +213,9 @@ def test_not_root_is_one_line_with_exit_code_1() -> None:
         return
     if shutil.which("setpriv") is None:
         pytest.skip("setpriv (util-linux) is not installed: cannot drop root")
+    cannot = _nobody_cannot_import()
+    if cannot is not None:
+        pytest.skip(cannot)
     # pytest's tmp_path is private to root: a folder anyone can read
     with tempfile.TemporaryDirectory() as folder:
         Path(folder).chmod(0o755)
@@ -225,6 +228,30 @@ def test_not_root_is_one_line_with_exit_code_1() -> None:
         "error: emulation needs root (it creates network namespaces and TUN devices); "
         "run it as root"
     ]
+
+
+def _nobody_cannot_import() -> str | None:
+    """Why ``nobody`` cannot run this interpreter with reorderlab, if it
+    cannot: a clone under a private folder (``mktemp -d`` makes it 0700)
+    leaves the venv and the package unreadable to ``nobody``, and the test
+    would fail with "No module named reorderlab" (issue 40, finding 7)."""
+    try:
+        proc = subprocess.run(
+            [*NOBODY, sys.executable, "-c", "import reorderlab.cli"],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+    except OSError as exc:
+        proc = subprocess.CompletedProcess([], 1, "", str(exc))
+    if proc.returncode == 0:
+        return None
+    why = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
+    return (
+        f"user nobody cannot run {sys.executable} with reorderlab (a checkout or venv "
+        f"in a folder only root can read?): {why}"
+    )
 
 
 def _as_nobody(path: Path) -> subprocess.CompletedProcess[str]:

@@ -239,6 +239,12 @@ ABSURD: list[Any] = [
     [],
     {},
     [1, 2, 3],
+    # issue 40's hostile inputs: a huge integer, a lone surrogate (what
+    # surrogateescape makes of undecodable bytes), terminal escapes, a path
+    99999999999999999999,
+    "a\udcff",
+    "\x1b[2J\x1b[31m",
+    "../../../../x",
 ]
 
 

@@ -9,6 +9,7 @@ import math
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -185,3 +186,31 @@ def test_the_sweep_api_refuses_what_is_no_grid_naming_it() -> None:
     with pytest.raises(ScenarioError, match=r"got inf"):
         rl.Grid(sc, {"impairments[0].p": [math.inf]}).points()
     assert len(rl.Grid(sc, {"flows[0].variant": ["SACK", "NewReno"]}).points()) == 2
+
+
+def test_compare_and_scenarios_refuse_what_is_no_name_naming_the_field() -> None:
+    """Finding 5 (Python API): `compare(variants=123)` raised a raw
+    TypeError; `with_params({"flows[0]..variant": ...})` was accepted; a
+    lone surrogate in `name` (what `surrogateescape` makes of undecodable
+    bytes) was a TypeError naming no field; `--workers` had no bound."""
+    sc = small_scenario(duration=0.5)
+    cases: list[tuple[Any, str]] = [
+        (lambda: rl.compare(sc, variants=123), r"^variants: must be 'all', .*got 123$"),
+        (lambda: rl.compare(sc, variants=b"SACK"), r"^variants: must be 'all'"),
+        (lambda: rl.compare(sc, variants=["S\udcff"]), r"^variants\[0\]: unknown variant"),
+        (lambda: rl.compare(sc, cc=5), r"^cc: must be the name of a congestion control, got 5$"),
+        (lambda: sc.with_params({"name": "a\udcff"}), r"^name: must be text: .*surrogate"),
+        (lambda: sc.with_params({"flows[0].name": "\udc80"}), r"^flows\[0\]\.name: must be"),
+        (lambda: sc.with_params({"flows[0].variant": "S\udcff"}), r"^flows\[0\]\.variant: "),
+        (lambda: sc.with_params({"duration": math.inf}), r"^duration: .*got inf$"),
+        (lambda: sc.with_params({"impairments[0].p": -math.inf}), r"got -inf$"),
+    ]
+    for path in ("flows[0]..variant", ".duration", "flows[0].", "[0]", "flows[0]variant"):
+        cases.append((lambda p=path: sc.with_params({p: "SACK"}), "not a valid field path"))
+    for call, message in cases:
+        with pytest.raises(ScenarioError, match=message):
+            call()
+    with pytest.raises(ScenarioError, match=r"^name: must be text"):
+        rl.Scenario.from_dict({**sc.to_dict(), "name": "x\ud800"})
+    with pytest.raises(ValueError, match=r"^workers: must be at most 1024 .*got 10000$"):
+        rl.sweep(sc, seeds=1, store=None, workers=10_000)

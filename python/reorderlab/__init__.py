@@ -19,6 +19,10 @@ which can be called as its function ``sweep``.
 
 from __future__ import annotations
 
+# first: a Ctrl-C while the command's imports run is one line (reorderlab.entry)
+from reorderlab import entry  # noqa: F401
+
+# isort: split
 import importlib
 from typing import TYPE_CHECKING, Any
 

@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetCoreSchemaHandler
 from pydantic_core import PydanticCustomError, core_schema
 
 from reorderlab import _core
@@ -35,7 +35,23 @@ U64 = Annotated[int, Field(strict=True, le=U64_MAX)]
 #: An integer whose declared range is within its type's.
 Int = Annotated[int, Field(strict=True)]
 Bool = Annotated[bool, Field(strict=True)]
-Name = Annotated[str, Field(strict=True)]
+
+
+def _text(value: str) -> str:
+    """A string field's value if UTF-8 can encode it (the core and the
+    store take UTF-8): a lone surrogate (``"a\\udcff"``, what
+    ``surrogateescape`` makes of undecodable bytes) is refused naming the
+    field, not met as a TypeError naming none when the scenario is sent to
+    the core."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        message = "must be text: it holds a lone surrogate (not valid UTF-8)"
+        raise _refuse(f"{message}, got {format_value(value)}") from None
+    return value
+
+
+Name = Annotated[str, Field(strict=True), AfterValidator(_text)]
 
 #: The clock's step: a positive time below it would round to 0
 #: (``engine::time::MIN_STEP_SECONDS``).

@@ -21,6 +21,7 @@ __all__ = [
     "StoreWriteError",
     "import_distributed",
     "one_line",
+    "printable",
 ]
 
 #: The longest error line printed (a 1 MB unknown key made a 1 MB line; the
@@ -38,13 +39,20 @@ def _escaped(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def one_line(text: str, limit: int = MAX_LINE) -> str:
+def printable(text: str) -> str:
+    """``text`` safe to print to a terminal, its lines kept: what
+    :func:`one_line` escapes, but newlines (a flow named with an ANSI
+    sequence was printed raw in the tables of ``run`` and ``compare``)."""
+    return "\n".join(_UNSAFE.sub(_escaped, line) for line in text.split("\n"))
+
+
+def one_line(text: str, limit: int | None = MAX_LINE) -> str:
     """``text`` as one line that is safe to print: control characters
     (newlines, ``ESC`` of an ANSI sequence, ...) and lone surrogates
     escaped as ``\\xNN`` / ``\\uNNNN``, cut to ``limit`` characters
-    (saying how many more there were)."""
+    (saying how many more there were; ``None``: not cut)."""
     safe = _UNSAFE.sub(_escaped, text)
-    if len(safe) <= limit:
+    if limit is None or len(safe) <= limit:
         return safe
     cut = limit - 40
     return f"{safe[:cut]}... ({len(safe) - cut} more characters)"

@@ -110,11 +110,20 @@ def _pick_variants(variants: str | Sequence[str]) -> list[str]:
         if variants.strip().lower() == "all":
             return list(known)
         variants = [v.strip() for v in variants.split(",") if v.strip()]
+    elif isinstance(variants, bytes | Mapping) or not isinstance(variants, Iterable):
+        message = (
+            f"must be 'all', names comma-separated or a list of names, got {format_value(variants)}"
+        )
+        raise ScenarioError([FieldError("variants", message)])
+    variants = list(variants)
     if not variants:
         raise ScenarioError([FieldError("variants", "must name at least one variant")])
     out: list[str] = []
     for i, name in enumerate(variants):
-        resolved = _core.canonical_variant(str(name))
+        try:
+            resolved = _core.canonical_variant(str(name))
+        except UnicodeEncodeError:  # a lone surrogate: no variant's name
+            resolved = None
         if resolved is None:
             message = f"unknown variant {format_value(name)} (known: {', '.join(known)})"
             raise ScenarioError([FieldError(f"variants[{i}]", message)])
@@ -127,6 +136,9 @@ def _check_cc(cc: str | None) -> str | None:
     if cc is None:
         return None
     known = known_names("congestion_controls")
+    if not isinstance(cc, str):
+        message = f"must be the name of a congestion control, got {format_value(cc)}"
+        raise ScenarioError([FieldError("cc", message)])
     for name in known:
         if name.lower() == cc.lower():
             return name

@@ -52,6 +52,7 @@ from typing import Any
 from reorderlab.worker import Item, Output, serve
 
 __all__ = [
+    "MAX_WORKERS",
     "Pool",
     "WorkerDiedError",
     "discard_pool",
@@ -396,6 +397,10 @@ def fork_server_started() -> bool:
     return getattr(forkserver._forkserver, "_forkserver_pid", None) is not None  # (not public)
 
 
+#: The most worker processes asked for (each is an interpreter of its own).
+MAX_WORKERS = 1024
+
+
 def worker_count(workers: int | None) -> int:
     """``workers``, or all cores if None; a ``TypeError`` if it is not a
     whole number (``True`` is not one), a ``ValueError`` below 1 (0 too: it
@@ -406,6 +411,10 @@ def worker_count(workers: int | None) -> int:
         raise TypeError(f"workers: must be a whole number or None (all cores), got {workers!r}")
     if workers < 1:
         raise ValueError(f"workers: must be >= 1, got {workers}")
+    if workers > MAX_WORKERS:
+        # (--workers 99999999999999999999 started processes until the machine gave out)
+        message = f"must be at most {MAX_WORKERS} (processes on one machine), got {workers}"
+        raise ValueError(f"workers: {message}")
     return int(workers)
 
 

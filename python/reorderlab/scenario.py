@@ -82,8 +82,11 @@ from reorderlab._scenario_models import (
     TrafficSpec,
     UniformVar,
 )
+from reorderlab.errors import one_line
+from reorderlab.textfile import TextFileError, read_text
 
 __all__ = [
+    "FIELD_PATH",
     "SERIES_NAMES",
     "ArqImpairment",
     "BurstLossImpairment",
@@ -508,37 +511,30 @@ def load_scenario(path: str | Path) -> Scenario:
     """Load and validate a scenario file (TOML, or JSON by suffix)."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise ScenarioError([FieldError("", f"cannot read {p}: {exc.strerror}")], str(p)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        message = f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at line {line}"
-        raise ScenarioError([FieldError("", message)], str(p)) from None
+        text = read_text(p)
+    except TextFileError as exc:
+        raise ScenarioError([FieldError("", str(exc))], str(p)) from None
     if p.suffix == ".json":
         return Scenario.from_json(text, str(p))
     return Scenario.from_toml(text, str(p))
 
 
+#: A field path: names and ``[index]`` parts joined by single dots
+#: (``flows[0].variant``; not ``flows[0]..variant``, ``.duration`` or ``""``).
+FIELD_PATH = re.compile(r"[A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*", re.ASCII)
 _TOKEN = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|(\.)")
 
 
 def _parse_path(path: str) -> list[str | int]:
+    if FIELD_PATH.fullmatch(path) is None:
+        message = "not a valid field path (names and [index] joined by single dots)"
+        raise ScenarioError([FieldError(one_line(path, 80), message)])
     tokens: list[str | int] = []
-    pos = 0
-    while pos < len(path):
-        m = _TOKEN.match(path, pos)
-        if m is None:
-            raise ScenarioError([FieldError(path, "not a valid field path")])
+    for m in _TOKEN.finditer(path):
         if m.group(1) is not None:
             tokens.append(m.group(1))
         elif m.group(2) is not None:
             tokens.append(int(m.group(2)))
-        pos = m.end()
-    if not tokens:
-        raise ScenarioError([FieldError(path, "empty field path")])
     return tokens
 
 

@@ -24,10 +24,13 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 
+from reorderlab.cli.common import fail
 from reorderlab.cli.parser import build_parser
+from reorderlab.entry import commands_own_ctrl_c, interrupted, standard_streams
 
 __all__ = ["app", "build_parser", "main"]
 
@@ -45,12 +48,18 @@ def app(argv: Sequence[str] | None = None) -> None:
     # command that simulates on local workers starts them first, so that
     # the fork server's start (two interpreter starts) overlaps the imports
     # of the command's module (pandas, DuckDB, the recipes); then that module.
+    if getattr(args, "workers", None) is not None:  # a count of processes: checked first
+        try:
+            importlib.import_module("reorderlab.pool").worker_count(args.workers)
+        except ValueError as exc:
+            fail(str(exc), 2)
     if getattr(args, "prestart", False) and not (
         getattr(args, "dask", None) or getattr(args, "list_only", False)
     ):
         importlib.import_module("reorderlab.pool").start_workers(getattr(args, "workers", None))
     module, function = target.split(":")
     command = getattr(importlib.import_module(f"{__name__}.{module}"), function)
+    commands_own_ctrl_c()
     try:
         command(args)
     except BrokenPipeError:
@@ -61,5 +70,16 @@ def app(argv: Sequence[str] | None = None) -> None:
 
 
 def main() -> None:
-    """Entry point of the ``reorderlab`` script."""
-    app()
+    """Entry point of the ``reorderlab`` script (and ``python -m
+    reorderlab``). Ctrl-C at any moment, the imports included, ends it
+    with one line and exit 130 (a command that has runs to keep says so
+    itself, :func:`.common.errors`); a closed standard output is one line
+    and exit 1 before anything runs."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, interrupted)  # (entry did, if it saw the command)
+    try:
+        standard_streams()
+        app()
+    except KeyboardInterrupt:  # outside a command's own handling: an orderly exit
+        print("error: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None

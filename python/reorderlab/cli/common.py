@@ -51,8 +51,27 @@ def errors(source: str | None = None) -> Iterator[None]:
         where = f"{exc.filename}: " if exc.filename else ""
         fail(f"{where}{exc.strerror or exc}", 1)
     except KeyboardInterrupt:
-        print("interrupted: completed runs are stored; run again to resume", file=sys.stderr)
-        raise SystemExit(130) from None
+        _interrupted()
+    except Exception as exc:
+        if not _query_interrupted(exc):
+            raise
+        _interrupted()
+
+
+def _interrupted() -> NoReturn:
+    print("interrupted: completed runs are stored; run again to resume", file=sys.stderr)
+    raise SystemExit(130) from None
+
+
+def _query_interrupted(exc: Exception) -> bool:
+    """Is ``exc`` DuckDB's answer to a Ctrl-C during one of its statements?
+    (It turns the KeyboardInterrupt into ``RuntimeError: Query
+    interrupted``, or an ``InterruptException``: a Ctrl-C as the store
+    opened was a traceback.)"""
+    duckdb = sys.modules.get("duckdb")
+    if duckdb is not None and isinstance(exc, duckdb.InterruptException):
+        return True
+    return type(exc) is RuntimeError and str(exc) == "Query interrupted"
 
 
 def core_failure(exc: RuntimeError) -> NoReturn:

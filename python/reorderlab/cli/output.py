@@ -12,6 +12,8 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from reorderlab.errors import one_line, printable
+
 __all__ = [
     "Output",
     "TextTable",
@@ -33,15 +35,17 @@ class TextTable:
     """A table of text cells; columns too wide for the output are wrapped."""
 
     def __init__(self, title: str, columns: Sequence[str]) -> None:
-        self.title = title
-        self.columns = list(columns)
+        self.title = one_line(title, None)
+        self.columns = [one_line(c, None) for c in columns]
         self.rows: list[list[str]] = []
 
     def add_column(self, name: str) -> None:
-        self.columns.append(name)
+        self.columns.append(one_line(name, None))
 
     def add_row(self, *cells: str) -> None:
-        self.rows.append([str(c) for c in cells])
+        # escaped before the widths are measured: a user's string (a flow's
+        # name) may hold an ANSI sequence, which was printed raw
+        self.rows.append([one_line(str(c), None) for c in cells])
 
     def render(self, width: int, box: str = _BOX) -> str:
         natural = [
@@ -104,7 +108,7 @@ class Output:
 
     def print(self, item: TextTable | str) -> None:
         text = item.render(self.width, self.box) if isinstance(item, TextTable) else item
-        print(text)
+        print(printable(text))
 
 
 def console() -> Output:

@@ -58,7 +58,8 @@ The modules: :mod:`.paths` (the store's files), :mod:`.rows` (a run as
 stored), :mod:`.codec` (big results encoded by column), :mod:`.db` (the
 DuckDB file: schema, layouts, statements), :mod:`.journal`, :mod:`.lock`,
 :mod:`.registry` (what this process has open), :mod:`.store`
-(:class:`Store`), :mod:`.new` (:class:`NewStore`), :mod:`.compaction`,
+(:class:`Store`), :mod:`.new` (:class:`NewStore`), :mod:`.cutshort` (a
+new file cut short, created again from its journal), :mod:`.compaction`,
 :mod:`.repair`.
 """
 

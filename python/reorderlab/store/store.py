@@ -20,12 +20,12 @@ import duckdb
 
 from reorderlab.errors import StoreDamagedError, StoreError
 from reorderlab.store import compaction, db, failures, registry
+from reorderlab.store.cutshort import has_runs, recreate
 from reorderlab.store.journal import Journal, quarantine, read_journal, scan_journal
 from reorderlab.store.paths import (
     check_files,
     default_store_path,
     journal_path,
-    move_aside,
     sibling,
 )
 from reorderlab.store.rows import (
@@ -55,23 +55,6 @@ def _guarded(method: Callable[Concatenate[Store, _P], _R]) -> Callable[Concatena
             return method(self, *args, **kwargs)
 
     return guarded
-
-
-def _has_runs(journal: Path) -> bool:
-    """Does the journal hold anything (a writer's lock keeps an empty one)?"""
-    try:
-        return journal.stat().st_size > 0
-    except FileNotFoundError:
-        return False
-
-
-def _opens(path: Path) -> bool:
-    """Can DuckDB open the file (read-only: nothing is changed)?"""
-    try:
-        duckdb.connect(str(path), read_only=True, config={"threads": 1}).close()
-    except duckdb.Error:
-        return False
-    return True
 
 
 class Store:
@@ -122,7 +105,7 @@ class Store:
         registry.wait_for_background(self._real)
         exists = check_files(self.path)  # regular files, or refused on one line
         if read_only and not exists:
-            if _has_runs(journal_path(self._real)):
+            if has_runs(journal_path(self._real)):
                 raise FileNotFoundError(
                     f"results store {self.path} does not exist yet: its journal "
                     f"{journal_path(self._real)} holds the runs of an interrupted sweep; "
@@ -148,9 +131,9 @@ class Store:
     def _open(self, read_only: bool) -> None:
         """Connect; check the file's size and layout (migrate it when
         writable); attach the journal. A new store whose creation was cut
-        short (:meth:`_recreate_cut_short`) is created again first."""
+        short (:func:`.cutshort.recreate`) is created again first."""
         if not read_only:
-            self._recreate_cut_short()
+            recreate(self.path, self.journal_path)
         existed = self.path.exists() and self.path.stat().st_size > 0
         self._conn = db.connect(self.path, read_only)
         with self._damage_guard():
@@ -164,33 +147,6 @@ class Store:
                     db.create_or_migrate(self._conn, self.path)
                     self._journal = self._attach_journal()
                 registry.add_open(self)
-
-    def _recreate_cut_short(self) -> None:
-        """A store file whose creation was cut short (a full disk: DuckDB
-        left it empty, or with its headers only) cannot hold a run: with
-        runs in its journal (a sweep into a new store journals them first),
-        it is set aside (``STORE.damaged``; removed if empty) and created
-        again, the journal's runs moved in as it opens. One line says so.
-        (Without runs in the journal, opening it says what it is.)"""
-        try:
-            size = self.path.stat().st_size
-        except FileNotFoundError:
-            return
-        if size >= db.NO_RUNS_BELOW or not _has_runs(self.journal_path):
-            return
-        if size > 0 and (not db.is_duckdb_file(self.path) or _opens(self.path)):
-            return  # someone else's file (refused as it opens), or a healthy store
-        if size == 0:
-            self.path.unlink()
-            what = "empty"
-        else:
-            what = f"unreadable ({size} bytes), kept as {move_aside(self.path)}"
-        _log.warning(
-            "results store %s: the file was %s, its creation cut short (a full disk?): "
-            "created it again from its journal",
-            self.path,
-            what,
-        )
 
     def _prepare_folder(self) -> None:
         """The store's folder exists (created if needed), or a one-line error."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,12 +11,10 @@ from typing import Any
 from reorderlab.errors import one_line
 from reorderlab.scenario import FieldError, Scenario, ScenarioError, load_scenario
 from reorderlab.sweep.grid import Grid, seeds_list
+from reorderlab.textfile import TextFileError, check_regular, read_text
 
-__all__ = ["MAX_FILE_BYTES", "MAX_NAME", "SweepFile", "check_name"]
+__all__ = ["MAX_NAME", "SweepFile", "check_name"]
 
-#: The largest sweep or scenario file read (a sweep file is a few lines;
-#: ``scenario = "/dev/zero"`` read for ever).
-MAX_FILE_BYTES = 16 << 20
 #: The longest name: it becomes a file name (``results/sweeps/NAME.csv``),
 #: which most file systems bound at 255 bytes.
 MAX_NAME = 100
@@ -63,33 +60,21 @@ def _default_name(path: Path) -> str:
 
 
 def _check_readable(path: Path, where: str = "") -> None:
-    """A regular file of at most :data:`MAX_FILE_BYTES`, or a one-line
+    """A regular file of bounded size (:mod:`reorderlab.textfile`), or a one-line
     :class:`ScenarioError` naming the field ``where`` (not a device, FIFO
     or folder: ``/dev/zero`` was read until memory ran out)."""
     try:
-        st = path.stat()
-    except OSError as exc:
-        raise ScenarioError([FieldError(where, f"cannot read {path}: {exc.strerror}")]) from None
-    if not stat.S_ISREG(st.st_mode):
-        raise ScenarioError([FieldError(where, f"{path} is not a regular file")])
-    if st.st_size > MAX_FILE_BYTES:
-        message = f"{path} is {st.st_size} bytes, more than the {MAX_FILE_BYTES} read"
-        raise ScenarioError([FieldError(where, message)])
+        check_regular(path)
+    except TextFileError as exc:
+        raise ScenarioError([FieldError(where, str(exc))]) from None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
     """The TOML of the sweep file, or a one-line :class:`ScenarioError`."""
-    _check_readable(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ScenarioError([FieldError("", f"cannot read {path}: {exc.strerror}")]) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        message = f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at line {line}"
-        raise ScenarioError([FieldError("", message)]) from None
+        text = read_text(path)
+    except TextFileError as exc:
+        raise ScenarioError([FieldError("", str(exc))]) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from reorderlab.runner import engine_version
 from reorderlab.scenario import (
+    FIELD_PATH,
     FieldError,
     Scenario,
     ScenarioError,
@@ -36,16 +36,12 @@ __all__ = [
 #: built a list until memory ran out).
 MAX_SEEDS = 1_000_000
 
-#: A field path: names and ``[index]`` parts joined by single dots
-#: (``flows[0].variant``; not ``flows[0]..variant``).
-_PATH = re.compile(r"[A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*")
-
 
 def _check_path(path: Any) -> str:
     """A grid's field path, or a one-line error naming it."""
     if not isinstance(path, str):
         raise TypeError(f"grid: field paths must be strings, got {format_value(path)}")
-    if _PATH.fullmatch(path) is None:
+    if FIELD_PATH.fullmatch(path) is None:
         shown = path[:80].encode("unicode_escape").decode("ascii")
         message = "not a valid field path (names and [index] joined by single dots)"
         raise ScenarioError([FieldError(f"grid[{shown!r}]", message)])

@@ -32,8 +32,10 @@ pub const SERIES_VALUE_BYTES: u64 = 64;
 
 /// Estimated bytes of one traced data packet and the ACK it may bring
 /// back (`record.trace_window`): five values (send time, segment, copy;
-/// ACK time, cumulative ACK) at [`SERIES_VALUE_BYTES`] each.
-pub const TRACE_PACKET_BYTES: u64 = 5 * SERIES_VALUE_BYTES;
+/// ACK time, cumulative ACK) at 32 bytes each. Measured: about 103 bytes
+/// of the core's peak per traced packet (`scripts/memory_estimate.py`;
+/// 64 a value, as a series value, made the estimate 5x the peak).
+pub const TRACE_PACKET_BYTES: u64 = 5 * 32;
 
 /// What `record.trace_details` adds per traced packet, at most: the ACK's
 /// four SACK blocks (time, start, end: 12 values), a retransmission
@@ -45,8 +47,13 @@ pub const TRACE_DETAIL_PACKET_BYTES: u64 = 20 * SERIES_VALUE_BYTES;
 /// variant's default), bytes.
 const DEFAULT_MSS: u32 = 1000;
 
-/// Estimated bytes of one traffic session's state and pending event.
-pub const SESSION_BYTES: u64 = 64;
+/// Estimated bytes of one traffic session's state, its pending events and
+/// its records, without its connections. Measured: about 3.0 kB a `page`
+/// session (which opens its connections as it requests pages), 7.3 kB an
+/// `http` one with its connection ([`FLOW_BYTES`]) open from the start
+/// (`scripts/memory_estimate.py`; 64 bytes made the estimate 0.56 of the
+/// peak).
+pub const SESSION_BYTES: u64 = 3072;
 
 /// Estimated bytes of one link (its state and queue, without packets).
 pub const LINK_BYTES: u64 = 512;
@@ -175,9 +182,15 @@ fn topology_size(t: &Topology) -> (f64, f64) {
     }
 }
 
-/// The fastest link of a topology, bit/s: no flow sends faster for long.
-fn fastest_rate(t: &Topology) -> f64 {
-    let rates: Vec<f64> = match t {
+/// The fastest a flow of the topology can send for long, bit/s: the
+/// slowest link every flow crosses (a chain's or dumbbell's access and
+/// bottleneck links; in a parking lot, one access link and at least one
+/// hop), else the fastest link (a fat tree's one rate; a custom topology,
+/// whose routes are not looked at). The fastest link alone made a trace
+/// behind an 8 Mb/s bottleneck with a 1 Tb/s access link 80 GB.
+fn path_rate(t: &Topology) -> f64 {
+    let max = |rates: &[f64]| rates.iter().copied().fold(0.0, f64::max);
+    match t {
         Topology::Chain {
             access_rate,
             bottleneck_rate,
@@ -187,22 +200,22 @@ fn fastest_rate(t: &Topology) -> f64 {
             access_rate,
             bottleneck_rate,
             ..
-        } => vec![*access_rate, *bottleneck_rate],
+        } => access_rate.min(*bottleneck_rate),
         Topology::ParkingLot {
             hop_rates,
             access_rate,
             cross_access_rates,
             ..
-        } => [hop_rates.as_slice(), cross_access_rates, &[*access_rate]].concat(),
-        Topology::FatTree { rate, .. } => vec![*rate],
-        Topology::Custom { links, .. } => links.iter().map(|l| l.rate).collect(),
-    };
-    rates.into_iter().fold(0.0, f64::max)
+        } => max(hop_rates).min(max(cross_access_rates).max(*access_rate)),
+        Topology::FatTree { rate, .. } => *rate,
+        Topology::Custom { links, .. } => max(&links.iter().map(|l| l.rate).collect::<Vec<_>>()),
+    }
 }
 
 /// A time-sequence trace (`record.trace_window`): every data packet the
 /// traced flows send within the window (and the ACK each may bring back),
-/// at most one segment per `8 x mss / fastest link` seconds per flow.
+/// at most one segment per `8 x mss / path rate` seconds per flow
+/// ([`path_rate`]).
 fn trace_item(s: &Scenario) -> Option<Item> {
     let [from, until] = s.record.trace_window.as_slice() else {
         return None;
@@ -213,7 +226,7 @@ fn trace_item(s: &Scenario) -> Option<Item> {
     } else {
         s.record.flows.iter().map(|&f| f as usize).collect()
     };
-    let fastest = fastest_rate(&s.topology);
+    let rate = path_rate(&s.topology);
     let per_packet = match s.record.trace_details {
         Some(true) => TRACE_PACKET_BYTES + TRACE_DETAIL_PACKET_BYTES,
         _ => TRACE_PACKET_BYTES,
@@ -221,7 +234,7 @@ fn trace_item(s: &Scenario) -> Option<Item> {
     let packets: f64 = traced
         .iter()
         .filter_map(|&i| s.flows.get(i))
-        .map(|f| window * fastest / (8.0 * f.tcp.mss.unwrap_or(DEFAULT_MSS).max(1) as f64))
+        .map(|f| window * rate / (8.0 * f.tcp.mss.unwrap_or(DEFAULT_MSS).max(1) as f64))
         .sum();
     Some(Item {
         path: "record.trace_window".into(),
@@ -229,7 +242,7 @@ fn trace_item(s: &Scenario) -> Option<Item> {
             "a trace of {} flow(s) over {} s at up to {} b/s",
             traced.len(),
             num(window),
-            num(fastest)
+            num(rate)
         ),
         bytes: packets * per_packet as f64,
     })
@@ -265,9 +278,12 @@ fn items(s: &Scenario) -> Vec<Item> {
         }
     }
     for (i, t) in s.traffic.iter().enumerate() {
+        // connections open from the start: an http session's one; a page
+        // session opens its own as it requests pages (each then counted
+        // as it opens, sim/traffic.rs)
         let conns = match t.kind {
             TrafficKind::Http => 1.0,
-            TrafficKind::Page => t.connections.unwrap_or(6) as f64,
+            TrafficKind::Page => 0.0,
         };
         out.push(Item {
             path: format!("traffic[{i}].sessions"),
@@ -364,6 +380,43 @@ mod tests {
         );
         assert!(msg(rate("r", 1e13)).starts_with("r: must be at most 1e12 b/s"));
         assert_eq!(msg(rate("r", 0.0)), "r: must be > 0, got 0");
+    }
+
+    fn total(json: &str) -> f64 {
+        let s = Scenario::from_json(json).expect("a valid scenario");
+        items(&s).iter().map(|i| i.bytes).sum()
+    }
+
+    #[test]
+    fn a_trace_is_bounded_by_the_slowest_link_of_the_path() {
+        // 2 s behind an 8 Mb/s bottleneck: 2,000 segments of 1000 bytes,
+        // whatever the access link (the fastest link made it 80 GB at 1 Tb/s)
+        let chain = |access: &str| {
+            total(&format!(
+                r#"{{"duration": 2, "topology": {{"kind": "chain", "bottleneck_rate": 8e6, "bottleneck_delay": 0.01,
+                "access_rate": {access}}}, "flows": [{{"src": "S1", "dst": "D"}}],
+                "record": {{"trace_window": [0, 2]}}}}"#
+            ))
+        };
+        assert_eq!(chain("1e12"), chain("8e6"));
+        let fixed = 4.0 * 4.0 * 4.0 + 6.0 * LINK_BYTES as f64 + FLOW_BYTES as f64;
+        assert_eq!(chain("1e12") - fixed, 2000.0 * TRACE_PACKET_BYTES as f64);
+    }
+
+    #[test]
+    fn a_page_session_opens_its_connections_as_it_goes() {
+        let traffic = |kind: &str| {
+            total(&format!(
+                r#"{{"duration": 2, "topology": {{"kind": "chain", "bottleneck_rate": 8e6, "bottleneck_delay": 0.01}},
+                "traffic": [{{"kind": "{kind}", "server": "S1", "client": "D", "sessions": 1000}}]}}"#
+            ))
+        };
+        let per_session = SESSION_BYTES as f64;
+        assert_eq!(
+            traffic("http") - traffic("page"),
+            1000.0 * FLOW_BYTES as f64
+        );
+        assert!(traffic("page") >= 1000.0 * per_session);
     }
 
     #[test]
