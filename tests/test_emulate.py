@@ -92,6 +92,7 @@ def test_linux_classic_turns_off_every_switch_it_can() -> None:
         ('[flows.receiver]\ndelayed_ack = "rfc1122"\n', "", "flows[0].receiver.delayed_ack"),
         ("[flows.receiver]\ndelack_timeout = 0.04\n", "", "flows[0].receiver.delack_timeout"),
         ("[flows.receiver]\nmax_sack_blocks = 2\n", "", "flows[0].receiver.max_sack_blocks"),
+        ("[flows.tcp]\npacing = true\n", "", "flows[0].tcp.pacing"),
         ("", '[record]\nseries = ["fa_ratio"]\n', "record.series[0]"),
         ("", "[record]\ntrace_window = [0.0, 1.0]\n", "record.trace_window"),
         ("", '[[record.pcap]]\nlink = "R1->R2"\n', "record.pcap"),
@@ -110,6 +111,18 @@ def test_what_the_kernel_cannot_do_is_refused_naming_the_field(
         sc = sc.with_params({"flows[0].variant": "SACK"})
     message = error_of(sc)
     assert message.startswith(f"{field}:"), message
+
+
+def test_bbr_paces_itself_in_the_kernel() -> None:
+    """Issue 37: bbr is the route's congctl; it always paces, so
+    ``pacing = true`` is accepted with it and ``false`` refused."""
+    known = kernel.available_congestion_controls()
+    if known and "bbr" not in known:
+        pytest.skip("this kernel has no bbr")
+    sc = scenario(flow="[flows.tcp]\npacing = true\n").with_params({"flows[0].cc": "bbr"})
+    assert check(sc).flows[0].sender_route[:2] == ["congctl", "bbr"]
+    off = sc.with_params({"flows[0].tcp.pacing": False})
+    assert error_of(off).startswith("flows[0].tcp.pacing:")
 
 
 def test_a_field_at_its_default_is_not_refused() -> None:
@@ -332,3 +345,30 @@ def test_flow_samples_pick_the_connection_that_carried_the_data() -> None:
 def test_command_placeholders_are_replaced() -> None:
     got = _substitute(["-c", "{receiver}:{port}", "{x}"], {"receiver": "10.0.0.2", "port": "5001"})
     assert got == ["-c", "10.0.0.2:5001", "{x}"]
+
+
+def test_bbr_info_and_rates_are_read() -> None:
+    """Issue 37: ``tcpi_pacing_rate`` (offset 104), ``tcpi_delivery_rate``
+    (160) and bbr's ``INET_DIAG_BBRINFO`` (bandwidth in bytes/s in two
+    halves, min RTT in us, gains x 256), as segments/s and seconds."""
+    data = bytearray(248)
+    struct.pack_into("=Q", data, 104, 1_448_000)
+    struct.pack_into("=Q", data, 160, 724_000)
+    struct.pack_into("=I", data, 16, 1448)  # snd_mss
+    info = tcpinfo.parse_tcp_info(bytes(data))
+    assert (info["pacing_rate"], info["delivery_rate"]) == (1_448_000, 724_000)
+    bbr = struct.pack("=5I", (1 << 32) - 1, 1, 50_000, 320, 512)
+    got = tcpinfo.parse_bbr_info(bbr)
+    assert got == {
+        "bbr_bw": (1 << 33) - 1,
+        "bbr_min_rtt": 50_000,
+        "bbr_pacing_gain": 320,
+        "bbr_cwnd_gain": 512,
+    }
+    assert tcpinfo.parse_bbr_info(bbr[:12]) == {}
+    from reorderlab._emu.result import _field
+
+    info.update(got)
+    assert _field(info, "pacing_rate") == 1000.0
+    assert _field(info, "delivery_rate") == 500.0
+    assert _field(info, "bbr_min_rtt") == 0.05

@@ -30,14 +30,19 @@ def test_the_matrix_is_the_issues_product() -> None:
     full = full_cells()
     names = [c.name for c in full]
     assert len(names) == len(set(names))
-    # bulk: 2 configs x 2 cc x 2 rates x 3 RTTs x 7 reorderings x 2 losses;
-    # tail: 2 x 2 x 5 RTTs x 5 n; burst: 2 x 2 x 3 RTTs
-    assert sum(c.kind == "bulk" for c in full) == 336
-    assert sum(c.kind == "tail" for c in full) == 100
-    assert sum(c.kind == "burst" for c in full) == 12
+    # bulk: 2 configs x 3 cc x 2 rates x 3 RTTs x 7 reorderings x 2 losses;
+    # tail: 2 x 3 x 5 RTTs x 5 n; burst: 2 x 3 x 3 RTTs
+    assert sum(c.kind == "bulk" for c in full) == 504
+    assert sum(c.kind == "tail" for c in full) == 150
+    assert sum(c.kind == "burst" for c in full) == 18
     quick = quick_cells()
     assert {c.name for c in quick} <= set(names)
-    assert len(quick) == 32
+    assert len(quick) == 40
+    # issue 37: bbr has a clean and a reordering cell in each configuration
+    bbr = {c.name for c in quick if c.cc == "bbr"}
+    assert "bulk/Linux/bbr/10M/50ms/none/loss0%" in bbr
+    assert "bulk/Linux/bbr/10M/50ms/25%x1rtt/loss0%" in bbr
+    assert len(bbr) == 8
 
 
 def test_cells_filter() -> None:

@@ -37,6 +37,10 @@ SERIES_NAMES: tuple[str, ...] = (
     "reorder_p10",
     "reorder_p50",
     "reorder_p90",
+    "pacing_rate",
+    "delivery_rate",
+    "bbr_bw",
+    "bbr_min_rtt",
 )
 
 
@@ -727,6 +731,11 @@ class TcpSpec(Model):
     #: maximum dupthresh): `clamp` (counted in it, the default) or `discard`.
     rr_long_samples: LongSamplesSpec | None = None
 
+    #: Pace the sending as Linux's TCP does by itself (a next departure time per flow;
+    #: `tcp_update_pacing_rate`: 2 x cwnd / srtt while cwnd < ssthresh / 2, 1.2 x after); none:
+    #: off. BBR always paces at its own rate.
+    pacing: Bool | None = None
+
     #: Open the connection with SYN / SYN-ACK before data.
     syn: Bool = False
 
@@ -927,7 +936,9 @@ class RecordSpec(Model):
 
     #: Sender variables sampled every interval (`delivered`: segments delivered in order; `sent`:
     #: data packets sent, retransmissions included; `reorder_p10` / `p50` / `p90`: percentiles of
-    #: RR-TCP's reordering-length histogram).
+    #: RR-TCP's reordering-length histogram; `pacing_rate`, `delivery_rate` (Linux's
+    #: `tcpi_delivery_rate`), `bbr_bw` (BBR's bandwidth estimate): segments per second;
+    #: `bbr_min_rtt`: BBR's min RTT, seconds).
     series: list[Name] = Field(default_factory=list)
 
     #: Time between two samples of the series.

@@ -19,6 +19,7 @@ pub fn bench_names() -> Vec<&'static str> {
         "ref-gigabit",
         "ref-gigabit-rack",
         "ref-gigabit-linux",
+        "ref-gigabit-bbr",
         "ref-tcppr-http",
         "ref-highspeed",
         "ref-highspeed-rack",
@@ -168,6 +169,17 @@ pub fn ref_gigabit_rack() -> Scenario {
 /// adaptive reordering).
 pub fn ref_gigabit_linux() -> Scenario {
     gigabit_with("ref-gigabit-linux", "Linux")
+}
+
+/// [`ref_gigabit_linux`] with BBR (issue 37: delivery-rate samples on
+/// every ACK, pacing on every transmission): its cost per event compares
+/// with `ref-gigabit`'s.
+pub fn ref_gigabit_bbr() -> Scenario {
+    let mut sc = gigabit_with("ref-gigabit-bbr", "Linux");
+    for f in &mut sc.flows {
+        f.cc = "bbr".into();
+    }
+    sc
 }
 
 /// The tcp-pr paper's heaviest fairness setting: 64 flows (32 TCP-PR, 32 SACK) on
@@ -367,6 +379,7 @@ pub fn scenario(name: &str) -> Option<Scenario> {
         "ref-gigabit" => Some(ref_gigabit()),
         "ref-gigabit-rack" => Some(ref_gigabit_rack()),
         "ref-gigabit-linux" => Some(ref_gigabit_linux()),
+        "ref-gigabit-bbr" => Some(ref_gigabit_bbr()),
         "ref-tcppr-http" => Some(ref_tcppr_http()),
         "ref-highspeed" => Some(ref_highspeed()),
         "ref-highspeed-rack" => Some(ref_highspeed_rack()),

@@ -75,6 +75,10 @@ SERIES: dict[str, str] = {
     "pipe": "pipe",
     "delivered": "delivered",
     "sent": "data_segs_out",
+    "pacing_rate": "pacing_rate",
+    "delivery_rate": "delivery_rate",
+    "bbr_bw": "bbr_bw",
+    "bbr_min_rtt": "bbr_min_rtt",
 }
 
 #: TcpSpec fields the kernel has no setting for.
@@ -167,6 +171,14 @@ def _check_tcp(p: str, f: FlowSpec, timestamps: bool) -> None:
     for name, why in _NO_SWITCH.items():
         if _is_set(tcp, name):
             raise _err(f"{p}.tcp.{name}", f"not available in emulation: {why}")
+    if tcp.pacing and f.cc.lower() != "bbr":
+        raise _err(
+            f"{p}.tcp.pacing",
+            "the kernel paces a control other than bbr only under the fq qdisc or "
+            "SO_MAX_PACING_RATE, which emulation does not set",
+        )
+    if tcp.pacing is False and f.cc.lower() == "bbr":
+        raise _err(f"{p}.tcp.pacing", "the kernel's bbr always paces")
     if tcp.rtt_timing == "per_rtt":
         raise _err(f"{p}.tcp.rtt_timing", "the kernel times every ACK (per_ack), got 'per_rtt'")
     if tcp.limited_transmit is False:

@@ -61,7 +61,9 @@ def _field(info: Mapping[str, int], name: str) -> float:
     if name == "pipe":  # packets in flight, as tcp_packets_in_flight() counts them
         return info["unacked"] - info["sacked"] - info["lost"] + info["retrans"]
     value = info.get(name, 0)
-    if name in ("rtt", "rto", "rttvar", "min_rtt"):
+    if name in ("pacing_rate", "delivery_rate", "bbr_bw"):  # bytes/s -> segments/s
+        return value / max(info.get("snd_mss", 1), 1)
+    if name in ("rtt", "rto", "rttvar", "min_rtt", "bbr_min_rtt"):
         return value / 1e6
     if name == "snd_ssthresh" and value >= INFINITE_SSTHRESH:
         return math.inf

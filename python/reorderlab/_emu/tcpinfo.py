@@ -3,7 +3,10 @@
 ``python -m reorderlab._emu.tcpinfo INTERVAL`` (run through ``ip netns
 exec``) asks the kernel for all its TCP sockets every INTERVAL seconds
 (sock_diag netlink, ``INET_DIAG_INFO`` and ``INET_DIAG_CONG``: the
-``struct tcp_info`` and congestion control that ``ss -ti`` shows) and writes
+``struct tcp_info`` and congestion control that ``ss -ti`` shows; for bbr
+also ``INET_DIAG_BBRINFO``, its bandwidth estimate, min RTT and gains,
+which the kernel returns to a request for ``INET_DIAG_VEGASINFO``,
+``bbr_get_info``) and writes
 one JSON line per sample: ``{"t_ns": CLOCK_MONOTONIC, "sockets": [...]}``.
 It stops at SIGTERM or when stdin closes.
 
@@ -32,6 +35,8 @@ NLMSG_ERROR = 2
 NLMSG_DONE = 3
 INET_DIAG_INFO = 2
 INET_DIAG_CONG = 4
+INET_DIAG_VEGASINFO = 3
+INET_DIAG_BBRINFO = 16
 #: TCP states with data in flight: ESTABLISHED, FIN_WAIT1/2, CLOSE_WAIT,
 #: LAST_ACK, CLOSING (the kernel's TCP_* numbers)
 STATES = sum(1 << s for s in (1, 4, 5, 8, 9, 11))
@@ -56,12 +61,14 @@ TCP_INFO_FIELDS: tuple[tuple[int, str, str], ...] = (
     (84, "I", "advmss"),
     (88, "I", "reordering"),
     (100, "I", "total_retrans"),
+    (104, "Q", "pacing_rate"),
     (120, "Q", "bytes_acked"),
     (128, "Q", "bytes_received"),
     (136, "I", "segs_out"),
     (140, "I", "segs_in"),
     (148, "I", "min_rtt"),
     (156, "I", "data_segs_out"),
+    (160, "Q", "delivery_rate"),
     (192, "I", "delivered"),
     (200, "Q", "bytes_sent"),
     (208, "Q", "bytes_retrans"),
@@ -89,7 +96,11 @@ def parse_tcp_info(data: bytes) -> dict[str, int]:
 
 def _request(seq: int) -> bytes:
     """An INET_DIAG dump request for IPv4 TCP sockets with tcp_info and cc."""
-    ext = (1 << (INET_DIAG_INFO - 1)) | (1 << (INET_DIAG_CONG - 1))
+    ext = (
+        (1 << (INET_DIAG_INFO - 1))
+        | (1 << (INET_DIAG_CONG - 1))
+        | (1 << (INET_DIAG_VEGASINFO - 1))
+    )
     req = struct.pack("=BBBxI", socket.AF_INET, socket.IPPROTO_TCP, ext, STATES) + bytes(48)
     head = struct.pack(
         "=IHHII", 16 + len(req), SOCK_DIAG_BY_FAMILY, NLM_F_REQUEST | NLM_F_DUMP, seq, 0
@@ -119,7 +130,23 @@ def parse_diag_message(payload: bytes) -> dict[str, Any]:
         sock["cc"] = attrs[INET_DIAG_CONG].split(b"\0", 1)[0].decode("ascii", "replace")
     if INET_DIAG_INFO in attrs:
         sock["info"] = parse_tcp_info(attrs[INET_DIAG_INFO])
+        if INET_DIAG_BBRINFO in attrs:
+            sock["info"].update(parse_bbr_info(attrs[INET_DIAG_BBRINFO]))
     return sock
+
+
+def parse_bbr_info(data: bytes) -> dict[str, int]:
+    """``struct tcp_bbr_info``: the bandwidth estimate in bytes/s (two
+    halves), the min RTT in us and the gains x 256."""
+    if len(data) < 20:
+        return {}
+    lo, hi, min_rtt, pacing_gain, cwnd_gain = struct.unpack_from("=5I", data, 0)
+    return {
+        "bbr_bw": lo | (hi << 32),
+        "bbr_min_rtt": min_rtt,
+        "bbr_pacing_gain": pacing_gain,
+        "bbr_cwnd_gain": cwnd_gain,
+    }
 
 
 def dump(sock: socket.socket, seq: int) -> list[dict[str, Any]]:

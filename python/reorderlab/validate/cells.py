@@ -13,7 +13,8 @@ simulator. Three kinds:
 * ``burst``: a 100-segment flow losing a burst of ``lost`` consecutive
   segments in its middle.
 
-Each with congestion control reno or cubic, and the kernel configured as
+Each with congestion control reno, cubic or bbr (BBRv1 with the kernel's
+internal pacing; issue 37), and the kernel configured as
 ``Linux`` (its defaults) or ``Linux-classic`` (the classic switches,
 ``docs/emulation.md``), against the simulator's variant of the same name.
 """
@@ -26,7 +27,7 @@ from typing import Literal
 
 Kind = Literal["bulk", "tail", "burst"]
 CONFIGS = ("Linux", "Linux-classic")
-CCS = ("reno", "cubic")
+CCS = ("reno", "cubic", "bbr")
 
 #: Full matrix (bulk): bottleneck rates, RTTs, reordering (fraction, hold
 #: as a multiple of the RTT; (0, 0): none), random loss.
@@ -93,7 +94,7 @@ def full_cells() -> list[Cell]:
 def quick_cells() -> list[Cell]:
     """The quick selection (<= 15 minutes of real time with its kernel runs):
     10 Mb/s x 50 ms bulk cells with no impairment, 1 % loss, 5 % held 0.25
-    RTT and 25 % held 1 RTT, for both controls and configurations; a clean
+    RTT and 25 % held 1 RTT, for the three controls and both configurations; a clean
     100 Mb/s x 10 ms cell per configuration (cubic); tail loss of 1 and 3
     segments at 10, 40 and 160 ms (cubic); a burst at 50 ms."""
     cells: list[Cell] = []

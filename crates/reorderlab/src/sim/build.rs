@@ -161,7 +161,13 @@ impl Simulation {
         let warmup = secs(scenario.warmup);
         let expanded = expand_workloads(scenario, seed);
         let flows: Vec<Flow> = (scenario.flows.iter().chain(&expanded).enumerate())
-            .map(|(i, fs)| new_flow(i as u32, fs, &graph.node_index, warmup))
+            .map(|(i, fs)| {
+                let mut f = new_flow(i as u32, fs, &graph.node_index, warmup);
+                if let Ends::Live(e) = &mut f.ends {
+                    e.sender.seed(seed);
+                }
+                f
+            })
             .collect();
         let traffic = (scenario.traffic.iter().enumerate())
             .map(|(k, ts)| {

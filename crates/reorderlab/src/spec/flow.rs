@@ -138,6 +138,9 @@ pub struct TcpSpec {
     /// How RR-TCP enters a reordering length above its histogram's largest bin (64, Table 2's maximum dupthresh): `clamp` (counted in it, the default) or `discard`.
     #[serde(default)]
     pub rr_long_samples: Option<LongSamplesSpec>,
+    /// Pace the sending as Linux's TCP does by itself (a next departure time per flow; `tcp_update_pacing_rate`: 2 x cwnd / srtt while cwnd < ssthresh / 2, 1.2 x after); none: off. BBR always paces at its own rate.
+    #[serde(default)]
+    pub pacing: Option<bool>,
     /// Open the connection with SYN / SYN-ACK before data.
     #[serde(default)]
     pub syn: bool,

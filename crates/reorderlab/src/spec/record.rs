@@ -20,13 +20,17 @@ pub const SERIES_NAMES: &[&str] = &[
     "reorder_p10",
     "reorder_p50",
     "reorder_p90",
+    "pacing_rate",
+    "delivery_rate",
+    "bbr_bw",
+    "bbr_min_rtt",
 ];
 
 /// What to record besides the per-flow counters.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RecordSpec {
-    /// Sender variables sampled every interval (`delivered`: segments delivered in order; `sent`: data packets sent, retransmissions included; `reorder_p10` / `p50` / `p90`: percentiles of RR-TCP's reordering-length histogram).
+    /// Sender variables sampled every interval (`delivered`: segments delivered in order; `sent`: data packets sent, retransmissions included; `reorder_p10` / `p50` / `p90`: percentiles of RR-TCP's reordering-length histogram; `pacing_rate`, `delivery_rate` (Linux's `tcpi_delivery_rate`), `bbr_bw` (BBR's bandwidth estimate): segments per second; `bbr_min_rtt`: BBR's min RTT, seconds).
     #[serde(default)]
     #[schemars(extend("x-known" = SERIES_NAMES))]
     pub series: Vec<String>,

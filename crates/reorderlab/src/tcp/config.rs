@@ -77,6 +77,9 @@ pub struct SenderConfig {
     /// A current Linux kernel's rules where they differ from the RFCs'
     /// ([`crate::tcp::kernel`]): the `Linux` and `Linux-classic` variants.
     pub linux: Option<LinuxKernel>,
+    /// Pacing (`tcp/pacing.rs`) for a controller that does not pace
+    /// itself (BBR always does).
+    pub pacing: bool,
     /// Data packet size, bytes.
     pub mss: u32,
     /// Size of SYN packets, bytes.

@@ -98,6 +98,9 @@ pub struct Scoreboard {
     sacked_out: u32,
     lost_out: u32,
     retrans_out: u32,
+    /// Segments marked lost so far, a retransmission lost again counting
+    /// again (Linux `tp->lost`, `tcp_sum_lost`).
+    lost_marks: u64,
     /// Segments below this have been considered by the dupthresh marking.
     lost_hi: u32,
     /// One past the highest segment ever marked lost (scan bound).
@@ -148,6 +151,7 @@ impl Scoreboard {
             sacked_out: 0,
             lost_out: 0,
             retrans_out: 0,
+            lost_marks: 0,
             lost_hi: 0,
             lost_max: 0,
             retx_hint: 0,
@@ -194,6 +198,11 @@ impl Scoreboard {
     }
 
     /// RFC 6675 `pipe`: segments believed to be in the network.
+    pub fn lost_marks(&self) -> u64 {
+        self.lost_marks
+    }
+
+    #[inline]
     pub fn pipe(&self) -> u32 {
         self.packets_out() + self.retrans_out - self.sacked_out - self.lost_out
     }
@@ -380,6 +389,7 @@ impl Scoreboard {
             self.unlink(seq);
         }
         self.lost_out += 1;
+        self.lost_marks += 1;
         self.note_lost(seq);
         true
     }
@@ -416,6 +426,7 @@ impl Scoreboard {
         s.retrans = false;
         let was_lost = std::mem::replace(&mut s.lost, true);
         self.retrans_out -= 1;
+        self.lost_marks += 1;
         if !was_lost {
             self.lost_out += 1;
         }
@@ -461,6 +472,9 @@ impl Scoreboard {
     pub fn mark_all_lost(&mut self) {
         for s in self.segs.iter_mut() {
             s.unlisted = false;
+            if !s.sacked && (!s.lost || s.retrans) {
+                self.lost_marks += 1;
+            }
             if s.retrans {
                 s.retrans = false;
             }

@@ -8,7 +8,9 @@ use crate::engine::Time;
 use crate::num::floor;
 use crate::tcp::cc::{CongestionControl, Window};
 use crate::tcp::config::SenderConfig;
+use crate::tcp::pacing::Pacer;
 use crate::tcp::policy::{RtoRules, RttTiming};
+use crate::tcp::rate::DeliveryRate;
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::stats::SenderStats;
 use crate::tcp::timers::ns2::Ns2Estimator;
@@ -76,6 +78,10 @@ pub struct Tcb {
     pub stats: SenderStats,
     /// Ground truth (which copies the network dropped).
     pub truth: TruthLedger,
+    /// Delivery-rate estimation, if the congestion control reads it (BBR).
+    pub rate: Option<Box<DeliveryRate>>,
+    /// Pacing: BBR's, or `pacing = true` for the other controllers.
+    pub pacer: Option<Pacer>,
 }
 
 impl Tcb {
@@ -85,6 +91,8 @@ impl Tcb {
             ssthresh: cfg.initial_ssthresh,
         };
         let rtt = rto_estimator(&cfg, flow);
+        let rate = cc.is_rate_based().then(|| Box::new(DeliveryRate::new()));
+        let pacer = (cfg.pacing || cc.is_rate_based()).then(|| Pacer::new(cfg.mss));
         Tcb {
             cfg,
             flow,
@@ -109,6 +117,8 @@ impl Tcb {
                 ..SenderStats::default()
             },
             truth: TruthLedger::default(),
+            rate,
+            pacer,
         }
     }
 

@@ -7,6 +7,7 @@
 //! "these many segments were newly acknowledged" and "a congestion event
 //! happened with this much data in flight".
 
+pub mod bbr;
 pub mod bic;
 pub mod cubic;
 pub mod highspeed;
@@ -15,6 +16,7 @@ pub mod ops;
 mod reno;
 pub mod scalable;
 
+pub use bbr::Bbr;
 pub use bic::Bic;
 pub use cubic::Cubic;
 pub use highspeed::HighSpeed;
@@ -22,8 +24,10 @@ pub use ops::{AckSample, CongestionOps, Window};
 pub use reno::Reno;
 pub use scalable::Scalable;
 
+use crate::engine::rng::Rng;
 use crate::engine::Time;
 use crate::num::floor;
+use crate::tcp::kernel::DEFAULT_HZ;
 use hystart::{HyStart, HyStartFlavour};
 
 /// The registered controllers.
@@ -34,6 +38,8 @@ pub enum CongestionControl {
     Scalable(Scalable),
     Bic(Bic),
     Cubic(Cubic),
+    /// Boxed: its state is ten times a window's.
+    Bbr(Box<Bbr>),
 }
 
 /// A registered controller: its name (and other names it answers to),
@@ -86,6 +92,13 @@ pub const CONTROLLERS: &[CcInfo] = &[
             "Cubic window growth in time, C 0.4, beta 0.7, Reno-friendly region, fast convergence",
         source: "RFC 9438",
     },
+    CcInfo {
+        name: "bbr",
+        aliases: &[],
+        build: || CongestionControl::Bbr(Box::new(Bbr::new(1000, DEFAULT_HZ, Rng::from_seed(0)))),
+        description: "BBR v1 as Linux runs it: paced at gain x the max delivery rate of 10 rounds, cwnd 2 x BDP; STARTUP, DRAIN, PROBE_BW, PROBE_RTT",
+        source: "Cardwell et al., ACM Queue 14(5) 2016; Linux 6.18 net/ipv4/tcp_bbr.c",
+    },
 ];
 
 impl CongestionControl {
@@ -106,6 +119,7 @@ impl CongestionControl {
             CongestionControl::Scalable(c) => c,
             CongestionControl::Bic(c) => c,
             CongestionControl::Cubic(c) => c,
+            CongestionControl::Bbr(c) => c.as_mut(),
         }
     }
 
@@ -116,6 +130,7 @@ impl CongestionControl {
             CongestionControl::Scalable(c) => c.on_ack(w, acked, now, srtt),
             CongestionControl::Bic(c) => c.on_ack(w, acked, now, srtt),
             CongestionControl::Cubic(c) => c.on_ack(w, acked, now, srtt),
+            CongestionControl::Bbr(_) => {}
         }
     }
 
@@ -132,7 +147,7 @@ impl CongestionControl {
         now: Time,
         srtt: Option<Time>,
     ) {
-        if acked == 0 {
+        if acked == 0 || matches!(self, CongestionControl::Bbr(_)) {
             return;
         }
         let mut left = acked as f64;
@@ -175,6 +190,29 @@ impl CongestionControl {
     pub fn enable_hystart(&mut self, flavour: HyStartFlavour) {
         if let CongestionControl::Cubic(c) = self {
             c.hystart = Some(HyStart::new(flavour));
+        }
+    }
+
+    /// The controller reads delivery-rate samples and paces itself (BBR:
+    /// Linux's `cong_control`, which sets cwnd on every ACK).
+    #[inline]
+    pub fn is_rate_based(&self) -> bool {
+        matches!(self, CongestionControl::Bbr(_))
+    }
+
+    /// The connection's segment size, `HZ` and flow, for a controller
+    /// that needs them (BBR).
+    pub fn configure(&mut self, mss: u32, hz: u32, flow: u32) {
+        if let CongestionControl::Bbr(b) = self {
+            b.configure(mss, hz, flow);
+        }
+    }
+
+    /// BBR's state, if this is BBR.
+    pub fn bbr(&self) -> Option<&Bbr> {
+        match self {
+            CongestionControl::Bbr(b) => Some(b),
+            _ => None,
         }
     }
 

@@ -47,6 +47,7 @@ impl Sender {
             self.on_old_ack(pkt, now, out);
             return;
         }
+        let rate_start = self.rate_begin_ack();
         let una_before = self.tcb.sb.una();
         let m_before = self.tcb.highest_acked;
         self.detection
@@ -77,6 +78,7 @@ impl Sender {
             newly_lost: (self.tcb.stats.rack_marked_lost - marked_before) as u32,
         };
         self.response.after_ack(&mut self.tcb, end);
+        self.rate_finish_ack(rate_start, d.delivered, now);
         let sent_new = self.send_allowed(now, out);
         self.reschedule_probe(ack > una_before, sent_new, now);
         self.check_done(now);
@@ -90,7 +92,9 @@ impl Sender {
         }
         let m = self.tcb.highest_acked;
         let mut d = Deliveries::default();
+        let rate_start = self.rate_begin_ack();
         self.read_sack_blocks(pkt, m, &mut d, now);
+        self.rate_on_old_ack(rate_start, d.newly_sacked);
         self.detection.after_deliveries(&mut self.tcb, now);
         if self.lt.elt_active() {
             let flight = self.tcb.sb.packets_out();
@@ -137,8 +141,10 @@ impl Sender {
                 ..
             } = self;
             let (scan, original) = (&mut d.scan, &mut d.original_acked);
+            let rate = &mut tcb.rate;
             let cum = tcb.sb.cum_ack_with(pkt.seq, |seq, seg| {
                 if !seg.sacked {
+                    Sender::rate_on_delivered(rate, seq, seg, false);
                     scan.note(seq);
                     if seg.copies > 1 {
                         undo.log.on_first_ack(seq, now, m_before, pkt.copy);
@@ -175,7 +181,9 @@ impl Sender {
         } = self;
         for &(l, r) in &blocks[first..] {
             let (scan, original) = (&mut d.scan, &mut d.original_acked);
+            let rate = &mut tcb.rate;
             d.newly_sacked += tcb.sb.sack(l, r, |seq, seg| {
+                Sender::rate_on_delivered(rate, seq, seg, true);
                 scan.note(seq);
                 if seg.copies > 1 {
                     undo.log.on_first_ack(seq, now, m, pkt.copy);

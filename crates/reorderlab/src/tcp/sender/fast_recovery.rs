@@ -130,14 +130,16 @@ impl Sender {
     /// reorder timer (Linux `tcp_rack_reo_timeout`: entering recovery there
     /// counts as one segment delivered for PRR), TCP-PR's drop check.
     pub(super) fn on_detection_timer(&mut self, now: Time, out: &mut Vec<Packet>) {
+        let kept = self.cc_owns_cwnd().then_some(self.tcb.w.cwnd);
         match self.detection.on_timer(&mut self.tcb, now) {
             TimerVerdict::Nothing => {}
             TimerVerdict::FastRetransmit => {
                 self.enter_recovery(now, out);
+                self.keep_cwnd(kept);
                 self.transmit(now, out);
             }
             TimerVerdict::LossMarked => {
-                if self.recover_marked_losses(now, out) {
+                if self.recover_marked_losses(now, out) && kept.is_none() {
                     // tcp_rack_reo_timeout: tcp_cwnd_reduction(sk, 1, lost, 0).
                     let end = AckEnd {
                         delivered: 1,
@@ -147,6 +149,7 @@ impl Sender {
                     };
                     self.response.after_ack(&mut self.tcb, end);
                 }
+                self.keep_cwnd(kept);
                 self.transmit(now, out);
             }
             TimerVerdict::Send => self.transmit(now, out),

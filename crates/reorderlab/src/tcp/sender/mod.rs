@@ -23,6 +23,7 @@
 mod ack;
 mod fast_recovery;
 mod probe;
+mod rate_control;
 mod spurious;
 mod timeout;
 mod transmit;
@@ -79,6 +80,8 @@ impl Sender {
         if let Some(flavour) = cfg.hystart {
             cc.enable_hystart(flavour);
         }
+        let hz = cfg.linux.map_or(crate::tcp::kernel::DEFAULT_HZ, |k| k.hz);
+        cc.configure(cfg.mss, hz, flow);
         let mut tcb = Tcb::new(cfg.clone(), cc, flow, peer);
         Sender {
             detection: Detection::new(&cfg, &mut tcb),
@@ -152,7 +155,10 @@ impl Sender {
     pub fn deadline(&self, kind: TimerKind) -> Option<Time> {
         match kind {
             TimerKind::Rto => self.timers.rto_deadline(),
-            TimerKind::Aux => earliest(self.detection.deadline(), self.timers.pto_deadline()),
+            TimerKind::Aux => earliest(
+                earliest(self.detection.deadline(), self.timers.pto_deadline()),
+                self.pacing_deadline(),
+            ),
             TimerKind::DelAck => None,
         }
     }
@@ -172,6 +178,17 @@ impl Sender {
             "reorder_p10" => self.reorder_percentile(0.1),
             "reorder_p50" => self.reorder_percentile(0.5),
             "reorder_p90" => self.reorder_percentile(0.9),
+            "pacing_rate" => t
+                .pacer
+                .as_ref()
+                .map_or(f64::NAN, |p| p.rate as f64 / t.cfg.mss as f64),
+            "delivery_rate" => t.rate.as_deref().map_or(f64::NAN, |r| r.delivery_rate()),
+            "bbr_bw" => t.cc.bbr().map_or(f64::NAN, |b| b.bw_segments_per_sec()),
+            "bbr_min_rtt" => {
+                t.cc.bbr()
+                    .and_then(|b| b.min_rtt_us)
+                    .map_or(f64::NAN, |us| us as f64 * 1e-6)
+            }
             _ => f64::NAN,
         }
     }
@@ -210,6 +227,10 @@ impl Sender {
     /// The application hands `segments` more segments to a finite transfer
     /// (an unlimited one has all it needs); a finished connection resumes.
     pub fn write(&mut self, segments: u64, now: Time, out: &mut Vec<Packet>) {
+        if self.tcb.cfg.segments.is_none() {
+            return;
+        }
+        self.rate_on_write();
         let Some(n) = self.tcb.cfg.segments.as_mut() else {
             return;
         };
@@ -232,6 +253,9 @@ impl Sender {
                 self.on_detection_timer(now, out);
                 if self.timers.pto_deadline().is_some_and(|t| t <= now) {
                     self.on_pto(now, out);
+                }
+                if self.pacing_deadline().is_some_and(|t| t <= now) {
+                    self.transmit(now, out);
                 }
             }
             TimerKind::DelAck => {}
@@ -271,6 +295,7 @@ impl Sender {
             self.tcb.w.cwnd = 1.0;
         }
         self.tcb.note_cwnd();
+        self.rate_on_established(now);
         self.transmit(now, out);
     }
 

@@ -66,6 +66,7 @@ impl Sender {
         t.first_dupack_at = None;
         t.third_dupack_at = None;
         t.rtt.back_off();
+        self.rate_on_timeout(now);
         self.transmit(now, out);
         if frto {
             self.frto = Some((FrtoStep::AwaitingAck, self.undo.latest_episode()));

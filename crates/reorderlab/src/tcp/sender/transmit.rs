@@ -40,6 +40,9 @@ impl Sender {
         self.cwv_before_send(now);
         let mut sent_new = false;
         loop {
+            if !self.pacing_allows(now) {
+                break;
+            }
             if self.send_next_lost(now, out) {
                 continue;
             }
@@ -64,6 +67,7 @@ impl Sender {
             }
             break;
         }
+        self.pacing_end_burst();
         if self.lt.watches_idle() {
             let t = &self.tcb;
             let dupthresh = self.detection.dupthresh();
@@ -210,6 +214,7 @@ impl Sender {
         t.stats.data_packets_sent += 1;
         self.response.on_sent(t.ca);
         out.push(Packet::data(t.flow, t.peer, t.cfg.mss, seq, copy, now));
+        self.rate_on_emit(seq, copy, now);
         self.cwv_after_send(now);
         self.timers.on_sent(&mut self.tcb, now);
         self.detection.on_sent(seq, now);

@@ -61,6 +61,7 @@ pub fn base_config() -> SenderConfig {
             granularity: ms(1),
         },
         syn: false,
+        pacing: false,
         segments: None,
     }
 }

@@ -23,6 +23,9 @@ pub fn resolve(name: &str, tcp: &TcpSpec, segments: u64) -> Option<SenderConfig>
     apply_timers(&mut c, tcp);
     apply_detection(&mut c, tcp);
     apply_limited_transmit(&mut c, tcp);
+    if let Some(p) = tcp.pacing {
+        c.pacing = p;
+    }
     if let Some(v) = tcp.cwv.as_deref().and_then(Cwv::parse) {
         c.cwv = v;
     }
