@@ -73,7 +73,7 @@ def check(scenario: Scenario) -> list[Trap]:
     """The warnings of a (valid) scenario, one per field (what is wrong
     with it joined by ``;``; a flow's path repeating what another's said
     about the same link is said once), in a fixed order."""
-    paths = json.loads(_core.flow_paths(scenario.to_json()))
+    paths = _paths(scenario)
     found: list[Trap] = []
     found += _units(scenario)
     for p in paths:
@@ -84,6 +84,24 @@ def check(scenario: Scenario) -> list[Trap]:
         if not any(t.kind == s.kind for s in said):
             said.append(t)
     return [Trap(path, "; ".join(t.message for t in ts)) for path, ts in merged.items()]
+
+
+def _paths(sc: Scenario) -> list[dict[str, Any]]:
+    """The core's paths of ``sc``'s flows, computed once per network and
+    flows (a sweep's points mostly differ elsewhere: loss rates, variants
+    of one size; a 1000-pair dumbbell's routing table costs tens of ms)."""
+    data = sc.to_dict()
+    key = json.dumps([data["topology"], data.get("flows", []), data.get("seed")], sort_keys=True)
+    if key not in _PATHS:
+        if len(_PATHS) > 256:
+            _PATHS.clear()
+        _PATHS[key] = json.loads(_core.flow_paths(sc.to_json()))
+    paths: list[dict[str, Any]] = _PATHS[key]
+    return paths
+
+
+#: Paths by network and flows (:func:`_paths`).
+_PATHS: dict[str, list[dict[str, Any]]] = {}
 
 
 # --- formatting ----------------------------------------------------------------

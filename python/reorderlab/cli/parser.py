@@ -114,8 +114,8 @@ def _run_parser(sub: Any) -> None:
 
 
 def _check_parser(sub: Any) -> None:
-    doc = """Validate a scenario and warn about what it probably does not mean: a
-    bottleneck that is not the narrowest link, a queue below 0.5 or above 10
+    doc = """Validate a scenario and warn about what it probably does not mean. Warned:
+    a bottleneck that is not the narrowest link, a queue below 0.5 or above 10
     BDPs, a packet that takes longer to send than the run, milliseconds
     written as seconds or Mb/s as b/s, a window below the BDP, a run shorter
     than 20 RTTs. One line per warning on stderr, naming the field; run,
