@@ -27,9 +27,10 @@ scenario is finite, by completion time (lowest first). Senders whose 95 %
 intervals overlap are not told apart: a sender's rank is one more than the
 number of senders whose interval lies wholly better than its own (never
 below the rank of the row above), so overlapping ones share a rank, and
-``tied`` marks every rank held by more than one sender (shown ``=N``). Each variant runs
-with the congestion control its own paper used (its entry in the core's
-registry, ``tcp/variants/registry.rs``) unless ``cc`` names one for all.
+``tied`` marks every rank held by more than one sender (shown ``=N``).
+Each variant runs with the congestion control its own paper used (its
+entry in the core's registry, ``tcp/variants/registry.rs``) unless ``cc``
+names one for all.
 """
 
 from __future__ import annotations
