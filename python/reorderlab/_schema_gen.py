@@ -437,7 +437,7 @@ def units_table() -> list[str]:
         "|---|---|",
     ]
     for unit, suffixes in UNITS.items():
-        text = ", ".join(f"`{k}` ({doc_number(float(v))})" for k, v in suffixes.items())
+        text = ", ".join(f"`{k}` ({v})" for k, v in suffixes.items())
         lines.append(f"| {unit} | {text} |")
     return [*lines, ""]
 
