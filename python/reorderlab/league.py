@@ -482,7 +482,13 @@ def write_league(table: pd.DataFrame, out: str | Path) -> list[Path]:
         runs.to_csv(paths[2], index=False)
     finite = ranked_by == "fct_s"
     value, ci = ("fct_s", "fct_ci") if finite else ("goodput_mbps", "goodput_ci")
-    labels = [f"{v} ({c})" for v, c in zip(table["variant"], table["cc"], strict=True)]
+    # each bar named as its row of the table: rank (=N when shared), variant, cc
+    ranks = [
+        f"={r}" if bool(t) else str(r) for r, t in zip(table["rank"], table["tied"], strict=True)
+    ]
+    labels = [
+        f"{k} {v} ({c})" for k, v, c in zip(ranks, table["variant"], table["cc"], strict=True)
+    ]
     n = len(meta["seeds"])
     paths += bar_plot(
         folder,
