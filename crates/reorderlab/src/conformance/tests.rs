@@ -135,3 +135,53 @@ fn without_timestamps_there_is_no_undo_by_timestamps() {
     let info = full_ack_after_recovery(true, 100 * MS);
     assert_eq!(info.snd_ssthresh, INFINITE_SSTHRESH, "{info:?}");
 }
+
+/// frto-spurious-undo (S2): ten segments out, a probe of new data (10),
+/// the RTO's retransmission of 0; the first ACK covers 0..4, 1..4 sent
+/// once. The kernel (`tcp_process_loss`: FLAG_ORIG_SACK_ACKED ->
+/// `tcp_try_undo_loss`) undoes at once and, in the same ACK, grows the
+/// restored window by the five delivered (`tcp_cong_control`): 15, nine
+/// new segments. RACK marks none of 5..10 lost: its RTT is that of the
+/// last segment processed (4, sent at 100 ms), not of the retransmission
+/// (`tcp_rack_advance`).
+#[test]
+fn frto_undo_restores_the_window_then_grows_it() {
+    let mut h = established(20);
+    h.advance(800 * MS).unwrap();
+    let before = data(&h.take_sent());
+    assert_eq!(
+        before.last().map(|&(_, s, c)| (s, c)),
+        Some((0, 1)),
+        "{before:?}"
+    );
+    h.ack(5, &[], 0);
+    let after: Vec<(u32, u16)> = data(&h.take_sent())
+        .iter()
+        .map(|&(_, s, c)| (s, c))
+        .collect();
+    assert_eq!(after, (11..20).map(|s| (s, 0)).collect::<Vec<_>>());
+    let info = h.info();
+    assert_eq!((info.ca_state, info.snd_cwnd), (CA_OPEN, 15), "{info:?}");
+    assert_eq!(info.snd_ssthresh, INFINITE_SSTHRESH);
+}
+
+/// dsack-undo-after-timeout (S6): one segment, probed (TLP) and
+/// retransmitted by the RTO; the ACK, then a DSACK of each copy. The
+/// kernel counts both copies in `undo_retrans` (`tcp_init_undo` adds the
+/// probe's) and counts each DSACK down; at 0, `tcp_try_undo_dsack`.
+#[test]
+fn dsacks_of_the_probe_and_the_timeout_copy_undo_the_timeout() {
+    let mut h = established(1);
+    h.advance(800 * MS).unwrap();
+    let copies: Vec<u16> = data(&h.take_sent()).iter().map(|&(_, _, c)| c).collect();
+    assert_eq!(copies, vec![0, 1, 2]);
+    h.ack(1, &[], 0);
+    h.advance(810 * MS).unwrap();
+    h.ack(1, &[(0, 1)], 0);
+    assert_ne!(h.info().snd_ssthresh, INFINITE_SSTHRESH, "one copy left");
+    h.advance(820 * MS).unwrap();
+    h.ack(1, &[(0, 1)], 0);
+    let info = h.info();
+    assert_eq!(info.ca_state, CA_OPEN);
+    assert_eq!(info.snd_ssthresh, INFINITE_SSTHRESH, "{info:?}");
+}

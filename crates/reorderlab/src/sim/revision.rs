@@ -42,7 +42,38 @@
 /// again by those SACKed before (`tcp_cong_control`'s `acked_sacked`; the
 /// validation matrix: with 5 % of packets held, the simulator's slow start
 /// ran a round trip ahead of the kernel's).
-pub const MODEL_REVISION: u32 = 17;
+/// 18: the ACK that ends their fast recovery also grows cwnd from
+/// ssthresh by the segments it delivered (`tcp_fastretrans_alert` ends the
+/// reduction, then `tcp_cong_control` runs `tcp_cong_avoid`; the
+/// conformance script recovery-full-ack).
+/// 19: a finished transfer's ACKs still carry DSACKs to them, and a
+/// DSACK of the last retransmission undoes the reduction after the
+/// transfer ended (`tcp_ack`'s `no_queue` path -> `tcp_try_undo_dsack`;
+/// the conformance script dsack-undo-fast-recovery).
+/// 20: their DSACK undo counts copies, not segments (`undo_retrans`,
+/// counted down per duplicate in `tcp_sacktag_one` / `tcp_check_dsack`;
+/// RFC 3708 A.3's "no conclusion" for a segment sent three times does
+/// not apply), and a loss probe's retransmission still out counts in the
+/// timeout's (`tcp_init_undo`; the conformance script
+/// dsack-undo-after-timeout).
+/// 21: their RACK.rtt is the RTT of the last segment the kernel's
+/// `tcp_rack_advance` is given on an ACK (SACKed ranges ascending, then
+/// the cumulative ACK), not of the latest sent (RFC 8985): an ACK of a
+/// retransmission and of originals above it keeps the originals' longer
+/// RTT (the conformance script frto-spurious-undo: no segment marked lost
+/// after the spurious timeout's undo).
+/// 22: their F-RTO undo restores the window of before the ACK and then
+/// grows it by what the ACK delivered, as the kernel undoes in
+/// `tcp_fastretrans_alert` (`tcp_process_loss` -> `tcp_try_undo_loss`)
+/// before `tcp_cong_control` (the conformance script frto-spurious-undo:
+/// nine new segments, not four).
+/// 23: their partial undo by timestamps in fast recovery forgets every
+/// loss mark, and the segments RACK had marked stay off its send-time
+/// list until retransmitted or a timeout marks them
+/// (`tcp_try_undo_partial` -> `tcp_undo_cwnd_reduction(sk, true)`;
+/// `tcp_rack_detect_loss` takes marked segments off `tsorted_sent_queue`;
+/// the validation matrix's 25 %-held cells).
+pub const MODEL_REVISION: u32 = 23;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

@@ -117,6 +117,21 @@ impl RetxLog {
         }
     }
 
+    /// Linux's count of DSACKed copies (`tp->undo_retrans`, counted down
+    /// per duplicate segment in `tcp_sacktag_one` and `tcp_check_dsack`):
+    /// a DSACK of a segment retransmitted more than once accounts for one
+    /// of its copies and the entry stays for the others. Returns the
+    /// entry then; `None` if the segment has at most one retransmission
+    /// left (its DSACK is [`Self::on_dsack`]'s).
+    pub fn on_dsack_of_one_copy(&mut self, seq: u32) -> Option<RetxEntry> {
+        let e = self.entries.get_mut(&seq)?;
+        if e.retransmissions <= 1 {
+            return None;
+        }
+        e.retransmissions -= 1;
+        Some(*e)
+    }
+
     /// A DSACK for `seq` arrived at `now`, when the highest segment
     /// acknowledged was `highest`.
     pub fn on_dsack(

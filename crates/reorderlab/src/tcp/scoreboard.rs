@@ -47,6 +47,10 @@ pub struct SegState {
     pub retrans: bool,
     /// Congestion window when last sent (TCP-PR halves from it).
     pub cwnd_at_send: f32,
+    /// Its lost mark was undone while it was out of the send-order list
+    /// ([`Scoreboard::unmark_lost_out_of_order`]): it stays out until
+    /// retransmitted or marked lost again.
+    pub unlisted: bool,
     /// Neighbours in the send-time-ordered list ([`NIL`] = none); valid
     /// only while the segment is in it.
     prev_sent: u32,
@@ -62,7 +66,7 @@ impl SegState {
     /// 8985 Sec. 6.2 step 5 examines).
     #[inline]
     pub fn awaiting_delivery(&self) -> bool {
-        !self.sacked && (!self.lost || self.retrans)
+        !self.sacked && !self.unlisted && (!self.lost || self.retrans)
     }
 }
 
@@ -229,6 +233,7 @@ impl Scoreboard {
             self.unlink(seq);
         }
         let s = self.seg_mut(seq);
+        s.unlisted = false;
         let copy = s.copies;
         s.copies = s.copies.saturating_add(1);
         s.sent_at = now;
@@ -370,7 +375,7 @@ impl Scoreboard {
             return false;
         }
         s.lost = true;
-        let left = !s.retrans;
+        let left = !s.retrans && !std::mem::take(&mut s.unlisted);
         if self.send_order && left {
             self.unlink(seq);
         }
@@ -421,6 +426,7 @@ impl Scoreboard {
     /// timeout found spurious: they were not lost after all).
     pub fn clear_lost_marks(&mut self) {
         for s in self.segs.iter_mut() {
+            s.unlisted = false;
             if s.lost && !s.sacked && !s.retrans {
                 s.lost = false;
                 self.lost_out -= 1;
@@ -432,11 +438,29 @@ impl Scoreboard {
         }
     }
 
+    /// Linux `tcp_undo_cwnd_reduction(sk, true)` (a partial undo in fast
+    /// recovery, `tcp_try_undo_partial`): the lost marks of segments not
+    /// retransmitted are cleared, but RACK marked them and took them off
+    /// its send-time list (`tcp_rack_detect_loss`), and nothing puts them
+    /// back: RACK does not examine them again until they are retransmitted
+    /// or a timeout marks them.
+    pub fn unmark_lost_out_of_order(&mut self) {
+        for s in self.segs.iter_mut() {
+            if s.lost && !s.sacked && !s.retrans {
+                s.lost = false;
+                s.unlisted = self.send_order;
+                self.lost_out -= 1;
+            }
+        }
+        self.lost_hi = self.una;
+    }
+
     /// On a retransmission timeout: every un-SACKed outstanding segment is
     /// lost and earlier retransmissions are forgotten (RFC 6675 Sec. 5.1;
     /// as Linux `tcp_enter_loss`, SACK information is kept).
     pub fn mark_all_lost(&mut self) {
         for s in self.segs.iter_mut() {
+            s.unlisted = false;
             if s.retrans {
                 s.retrans = false;
             }

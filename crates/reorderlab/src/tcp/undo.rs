@@ -81,6 +81,15 @@ impl Undo {
         }
     }
 
+    /// A retransmission sent before the latest episode began and still
+    /// out counts in it (Linux `tcp_init_undo`: `undo_retrans` starts at
+    /// the retransmissions in flight, a TLP's included).
+    pub fn count_outstanding_copy(&mut self) {
+        if let Some(u) = self.episodes.back_mut() {
+            u.retrans += 1;
+        }
+    }
+
     /// The latest episode's number (0 if none).
     pub fn latest_episode(&self) -> u32 {
         self.episodes.back().map_or(0, |u| u.episode)

@@ -6,7 +6,12 @@
 //!    sent last sets RACK.rtt = Now - its xmit_ts, and RACK.xmit_ts /
 //!    RACK.end_seq if it was sent after the current RACK segment. A
 //!    retransmitted segment delivered sooner than min_RTT after its
-//!    retransmission is ignored (the original arrived).
+//!    retransmission is ignored (the original arrived). Linux
+//!    (`tcp_rack_advance`, [`Rack::kernel_rtt`]) sets RACK.rtt from every
+//!    segment it processes, SACKed ranges in ascending order and then the
+//!    cumulatively acknowledged ones: the last one's RTT stays, which after
+//!    a retransmission that fills a hole is the RTT of an original above
+//!    it, not of the retransmission.
 //! 3. A never-retransmitted segment delivered below RACK.fack (the highest
 //!    end_seq delivered), deliveries taken in ascending end_seq order,
 //!    means reordering: RACK.reordering_seen.
@@ -69,6 +74,13 @@ pub struct Rack {
     pub adaptive: bool,
     /// This ACK's latest-sent delivered segment: (xmit_ts, end_seq, retrans).
     latest: Option<(Time, u32, bool)>,
+    /// Linux's RACK.rtt (`tcp_rack_advance`): the RTT of the last
+    /// delivered segment the kernel processes, not of the latest sent.
+    pub kernel_rtt: bool,
+    /// This ACK's last segment in the kernel's order (SACKed ranges in
+    /// ascending order, then the cumulatively acknowledged ones): (from
+    /// the cumulative ACK, seq, xmit_ts).
+    last_processed: Option<(bool, u32, Time)>,
 }
 
 impl Rack {
@@ -90,6 +102,8 @@ impl Rack {
             dupthresh: MIN_REORDERING,
             adaptive,
             latest: None,
+            kernel_rtt: false,
+            last_processed: None,
         }
     }
 
@@ -117,6 +131,12 @@ impl Rack {
         if later {
             self.latest = Some((seg.sent_at, end, retrans));
         }
+        // A segment delivered by the cumulative ACK was not SACKed before
+        // (the callers report it so); the kernel processes those last.
+        let key = (!seg.sacked, seq);
+        if self.last_processed.is_none_or(|(c, q, _)| key > (c, q)) {
+            self.last_processed = Some((key.0, seq, seg.sent_at));
+        }
     }
 
     /// Reordering seen (step 3), `distance` segments deep: with
@@ -133,6 +153,7 @@ impl Rack {
     /// compares with it.
     pub fn finish_ack(&mut self, now: Time) {
         self.prior_fack = self.fack;
+        let last = self.last_processed.take();
         let Some((t, e, retrans)) = self.latest.take() else {
             return;
         };
@@ -141,6 +162,11 @@ impl Rack {
         // windowed min RTT does); retransmissions are ambiguous.
         if !retrans {
             self.min_rtt = Some(self.min_rtt.map_or(self.rtt, |m| m.min(self.rtt)));
+        }
+        if let Some((_, _, sent)) = last.filter(|_| self.kernel_rtt) {
+            // `tcp_rack_advance` sets rack.rtt_us on every call, whether
+            // or not the segment was sent after the RACK segment.
+            self.rtt = now - sent;
         }
         let newer = self
             .xmit_ts
@@ -326,7 +352,10 @@ impl RackDetection {
         tcb.sb.track_send_order();
         let mut policy = cfg.dupthresh.clone();
         RackDetection {
-            rack: Rack::new(adaptive),
+            rack: Rack {
+                kernel_rtt: cfg.linux.is_some(),
+                ..Rack::new(adaptive)
+            },
             dupthresh: policy.value(tcb.w.cwnd, || None, 0),
             kernel: cfg.linux,
             timer: None,

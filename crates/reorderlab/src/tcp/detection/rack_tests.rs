@@ -364,3 +364,29 @@ fn a_timeout_after_substantial_sacks_resets_the_adaptive_reordering() {
     d.on_timeout(&tcb);
     assert_eq!(d.rack.dupthresh, MIN_REORDERING);
 }
+
+/// `tcp_rack_advance` sets RACK.rtt from every segment it is given, in
+/// the kernel's order (SACKed ranges ascending, then the cumulative ACK),
+/// whether or not the segment was sent after the RACK segment: one ACK
+/// acknowledging segment 0 (sent at 0) and SACKing 3 (sent at 3 ms) gives
+/// Linux the RTT of 0, RFC 8985 that of 3, the latest sent.
+#[test]
+fn linux_rack_rtt_is_that_of_the_last_segment_processed() {
+    for (kernel_rtt, rtt) in [(true, ms(41)), (false, ms(38))] {
+        let mut sb = board(4, ms(1));
+        let mut r = Rack {
+            kernel_rtt,
+            ..Rack::new(false)
+        };
+        let now = ms(41);
+        sb.sack(3, 4, |s, st| r.on_delivered(s, st, now));
+        sb.cum_ack_with(1, |s, st| {
+            if !st.sacked {
+                r.on_delivered(s, st, now);
+            }
+        });
+        r.finish_ack(now);
+        assert_eq!(r.rtt, rtt, "kernel_rtt {kernel_rtt}");
+        assert_eq!(r.xmit_ts, Some(ms(3)), "the RACK segment is 3 either way");
+    }
+}

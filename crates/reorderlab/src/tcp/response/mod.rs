@@ -34,7 +34,9 @@ use crate::tcp::limited::LtState;
 use crate::tcp::policy::ResponsePolicy;
 use crate::tcp::tcb::{CaState, Tcb};
 
-pub use hooks::{exit_if, open_window_allows, AckEnd, LossResponse, NewAck, NewlyAcked};
+pub use hooks::{
+    exit_if, growth_acked, open_window_allows, AckEnd, LossResponse, NewAck, NewlyAcked,
+};
 
 use aix::AixResponse;
 use newreno::NewReno;

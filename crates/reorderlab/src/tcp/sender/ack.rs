@@ -9,7 +9,7 @@ use crate::tcp::cc::AckSample;
 use crate::tcp::detection::reordering::HoleScan;
 use crate::tcp::frto::FrtoAck;
 use crate::tcp::policy::RttTiming;
-use crate::tcp::response::{AckEnd, NewAck, NewlyAcked};
+use crate::tcp::response::{growth_acked, AckEnd, NewAck, NewlyAcked};
 use crate::tcp::scoreboard::CumAck;
 use crate::tcp::tcb::CaState;
 use crate::tcp::truth::RetxCause;
@@ -52,17 +52,19 @@ impl Sender {
         self.detection
             .before_ack(&self.tcb, self.lt.elt_dup_thresh(self.tcb.ca), now);
         let d = self.read_deliveries(pkt, m_before, now);
+        let cwnd_before = self.tcb.w.cwnd;
         if let Some(cum) = d.cum {
             self.undo_if_original_filled_hole(ack, una_before, pkt.ts);
             self.on_snd_una_advanced(&cum, pkt, now, out);
         }
         self.detection.after_deliveries(&mut self.tcb, now);
         self.count_duplicate(ack <= una_before, d.newly_sacked, now, out);
-        self.frto_on_ack(FrtoAck {
+        let frto = FrtoAck {
             advanced: ack > una_before,
             newly_sacked: d.newly_sacked,
             original_acked: d.original_acked,
-        });
+        };
+        self.frto_on_ack(frto, (cwnd_before, d.delivered), now);
         self.measure_reordering(&d.scan, m_before, now);
         self.update_highest_acked(pkt, m_before);
         let marked_before = self.tcb.stats.rack_marked_lost;
@@ -97,6 +99,24 @@ impl Sender {
             }
         }
         self.transmit(now, out);
+    }
+
+    /// An ACK after a finite transfer was all acknowledged. Linux keeps
+    /// the connection, and `tcp_ack` with nothing outstanding (its
+    /// `no_queue` path) still reads a DSACK block and may undo the last
+    /// reduction (`tcp_fastretrans_alert` -> `tcp_try_undo_dsack`); the
+    /// other variants ignore such ACKs.
+    pub(super) fn on_finished_ack(&mut self, pkt: &Packet, now: Time) {
+        if self.tcb.cfg.linux.is_none() || !self.tcb.cfg.use_sack {
+            return;
+        }
+        if let Some((l, r)) = dsack_block(pkt) {
+            self.tcb.stats.dsacks_received += 1;
+            let m = self.tcb.highest_acked;
+            for seq in l..r.min(l.saturating_add(64)) {
+                self.on_dsack(seq, pkt.copy, now, m);
+            }
+        }
     }
 
     /// DSACK, SACK blocks and the cumulative point of an ACK at or above
@@ -260,10 +280,25 @@ impl Sender {
                 self.retransmit_if_lost(una, RetxCause::Fast, now, out);
                 self.tcb.w.cwnd = then_cwnd;
             }
-            NewAck::Exit => self.leave_recovery(),
+            NewAck::Exit => self.end_episode(a, now),
             NewAck::Reduce { flight_prev } => self.reduce_at_new_ack(flight_prev, now),
         }
         self.tcb.note_cwnd();
+    }
+
+    /// The ACK of the recovery point ends the episode. Linux's
+    /// `tcp_fastretrans_alert` ends a fast recovery (cwnd = ssthresh,
+    /// `tcp_end_cwnd_reduction`; state Open) before `tcp_cong_control`
+    /// runs for the same ACK, which then is no longer in a cwnd reduction
+    /// and grows the window by the segments the ACK delivered
+    /// (`tcp_cong_avoid`); RFC 6675 / 6937 stop at cwnd = ssthresh.
+    fn end_episode(&mut self, a: &NewlyAcked, now: Time) {
+        let fast = self.tcb.ca == CaState::Recovery;
+        self.leave_recovery();
+        if fast && self.tcb.cfg.linux.is_some() {
+            let acked = growth_acked(&self.tcb, a);
+            self.tcb.grow(acked, now);
+        }
     }
 
     /// RFC 4653 Sec. 4, Termination: a cumulative ACK during ELT shows the

@@ -202,6 +202,7 @@ impl Sender {
                 self.establish(now, out);
             }
             PacketKind::Ack if self.tcb.phase == Phase::Established => self.on_ack(pkt, now, out),
+            PacketKind::Ack if self.tcb.phase == Phase::Done => self.on_finished_ack(pkt, now),
             _ => {}
         }
     }

@@ -26,6 +26,14 @@ impl Sender {
         if cfg.dsack == DsackResponse::Ignore {
             return;
         }
+        if cfg.linux.is_some() && cfg.dsack != DsackResponse::Detect {
+            // Linux counts copies, not segments (RFC 3708 A.3's "no
+            // conclusion" does not apply): `undo_retrans`.
+            if let Some(entry) = self.undo.log.on_dsack_of_one_copy(seq) {
+                self.count_down_retransmissions(entry.episode);
+                return;
+            }
+        }
         let Some(sp) = self.undo.log.on_dsack(seq, now, m, echo, cfg.pairing) else {
             return;
         };
@@ -68,6 +76,13 @@ impl Sender {
             }),
         };
         self.detection.on_spurious(&spurious, now);
+        self.count_down_retransmissions(entry.episode);
+    }
+
+    /// One retransmission of `episode` reported by a DSACK: once all are,
+    /// the reduction is undone.
+    fn count_down_retransmissions(&mut self, episode: u32) {
+        let found = self.undo.episodes.iter().position(|u| u.episode == episode);
         if let Some(i) = found {
             let u = &mut self.undo.episodes[i];
             u.retrans = u.retrans.saturating_sub(1);

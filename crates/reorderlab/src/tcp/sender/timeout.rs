@@ -39,11 +39,18 @@ impl Sender {
         self.timers.on_timeout(&mut self.tcb);
         self.lt.on_timeout();
         self.response.on_timeout();
+        // Linux `tcp_init_undo`: a probe's retransmission still out (TLP
+        // episode open) counts in the timeout's `undo_retrans`.
+        let probe_copy_out = self.tcb.cfg.linux.is_some()
+            && (self.timers.probe.as_ref()).is_some_and(|t| t.episode_open() && t.is_retrans);
         if let Some(t) = self.timers.probe.as_mut() {
             t.reset();
         }
         if first_timeout {
             self.reduce_at_timeout(now);
+            if probe_copy_out {
+                self.undo.count_outstanding_copy();
+            }
         }
         let t = &mut self.tcb;
         t.w.cwnd = 1.0;
@@ -92,8 +99,9 @@ impl Sender {
         self.frto.and(self.tcb.recover)
     }
 
-    /// RFC 5682 Sec. 3 steps 2-3 for an ACK of the Loss state.
-    pub(super) fn frto_on_ack(&mut self, ack: FrtoAck) {
+    /// RFC 5682 Sec. 3 steps 2-3 for an ACK of the Loss state; `before`:
+    /// cwnd before the ACK and the segments it delivered.
+    pub(super) fn frto_on_ack(&mut self, ack: FrtoAck, before: (f64, u32), now: Time) {
         let Some((step, episode)) = self.frto else {
             return;
         };
@@ -121,7 +129,7 @@ impl Sender {
                 self.tcb.w.cwnd = self.tcb.w.cwnd.min(3.0);
                 self.tcb.note_cwnd();
             }
-            FrtoVerdict::Spurious => self.frto_undo(episode),
+            FrtoVerdict::Spurious => self.frto_undo(episode, ack.advanced.then_some(before), now),
         }
     }
 
@@ -131,11 +139,21 @@ impl Sender {
     /// = max(ssthresh, ssthresh before), back to Open. The timeout's
     /// retransmission is forgotten so that its DSACK does not count the
     /// same spurious timeout again.
-    fn frto_undo(&mut self, episode: u32) {
+    ///
+    /// Linux undoes (`tcp_process_loss` -> `tcp_try_undo_loss`) before
+    /// the ACK's growth (`tcp_cong_control`, after `tcp_fastretrans_alert`):
+    /// with `grow` (cwnd before the ACK, segments it delivered; an ACK
+    /// that advanced SND.UNA) the window restored is the one before the
+    /// ACK, grown by what it delivered, in slow start if ssthresh allows.
+    fn frto_undo(&mut self, episode: u32, grow: Option<(f64, u32)>, now: Time) {
         self.frto = None;
+        let linux = self.tcb.cfg.linux.is_some();
         let t = &mut self.tcb;
         t.stats.false_timeouts_detected += 1;
         t.stats.undos += 1;
+        if let (true, Some((cwnd_before, _))) = (linux, grow) {
+            t.w.cwnd = cwnd_before;
+        }
         if let Some(u) = self.undo.take_episode(episode) {
             t.w.cwnd = t.w.cwnd.max(u.prior_cwnd);
             t.w.ssthresh = t.w.ssthresh.max(u.prior_ssthresh);
@@ -143,6 +161,9 @@ impl Sender {
         t.w.cwnd = t.w.cwnd.min(t.cfg.max_window as f64);
         self.undo.log.forget_episode(episode);
         t.cc.on_undo();
+        if let (true, Some((_, delivered))) = (linux, grow) {
+            t.grow(delivered, now);
+        }
         t.sb.clear_lost_marks();
         t.ca = CaState::Open;
         t.recover = None;

@@ -9,7 +9,10 @@
 //!   measured, from the old SND.UNA to the highest SACKed segment
 //!   (3.17 `tcp_update_reordering(sk, tcp_fackets_out(tp) + acked, 1)`,
 //!   current `tcp_check_sack_reordering(sk, prior_snd_una, 1)`), and the
-//!   window reduction is undone if no retransmission is outstanding;
+//!   window reduction is undone if no retransmission is outstanding, and
+//!   Linux forgets every loss mark (`tcp_undo_cwnd_reduction(sk, true)`:
+//!   the segments RACK had marked are not retransmitted, and RACK does not
+//!   look at them again, [`crate::tcp::scoreboard::Scoreboard::unmark_lost_out_of_order`]);
 //! * at or above it (`tcp_try_undo_recovery` through `tcp_may_undo`): the
 //!   reduction is undone.
 //!
@@ -41,5 +44,9 @@ impl Sender {
             }
         }
         self.undo_latest_reduction();
+        if !full && self.tcb.cfg.linux.is_some() {
+            // tcp_try_undo_partial: tcp_undo_cwnd_reduction(sk, true).
+            self.tcb.sb.unmark_lost_out_of_order();
+        }
     }
 }

@@ -18,10 +18,11 @@ fn frto_spurious_timeout_one_retransmission_and_cwnd_restored() {
     assert_eq!(s.ca_state(), CaState::Loss);
     // Step 3b: the next ACK covers segment 11, never retransmitted and
     // sent before the timeout: spurious. Linux's undo: cwnd 20 and
-    // ssthresh 1000 as before the timeout, nothing lost any more.
+    // ssthresh 1000 as before the timeout, nothing lost any more; then the
+    // ACK's growth (one segment, slow start): 21.
     s.on_packet(&ack(12, &[]), t + ms(50), &mut out);
     assert_eq!(s.ca_state(), CaState::Open);
-    assert_eq!((s.window().cwnd, s.window().ssthresh), (20.0, 1000.0));
+    assert_eq!((s.window().cwnd, s.window().ssthresh), (21.0, 1000.0));
     assert_eq!(s.scoreboard().lost_out(), 0);
     assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (1, 1));
     // The rest of the window arrives: new data only, the timeout's one
@@ -91,5 +92,26 @@ fn frto_also_judges_a_recurring_timeout() {
     s.on_packet(&ack(12, &[]), t2 + ms(50), &mut out);
     assert_eq!(s.ca_state(), CaState::Open);
     assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (1, 1));
-    assert_eq!(s.window().cwnd, 20.0);
+    assert_eq!(s.window().cwnd, 21.0, "20 restored, + 1 delivered");
+}
+
+/// `tcp_process_loss`: the first ACK after the timeout covers the
+/// retransmitted SND.UNA and originals sent before the timeout
+/// (`FLAG_ORIG_SACK_ACKED`): `tcp_try_undo_loss(sk, true)` at once, the
+/// window of before the timeout restored, then grown by the ACK
+/// (`tcp_cong_control` after `tcp_fastretrans_alert`), and new data sent
+/// (the conformance script frto-spurious-undo).
+#[test]
+fn frto_undoes_on_the_first_ack_of_never_retransmitted_data() {
+    let (mut s, mut out, t) = stalled_until_timeout("Linux");
+    assert_eq!(sent(&mut out), vec![10]);
+    let nxt = s.scoreboard().nxt();
+    s.on_packet(&ack(15, &[]), t + ms(50), &mut out);
+    assert_eq!(s.ca_state(), CaState::Open);
+    assert_eq!((s.stats().false_timeouts_detected, s.stats().undos), (1, 1));
+    // Restored to 20, then grown by the five delivered (slow start):
+    // `tcp_cong_control` runs after the undo.
+    assert_eq!((s.window().cwnd, s.window().ssthresh), (25.0, 1000.0));
+    let new = sent(&mut out);
+    assert!(!new.is_empty() && new.iter().all(|&q| q >= nxt), "{new:?}");
 }

@@ -56,7 +56,10 @@ fn linux_prr_repairs_a_tail_one_segment_per_ack_that_only_sacks() {
         s.on_packet(&ack(7, &[(9, 10)]), pto + ms(100), &mut out);
         assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
         assert_eq!(sent(&mut out), first, "{variant}");
-        s.on_packet(&ack(8, &[(9, 10)]), pto + ms(200), &mut out);
+        // The ACK of 7's retransmission echoes its timestamp (no undo).
+        let mut of_seven = ack(8, &[(9, 10)]);
+        of_seven.ts = pto + ms(100);
+        s.on_packet(&of_seven, pto + ms(200), &mut out);
         let second: Vec<u32> = if variant == "Linux" { vec![8] } else { vec![] };
         assert_eq!(sent(&mut out), second, "{variant}");
     }
@@ -103,4 +106,112 @@ fn linux_grows_by_what_the_ack_newly_delivered() {
     let before = s.window().cwnd;
     s.on_packet(&ack(3, &[]), ms(51), &mut out);
     assert_eq!(s.window().cwnd, before + 1.0);
+}
+
+/// `tcp_fastretrans_alert` then `tcp_cong_control`: the ACK of the
+/// recovery point ends fast recovery (cwnd = ssthresh) and, no longer in
+/// a cwnd reduction, grows the window by the segments it delivered (the
+/// conformance script recovery-full-ack: 7 -> 8 with CUBIC). RFC 6937
+/// (RACK-TLP) ends at cwnd = ssthresh.
+#[test]
+fn linux_grows_on_the_ack_that_ends_recovery() {
+    for variant in ["Linux", "RACK-TLP"] {
+        let (mut s, mut out) = delayed_first_segment(variant);
+        assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
+        let ssthresh = s.window().ssthresh;
+        let nxt = s.scoreboard().nxt();
+        // It echoes the retransmission's timestamp: no undo.
+        let mut full = ack(nxt, &[]);
+        full.ts = ms(50);
+        s.on_packet(&full, ms(100), &mut out);
+        assert_eq!(s.ca_state(), CaState::Open, "{variant}");
+        assert_eq!(s.stats().undos, 0, "{variant}");
+        let cwnd = s.window().cwnd;
+        if variant == "Linux" {
+            // Reno: ssthresh 5, + the segments delivered (all but the
+            // three SACKed) / 5.
+            let grown = ssthresh + (nxt - 3) as f64 / ssthresh;
+            assert!((cwnd - grown).abs() < 1e-9, "{variant}: {cwnd} vs {grown}");
+        } else {
+            assert_eq!(cwnd, ssthresh, "{variant}");
+        }
+    }
+}
+
+/// `tcp_ack`'s `no_queue` path -> `tcp_fastretrans_alert` ->
+/// `tcp_try_undo_dsack` in the Open state: a 10-segment transfer's fast
+/// recovery ended on the full ACK, which acknowledged everything; the
+/// DSACK of its one retransmission arrives after (`undo_retrans` 0,
+/// `undo_marker` kept): Linux undoes the reduction, the other variants
+/// ignore ACKs of a finished transfer (the conformance script
+/// dsack-undo-fast-recovery).
+#[test]
+fn linux_undoes_by_dsack_after_the_transfer_ended() {
+    for variant in ["Linux", "RACK-TLP"] {
+        let (mut s, mut out) = tail_sender(variant);
+        for k in 2..=4 {
+            s.on_packet(&ack(0, &[(1, k)]), ms(50), &mut out);
+        }
+        assert_eq!(sent(&mut out)[0], 0, "{variant}: the fast retransmit");
+        let mut full = ack(10, &[]);
+        full.ts = ms(50);
+        s.on_packet(&full, ms(60), &mut out);
+        assert!(s.stats().all_acked_at.is_some(), "{variant}");
+        let ssthresh = s.window().ssthresh;
+        let mut dsack = ack(10, &[(0, 1)]);
+        dsack.ts = ms(50);
+        s.on_packet(&dsack, ms(150), &mut out);
+        if variant == "Linux" {
+            assert_eq!(s.stats().undos, 1, "{variant}");
+            assert!(s.window().ssthresh > ssthresh, "{variant}");
+        } else {
+            assert_eq!(s.stats().undos, 0, "{variant}");
+            assert_eq!(s.window().ssthresh, ssthresh, "{variant}");
+        }
+    }
+}
+
+/// `tcp_try_undo_partial` -> `tcp_undo_cwnd_reduction(sk, true)`: segment
+/// 9 SACKed, the reorder timer marks 0..8 lost, PRR retransmits 0 only.
+/// The partial ACK of 0 echoes the original's timestamp: the hole was
+/// reordering; the reduction is undone and every loss mark forgotten. The
+/// segments RACK marked left its send-time list and are not examined
+/// again: none of 1..8 is retransmitted (the validation matrix's 25 %
+/// held cells: the simulator retransmitted them).
+#[test]
+fn linux_partial_undo_forgets_the_loss_marks() {
+    for variant in ["Linux", "RACK-TLP"] {
+        let mut s = sender(variant, 10);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        sent(&mut out);
+        s.on_packet(&ack(0, &[(9, 10)]), ms(50), &mut out);
+        assert_eq!(sent(&mut out), vec![10], "{variant}: limited transmit");
+        let reo = s.deadline(TimerKind::Aux).unwrap();
+        s.on_timer(TimerKind::Aux, reo, &mut out);
+        assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
+        let repairs = sent(&mut out);
+        assert_eq!(repairs[0], 0, "{variant}");
+        if variant == "Linux" {
+            // The kernel's PRR: no extra segment on a timer (no SND.UNA
+            // advance).
+            assert_eq!(repairs, vec![0]);
+            assert_eq!(s.scoreboard().lost_out(), 9);
+        }
+        // Echo of the original of 0 (sent at 0): older than the
+        // retransmission.
+        let mut partial = ack(1, &[(9, 10)]);
+        partial.ts = 0;
+        s.on_packet(&partial, reo + ms(5), &mut out);
+        let resent: Vec<u32> = sent(&mut out).into_iter().filter(|&q| q < 9).collect();
+        if variant == "Linux" {
+            assert_eq!(s.stats().undos, 1, "{variant}");
+            assert_eq!(s.scoreboard().lost_out(), 0, "{variant}");
+            assert!(resent.is_empty(), "{variant}: {resent:?}");
+        } else {
+            // RFC 8985 alone: no undo by timestamps; repairs go on.
+            assert_eq!(s.stats().undos, 0, "{variant}");
+            assert!(!resent.is_empty(), "{variant}");
+        }
+    }
 }
