@@ -86,7 +86,8 @@ CLASHES = {
     "tbps": "tc reads it as terabytes/s: write 'Tbps' or 'tbit' (bits)",
 }
 
-_QUANTITY = re.compile(r"\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(\S+)\s*")
+_NUMBER = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_QUANTITY = re.compile(rf"\s*({_NUMBER})\s*([^\s\d.+-][^\s]*)\s*")
 
 
 class UnitError(ValueError):
@@ -98,6 +99,12 @@ def parse_quantity(text: str, unit: str) -> float | int:
     ``unit``: a float, or an int for ``bytes``; a :class:`UnitError` with
     the accepted suffixes otherwise."""
     suffixes = UNITS[unit]
+    if re.fullmatch(rf"\s*{_NUMBER}\s*", text):
+        # a number in quotes: as strict as ever (a string is not a number)
+        raise UnitError(
+            f"must be a number, got {text!r} (a number without quotes, or with a unit: "
+            f"{', '.join(suffixes)})"
+        )
     m = _QUANTITY.fullmatch(text)
     if m is None:
         raise UnitError(
