@@ -207,7 +207,7 @@ def test_reproduce_writes_claims(cli_env: dict[str, str], tmp_path: Path) -> Non
         assert claim["paper"] == "baseline"
         assert claim["holds"] is True, claim
     for suffix in ("png", "svg", "csv"):
-        assert (out / "baseline" / f"undisturbed_cwnd.{suffix}").stat().st_size > 0
+        assert (out / "baseline" / f"undisturbed-cwnd.{suffix}").stat().st_size > 0
 
 
 def test_bench_json(cli_env: dict[str, str]) -> None:

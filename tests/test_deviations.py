@@ -29,7 +29,7 @@ Gilbert-Elliott with 1.5 % assumed.'''
 
 [[deviation.evidence]]
 kind = "sweep"
-ref = "fig4_sensitivity.png"
+ref = "fig4-sensitivity.png"
 note = "holds above 3 % loss"
 """
 
@@ -55,7 +55,7 @@ def test_a_failing_claim_gets_its_deviation_and_a_holding_one_none(folder: Path)
     assert failing.deviation is not None
     assert failing.deviation.cause == "setting"
     assert failing.deviation.why.startswith("The paper's loss model is not given; Gilbert")
-    assert [e.ref for e in failing.deviation.evidence] == ["fig4_sensitivity.png"]
+    assert [e.ref for e in failing.deviation.evidence] == ["fig4-sensitivity.png"]
     assert failing.verdict == "does not hold (setting)"
     assert holding.deviation is None
     assert other.deviation is None and other.verdict == "does not hold"
@@ -160,7 +160,7 @@ why = "w"
 
 [[deviation.evidence]]
 kind = "sweep"
-ref = "fig4_sensitivity.png"
+ref = "fig4-sensitivity.png"
 note = "n"
 parameter = "loss model"
 
@@ -264,7 +264,7 @@ def test_evidence_numbers_are_checked_against_the_file(folder: Path, tmp_path: P
     (e,) = explanations("toy-paper")
     results = tmp_path / "results"
     (results / "toy-paper").mkdir(parents=True)
-    csv = results / "toy-paper" / "fig4_sensitivity.csv"
+    csv = results / "toy-paper" / "fig4-sensitivity.csv"
     csv.write_text("variant,loss,completion_s\nTLP,0.015,0.4612\nTLP,0.03,0.5043\nRTOR,0.015,1\n")
     assert number_problems(e, results, "quick") == []
     assert number_problems(e, results, "full") == []  # no full numbers cited

@@ -210,8 +210,8 @@ def test_a_figure_plot_does_not_replace_its_table(tmp_path: Path) -> None:
     line.draw(tmp_path, hs_setting.curves(runs))
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "fig9.csv"), table)
     assert list(table["mbps"]) == [11.0, 21.0] and list(table["mbps_min"]) == [10.0, 20.0]
-    assert (tmp_path / "fig9_throughput.png").exists()
-    assert (tmp_path / "fig9_throughput.csv").exists()
+    assert (tmp_path / "fig9-throughput.png").exists()
+    assert (tmp_path / "fig9-throughput.csv").exists()
 
 
 def test_default_setting_is_the_figures_own_scenario() -> None:
@@ -264,19 +264,19 @@ def test_sensitivity_figures_are_written_and_change_no_claim(tmp_path: Path) -> 
         derived = rec.table(FakeRuns(plan, LEVEL), True)  # type: ignore[arg-type]
         assert f"{stem}_sensitivity_runs" in derived.csv
         rec.plot(derived.data, tmp_path, True)
-        assert (tmp_path / f"{stem}_sensitivity.png").exists()
-        names = set(pd.read_csv(tmp_path / f"{stem}_sensitivity.csv")["series"])
+        assert (tmp_path / f"{stem}-sensitivity.png").exists()
+        names = set(pd.read_csv(tmp_path / f"{stem}-sensitivity.csv")["series"])
         assert {"BIC-SACK, default", "BIC-SACK, later-packet anchor"} <= names
         if stem == "fig12":
             # the default point's cases are drawn on Fig. 14's axis (block size)
-            names = set(pd.read_csv(tmp_path / "fig14_sensitivity.csv")["series"])
+            names = set(pd.read_csv(tmp_path / "fig14-sensitivity.csv")["series"])
             assert {
                 "BIC-NCR, default",
                 "BIC-NCR, later-packet anchor",
                 "BIC-AVG-DEV, slow-start undo",
                 "BIC-TCP-RR, slow-start undo",
             } <= names
-            names = set(pd.read_csv(tmp_path / "fig13_sensitivity.csv")["series"])
+            names = set(pd.read_csv(tmp_path / "fig13-sensitivity.csv")["series"])
             assert {
                 "BIC-NCR, default",
                 "BIC-NCR, after a 1 Gb/s access link",
@@ -305,7 +305,7 @@ def _sensitivity_only(plan: Plan, level: dict[str, float], other: dict[str, floa
 
 
 def test_sensitivity_verdicts_give_each_claim_under_each_setting() -> None:
-    """<fig>_sensitivity_verdicts.csv: every claim again on the runs of
+    """<fig>-sensitivity-verdicts.csv: every claim again on the runs of
     each sensitivity setting. Made-up runs where HSTCP is far below BIC by
     default but level with it under the later-packet anchor: the claim
     holds by default and not under that setting."""

@@ -204,13 +204,13 @@ def test_links_point_at_files_that_exist(results: Path) -> None:
 def test_plots_are_grouped_under_their_figure(results: Path) -> None:
     text, _ = _page(results)
     order = [
-        "<h3>undisturbed: undisturbed SACK flow",  # registry order and title
+        '<h3 id="paper-baseline-undisturbed">undisturbed: undisturbed SACK flow',  # registry order
         'src="baseline/undisturbed_cwnd.png"',
-        "<h3>random-loss: Reno and SACK",
+        '<h3 id="paper-baseline-random-loss">random-loss: Reno and SACK',
         'src="baseline/random_loss_throughput.png"',
-        "<h3>fig2</h3>",
+        '<h3 id="paper-zeta-fig2">fig2</h3>',
         'src="zeta/fig2-1.png"',
-        "<h3>fig10-11</h3>",
+        '<h3 id="paper-zeta-fig10-11">fig10-11</h3>',
         'src="zeta/fig10_rate.png"',
         'src="zeta/fig11_rate.png"',
         "<h3>other plots</h3>",
@@ -328,7 +328,7 @@ def test_reproduce_writes_the_report(tmp_path: Path, cli_env: dict[str, str]) ->
     }
     assert tally_text(kinds) in text
     pngs = [link for link in page.links if link.endswith(".png")]
-    assert sorted(pngs) == ["baseline/random_loss_throughput.png", "baseline/undisturbed_cwnd.png"]
+    assert sorted(pngs) == ["baseline/random-loss-throughput.png", "baseline/undisturbed-cwnd.png"]
     for link in pngs:  # drawn in the background, written before the report
         assert (out / link).read_bytes().startswith(b"\x89PNG")
 

@@ -144,9 +144,9 @@ def test_fig1_shows_the_halving_and_the_dsack_undo(tmp_path: Path) -> None:
     result = reproduce("rr-tcp", "fig1", quick=True, out=out, store=None)
     assert result["rr-tcp"] == []
     for ext in ("png", "svg", "csv"):
-        path = out / "rr-tcp" / f"fig1_cwnd.{ext}"
+        path = out / "rr-tcp" / f"fig1-cwnd.{ext}"
         assert path.is_file() and path.stat().st_size > 0, path
-    csv = pd.read_csv(out / "rr-tcp" / "fig1_cwnd.csv")
+    csv = pd.read_csv(out / "rr-tcp" / "fig1-cwnd.csv")
     assert set(csv["series"]) == {"DSACK-R", "SACK"}
     rec = papers()["rr-tcp"]["fig1"]
     ev = rr_fig1.events(rec.table(Runs(rec.points(True), None), True).data)
@@ -278,8 +278,8 @@ def test_sensitivity_plot_writes_one_line_per_label(tmp_path: Path) -> None:
     tab[("DSACK-TA", 0.0)] = kit_summary.Stat(mean={"rto_mean": 9.0}, seeds=2)  # not a sweep curve
     line = LineFigure("fig12_sensitivity", rr_tables.LT_XLABEL, "mean RTO (s)", "t")
     line.draw(tmp_path, rr_tables.lt_series(tab, ["DSACK-FA", "DSACK-TA"], "rto_mean"))
-    assert (tmp_path / "fig12_sensitivity.png").stat().st_size > 0
-    csv = pd.read_csv(tmp_path / "fig12_sensitivity.csv")
+    assert (tmp_path / "fig12-sensitivity.png").stat().st_size > 0
+    csv = pd.read_csv(tmp_path / "fig12-sensitivity.csv")
     assert sorted(set(csv["series"])) == ["DSACK-FA", "DSACK-TA"]
     ta = csv[csv["series"] == "DSACK-TA"].sort_values("x")
     assert list(ta["x"]) == [0.0, 1.0] and list(ta["y"]) == [2.9, 1.5]
@@ -331,7 +331,7 @@ def test_table4_sensitivity_sweeps_the_drop_episode_rate(tmp_path: Path) -> None
         tab[(ba, q)] = kit_summary.Stat(mean={"norm": 0.8 * (1 - 2000 * q)}, seeds=2)
     data = rr_table4_fig19.Table4(rr_tables.Points(tab, pd.DataFrame()), {})
     rr_table4_fig19.sensitivity_plot(data, tmp_path, True)
-    csv = pd.read_csv(tmp_path / "table4_sensitivity.csv")
+    csv = pd.read_csv(tmp_path / "table4-sensitivity.csv")
     ta = csv[csv["series"] == "DSACK-TA"].sort_values("x")
     assert list(ta["x"]) == pytest.approx([100 * q for q in rr_table4_fig19.T4_Q_SWEEP])
     assert list(ta["y"]) == pytest.approx([100 * 1000 * q for q in rr_table4_fig19.T4_Q_SWEEP])

@@ -88,11 +88,11 @@ def test_fig1_quick_end_to_end(tmp_path: Path) -> None:
     # RFC 7765 with quickack: RTOR saves exactly one RTT at every RTT.
     saved = next(c for c in claims if c.claim.startswith("quickack: RTOR"))
     assert saved.holds and saved.seed_share == 1.0, saved.measured
-    sens = pd.read_csv(tmp_path / "tail-loss" / "fig1_sensitivity_table.csv")
+    sens = pd.read_csv(tmp_path / "tail-loss" / "fig1-sensitivity-table.csv")
     assert len(sens) == len(tl_fig1.DELACK_OFFSETS) * len(tl_fig1._fig1_rtts(True))
-    rate = pd.read_csv(tmp_path / "tail-loss" / "fig1_rate_table.csv")
+    rate = pd.read_csv(tmp_path / "tail-loss" / "fig1-rate-table.csv")
     assert len(rate) == len(tl_fig1.FIG1_RATES) * len(tl_fig1.RATE_RTTS)
-    for stem in ("fig1_sensitivity", "fig1_rate"):
+    for stem in ("fig1-sensitivity", "fig1-rate"):
         for ext in ("png", "svg", "csv"):
             assert (tmp_path / "tail-loss" / f"{stem}.{ext}").exists()
 
@@ -161,10 +161,10 @@ def test_fig4_small_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert (table["pages"] >= 1).all() and (table["unfinished"] == 0).all()
     assert (table["objects.n"] <= table["connections.n"]).all()
     assert (table["seeds"] == 2).all()
-    for stem in ("fig4-1", "fig4-6", "fig4-obj-6", "fig4_sensitivity"):
+    for stem in ("fig4-1", "fig4-6", "fig4-obj-6", "fig4-sensitivity"):
         for ext in ("png", "svg", "csv"):
             assert (tmp_path / "tail-loss" / f"{stem}.{ext}").exists()
-    seeds = pd.read_csv(tmp_path / "tail-loss" / "fig4_seeds.csv")
+    seeds = pd.read_csv(tmp_path / "tail-loss" / "fig4-seeds.csv")
     assert sorted(set(seeds["seed"])) == [1, 2] and len(seeds) == 2 * len(table)
     # a claim's per-seed inputs are the per-seed table's values
     better = next(c for c in claims if c.claim.startswith("at RTT 10 ms every mechanism"))
@@ -172,9 +172,9 @@ def test_fig4_small_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     one = seeds[(seeds["variant"] == "RTOR") & (seeds["site"] == "search") & (seeds["rtt"] == 0.01)]
     col = f"{better.claim.split('[selection: ')[1].rstrip(']')}.mean"
     assert [v for _, v in rec["inputs"]["a"]] == pytest.approx(list(one.sort_values("seed")[col]))
-    sens = pd.read_csv(tmp_path / "tail-loss" / "fig4_sensitivity_table.csv")
+    sens = pd.read_csv(tmp_path / "tail-loss" / "fig4-sensitivity-table.csv")
     assert sorted(set(sens["queue"])) == [50, 100] and set(sens["site"]) == set(tl_setting.SITES)
-    deciles = pd.read_csv(tmp_path / "tail-loss" / "fig4_deciles.csv")
+    deciles = pd.read_csv(tmp_path / "tail-loss" / "fig4-deciles.csv")
     assert {"p10", "p50", "p90"} <= set(deciles.columns)
 
 

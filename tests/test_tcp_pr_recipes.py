@@ -234,9 +234,9 @@ def test_fig13_quick_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert set(table["variant"]) == set(pr_setting.REORDER_VARIANTS)
     assert (tmp_path / "tcp-pr" / "fig13-1.png").exists()
     # the sensitivity sweeps are drawn beside the figure, quick mode too
-    sens = pd.read_csv(tmp_path / "tcp-pr" / "fig13_sensitivity.csv")
+    sens = pd.read_csv(tmp_path / "tcp-pr" / "fig13-sensitivity.csv")
     assert set(sens["series"]) >= set(pr_fig13.SENS_SWAP_DELAYS)
-    dur = pd.read_csv(tmp_path / "tcp-pr" / "fig13-duration_sensitivity.csv")
+    dur = pd.read_csv(tmp_path / "tcp-pr" / "fig13-duration-sensitivity.csv")
     assert sorted(dur["x"].unique()) == [20.0, 40.0]
     # TCP-PR ignores swaps (the paper's flat curve) whatever else holds.
     flat = [c for c in claims if "independent of K" in c.claim]

@@ -84,7 +84,7 @@ def test_table_and_claims_come_from_the_saved_kernel_runs(tiny: None, tmp_path: 
     ratio = {(r["config"], r["x"]): r["ratio"] for r in rows}
     assert ratio[("Linux", 0.3)] == pytest.approx(1.0)
     assert ratio[("Linux-classic", 0.3)] == pytest.approx(2.0)
-    assert (tmp_path / "fig4_points.csv").read_text().count("\n") == 1 + len(rows)
+    assert (tmp_path / "fig4-points.csv").read_text().count("\n") == 1 + len(rows)
     claims = fig4().claims(rows, True)
     verdicts = [c.holds for c in claims]
     # Linux agrees, Linux-classic does not, undo matters on both (classic
@@ -102,9 +102,9 @@ def test_a_missing_kernel_run_is_named(tiny: None, tmp_path: Path) -> None:
 def test_a_short_real_run_gives_every_claim(tiny: None, tmp_path: Path) -> None:
     claims = fig4().run(True, tmp_path, None)
     assert len(claims) == 4
-    rows = (tmp_path / "fig4_points.csv").read_text().splitlines()
+    rows = (tmp_path / "fig4-points.csv").read_text().splitlines()
     assert len(rows) == 1 + 2 * len(val_setting.FRACTIONS_OF(True))
     for row in rows[1:]:
         ratio = float(row.split(",")[5])
         assert math.isfinite(ratio) and ratio > 0
-    assert (tmp_path / "fig4_kernel_vs_simulator.csv").exists()
+    assert (tmp_path / "fig4-kernel-vs-simulator.csv").exists()

@@ -83,7 +83,7 @@ Queue = Annotated[DroptailQueue | RedQueue, Field(discriminator="kind")]
 
 
 #: How a switch picks one of its equal-cost uplinks for a packet.
-LoadBalancing = Literal["ecmp", "spray", "round_robin"]
+LoadBalancing = Literal["ecmp", "spray", "round_robin", "adaptive"]
 
 
 class LinkSpec(Model):
@@ -857,6 +857,57 @@ class TrafficSpec(Model):
     receiver: ReceiverSpec = Field(default_factory=ReceiverSpec)
 
 
+#: Who sends to whom among the fabric's hosts.
+Pattern = Literal["permutation", "incast", "all_to_all"]
+
+
+#: A measured data-center flow-size distribution.
+SizeDistribution = Literal["web_search", "data_mining"]
+
+
+class WorkloadSpec(Model):
+    """A pattern of finite flows between the hosts of a fat-tree."""
+
+    #: Prefix of its flows' names (none: `w{index}`); flow j is `{name}.{j}`.
+    name: Name | None = None
+
+    #: Who sends to whom.
+    pattern: Pattern
+
+    #: `pattern = "incast"` only: the hosts sending at once to `target` (N to 1; none: every
+    #: other host).
+    fan_in: Annotated[U32, Range(ge=1)] | None = None
+
+    #: `pattern = "incast"` only: the receiving host (none: `h0`).
+    target: Name | None = None
+
+    #: Bytes of each flow (sent as ceil(size / mss) segments, at least 1; none and no
+    #: distribution: 1 MB each).
+    flow_size: RandomVar | None = None
+
+    #: A measured flow-size distribution instead of flow_size: `web_search` (DCTCP, SIGCOMM 2010)
+    #: or `data_mining` (VL2, SIGCOMM 2009).
+    distribution: SizeDistribution | None = None
+
+    #: Time of the earliest start.
+    start: Annotated[Real, Range(ge=0, le=1000000000, unit="s")] = 0.0
+
+    #: Each flow starts at start + a uniform draw in [0, jitter).
+    jitter: Annotated[Real, Range(ge=0, le=1000000000, unit="s")] = 0.0
+
+    #: Sender variant of the workload's flows.
+    variant: Annotated[Name, Registry("variants")] = "SACK"
+
+    #: Congestion control of the workload's flows.
+    cc: Annotated[Name, Registry("congestion_controls")] = "reno"
+
+    #: Sender parameters of the workload's flows.
+    tcp: TcpSpec = Field(default_factory=TcpSpec)
+
+    #: Receiver ACK policy of the workload's flows.
+    receiver: ReceiverSpec = Field(default_factory=ReceiverSpec)
+
+
 class PcapTap(Model):
     """A capture point: one end of a link, seen as `tcpdump` on that interface would see it
     (both directions). `ingress`: the end at the link's `from` node (its packets as they are
@@ -894,6 +945,12 @@ class RecordSpec(Model):
         default_factory=list
     )
 
+    #: With a `trace_window`: also record each ACK's SACK blocks, each retransmission's cause and
+    #: whether the ground truth calls it spurious, the copies dropped, the receiver window, and
+    #: every link's queue at each sample of `series` (what `reorderlab plot` draws); unset = none
+    #: of this (left out of the serialised spec).
+    trace_details: Bool | None = None
+
     #: Packet captures (`docs/pcap.md`), written only by a run given an output folder; a capture
     #: never changes the run, so it is no part of its identity (left out of the serialised spec
     #: when empty).
@@ -929,6 +986,10 @@ class ScenarioFields(Model):
 
     #: Generated traffic: flows that start and end during the run (`docs/traffic.md`).
     traffic: list[TrafficSpec] = Field(default_factory=list)
+
+    #: Fabric workloads: permutation, incast or all-to-all flows between a fat-tree's hosts
+    #: (`docs/fabrics.md`).
+    workloads: list[WorkloadSpec] | None = None
 
     #: What to record besides the per-flow counters.
     record: RecordSpec = Field(default_factory=RecordSpec)

@@ -154,5 +154,9 @@ def write_claims(claims: Iterable[Claim], path: str | Path) -> Path:
     """Write claims as a JSON list of objects."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(json.dumps([c.to_dict() for c in claims], indent=2) + "\n", encoding="utf-8")
+    # whole or not at all: a reproduction stopped while writing leaves the
+    # old file (or none), never half of one
+    part = p.with_name(p.name + ".part")
+    part.write_text(json.dumps([c.to_dict() for c in claims], indent=2) + "\n", encoding="utf-8")
+    part.replace(p)
     return p

@@ -18,7 +18,7 @@ Each paper's explanations are in ``papers/deviations/<paper>.toml``: one
 
     [[deviation.evidence]]
     kind = "sweep"                  # sweep | trace | runs | figure | quote
-    ref = "fig4_sensitivity.png"    # a file of the paper's results folder,
+    ref = "fig4-sensitivity.png"    # a file of the paper's results folder,
                                     # or where a quote stands ("tail-loss Sec. 4")
     note = "What it shows, with the numbers."
     parameter = "loss model"        # sweep: the setting it sweeps

@@ -105,10 +105,13 @@ def paper_cc() -> dict[str, str]:
 
 def undisturbed(scenario: Scenario) -> Scenario:
     """``scenario`` without impairments and multipath splitting (captures
-    dropped too: they are no part of a result)."""
+    dropped too: they are no part of a result); on a fat-tree, its switches
+    route by ECMP (every packet of a flow on one path, ``docs/fabrics.md``)."""
     data = scenario.to_dict()
     data["impairments"] = []
     data["multipath"] = []
+    if data["topology"].get("kind") == "fat_tree":
+        data["topology"]["load_balancing"] = "ecmp"
     data.get("record", {}).pop("pcap", None)
     data["name"] = f"{scenario.name} (undisturbed)"
     return Scenario.from_dict(data)
@@ -154,6 +157,9 @@ def _with_sender(scenario: Scenario, variant: str, cc: str) -> Scenario:
     for i in range(len(scenario.flows)):
         params[f"flows[{i}].variant"] = variant
         params[f"flows[{i}].cc"] = cc
+    for i in range(len(scenario.workloads or [])):
+        params[f"workloads[{i}].variant"] = variant
+        params[f"workloads[{i}].cc"] = cc
     return scenario.with_params(params)
 
 
@@ -184,8 +190,10 @@ def compare(
     sweep's :class:`~reorderlab.sweep.SweepStats`.
     """
     sc = as_scenario(scenario)
-    if not sc.flows:
-        raise ScenarioError([FieldError("flows", "compare needs at least one flow, got []")])
+    if not sc.flows and not sc.workloads:
+        raise ScenarioError(
+            [FieldError("flows", "compare needs at least one flow (or workload), got []")]
+        )
     names = _pick_variants(variants)
     fixed_cc = _check_cc(cc)
     defaults = paper_cc()
@@ -213,7 +221,9 @@ def compare(
         on_run=note,
     )
     runs["queue_drops"] = _stored_drops(list(runs["key"]), drops, store)
-    table = league_table(runs, n_flows=len(sc.flows), duration=sc.duration, finite=_finite(sc))
+    # a workload's flows are known once it is expanded: count them in each run
+    n_flows = None if sc.workloads else len(sc.flows)
+    table = league_table(runs, n_flows=n_flows, duration=sc.duration, finite=_finite(sc))
     table.attrs["runs"] = runs
     table.attrs["stats"] = runs.attrs.get("stats")
     table.attrs["scenario"] = sc.name
@@ -278,15 +288,26 @@ def link_latest(folder: Path) -> Path | None:
 
 
 def _finite(sc: Scenario) -> bool:
-    """Every flow of the scenario sends a fixed number of segments."""
+    """Every flow of the scenario sends a fixed number of segments (a
+    workload's always do)."""
     return all(f.segments > 0 for f in sc.flows)
 
 
 # --- the table -----------------------------------------------------------------
 
 
-def _flow_values(row: Mapping[str, Any], metric: str, n_flows: int) -> list[Any]:
-    """A metric of each of the scenario's flows, from a sweep table row."""
+def _flow_count(row: Mapping[str, Any]) -> int:
+    """The flows of a run, from its sweep table row (``f{i}.completed`` for
+    several flows, plain ``completed`` for one)."""
+    n = sum(1 for k in row if k.startswith("f") and k.endswith(".completed"))
+    return n or 1
+
+
+def _flow_values(row: Mapping[str, Any], metric: str, n_flows: int | None) -> list[Any]:
+    """A metric of each of the scenario's flows, from a sweep table row
+    (``n_flows`` None: as many as the row has)."""
+    if n_flows is None:
+        n_flows = _flow_count(row)
     if n_flows == 1:
         return [row.get(metric)]
     return [row.get(f"f{i}.{metric}") for i in range(n_flows)]
@@ -300,7 +321,7 @@ def _number(value: Any) -> float:
     return x
 
 
-def run_metrics(row: Mapping[str, Any], n_flows: int, duration: float) -> dict[str, float]:
+def run_metrics(row: Mapping[str, Any], n_flows: int | None, duration: float) -> dict[str, float]:
     """One run's metrics summed (counts, goodput) or averaged (completion
     time) over the scenario's flows."""
 
@@ -362,7 +383,7 @@ class MeanCI:
 
 
 def league_table(
-    runs: pd.DataFrame, *, n_flows: int, duration: float, finite: bool
+    runs: pd.DataFrame, *, n_flows: int | None, duration: float, finite: bool
 ) -> pd.DataFrame:
     """The ranked table of a compare sweep's runs (columns :data:`LEAGUE_COLUMNS`)."""
     by_sender: dict[tuple[str, str], dict[bool, dict[int, dict[str, float]]]] = {}

@@ -12,7 +12,7 @@ import concurrent.futures as cf
 import contextlib
 import os
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib
@@ -21,6 +21,7 @@ matplotlib.use("Agg")
 
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
@@ -44,12 +45,21 @@ def line_plot(
     logx: bool = False,
     logy: bool = False,
     styles: Mapping[str, str] | None = None,
+    symlogy: bool = False,
+    panels: Mapping[str, str] | None = None,
 ) -> list[Path]:
     """Draw one line per series; write ``stem.png``, ``stem.svg``, ``stem.csv``.
 
     The CSV is long-form: ``series, x, y[, yerr]``, one row per plotted point.
     It is written at once; inside :func:`in_background`, the PNG and SVG are
     drawn by another process and exist when the block ends.
+
+    ``symlogy``: a y axis logarithmic above 1 and linear below (values
+    spanning decades, zero among them). ``panels``: series label -> the
+    label of its own y axis, one panel per distinct label, stacked over a
+    shared x axis (one quantity per axis); the CSV keeps ``ylabel``. A
+    series on top of an earlier one (:func:`coinciding`) is drawn dashed
+    with hollow markers over it and says so in the legend, not hidden.
     """
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -79,6 +89,8 @@ def line_plot(
         logx=logx,
         logy=logy,
         styles=dict(styles or {}),
+        symlogy=symlogy,
+        panels=dict(panels or {}),
     )
     if _background is not None:
         _background.submit(figure)
@@ -138,30 +150,60 @@ class _FigureSpec:
     logx: bool
     logy: bool
     styles: dict[str, str]
+    symlogy: bool = False
+    panels: dict[str, str] = field(default_factory=dict)
+
+
+#: Two curves closer than this share of the y axis's span at every point
+#: are drawn on top of each other (a few pixels of a figure here).
+ON_TOP = 0.01
+
+
+def coinciding(
+    series: Mapping[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None]],
+) -> dict[str, str]:
+    """Each series drawn on top of an earlier one -> that one's label: the
+    same x values, and every y within :data:`ON_TOP` of the span of all
+    the y values (equal points included)."""
+    ys_all = [float(y) for _, ys, _ in series.values() for y in ys if y == y]
+    span = (max(ys_all) - min(ys_all)) if ys_all else 0.0
+    same: dict[str, str] = {}
+    items = list(series.items())
+    for i, (label, (xs, ys, _)) in enumerate(items):
+        for other, (oxs, oys, _) in items[:i]:
+            if other in same or not len(xs) or list(xs) != list(oxs):
+                continue
+            if all(abs(float(a) - float(b)) <= ON_TOP * span for a, b in zip(ys, oys, strict=True)):
+                same[label] = other
+                break
+    return same
 
 
 def _draw(spec: _FigureSpec) -> None:
     """Draw the figure and write its PNG and SVG."""
-    fig = Figure(figsize=(6.4, 4.4), layout="constrained")
-    ax = fig.add_subplot()
+    names = list(dict.fromkeys(spec.panels.get(label, spec.ylabel) for label in spec.series))
+    fig = Figure(figsize=(6.4, 4.4 if len(names) == 1 else 2.0 + 1.9 * len(names)),
+                 layout="constrained")  # fmt: skip
+    axes = fig.subplots(len(names), 1, sharex=True, squeeze=False)[:, 0]
+    panel = {name: ax for name, ax in zip(names, axes, strict=True)}
+    same = coinciding(spec.series)
     for label, (xs, ys, err) in spec.series.items():
+        ax = panel[spec.panels.get(label, spec.ylabel)]
         style = spec.styles.get(label, "o-")
+        extra: dict[str, object] = {}
+        if label in same:  # drawn over the curve it equals, and still seen
+            style = style.replace("-", "") + "--"
+            extra = {"mfc": "none", "ms": 9, "zorder": 3}
+            label = f"{label} (on top of {same[label]})"
         if err is not None:
-            ax.errorbar(xs, ys, yerr=err, fmt=style, label=label, capsize=3)
+            ax.errorbar(xs, ys, yerr=err, fmt=style, label=label, capsize=3, **extra)
         else:
-            ax.plot(xs, ys, style, label=label)
-    if spec.logx:
-        ax.set_xscale("log")
-        _plain_log_ticks(ax.xaxis)
-    if spec.logy:
-        ax.set_yscale("log")
-        _plain_log_ticks(ax.yaxis)
-    ax.set_xlabel(spec.xlabel)
-    ax.set_ylabel(spec.ylabel)
+            ax.plot(xs, ys, style, label=label, **extra)
+    for name, ax in panel.items():
+        _axes_style(spec, ax, name)
+    axes[-1].set_xlabel(spec.xlabel)
     if spec.title:
-        ax.set_title(spec.title)
-    ax.grid(True, alpha=0.3)
-    ax.legend()
+        axes[0].set_title(spec.title)
     fig.savefig(spec.png, dpi=120)
     # The SVG keeps the layout the PNG's drawing computed: the constrained
     # layout solve is half the cost of a drawing, and would be done again.
@@ -232,6 +274,22 @@ def in_background() -> Iterator[None]:
     finally:
         background, _background = _background, None
         background.finish(cancel=failed)
+
+
+def _axes_style(spec: _FigureSpec, ax: Axes, ylabel: str) -> None:
+    """Scales, label, grid and legend of one panel."""
+    if spec.logx:
+        ax.set_xscale("log")
+        _plain_log_ticks(ax.xaxis)
+    if spec.logy:
+        ax.set_yscale("log")
+        _plain_log_ticks(ax.yaxis)
+    elif spec.symlogy:
+        ax.set_yscale("symlog", linthresh=1.0)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    ax.legend()
 
 
 def _plain_log_ticks(axis: Axis) -> None:

@@ -38,6 +38,8 @@ from reorderlab.report_claims import (
     summary_table,
 )
 from reorderlab.report_leagues import League, leagues_html
+from reorderlab.report_nav import TocPaper, figure_anchor, header_html, paper_anchor, toc_html
+from reorderlab.run_info import RunInfo, read_info
 from reorderlab.tallies import Before, before
 
 __all__ = ["PaperResults", "ReportError", "collect", "read_claims", "render", "write_report"]
@@ -109,7 +111,7 @@ def write_report(out: Path) -> Path:
         if not leagues and validation is None:
             raise
         papers = []  # league tables (or the validation) alone
-    page = render(papers, leagues, [validation] if validation else [])
+    page = render(papers, leagues, [validation] if validation else [], read_info(Path(out)))
     page = _with_conformance(page, Path(out))
     path = Path(out) / "index.html"
     path.write_text(page, encoding="utf-8", newline="\n")
@@ -307,7 +309,7 @@ def _aliases(figure: str) -> list[str]:
 # --- HTML ---------------------------------------------------------------------
 
 _CSS = """\
-body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 80em;
+body { font: 15px/1.45 system-ui, sans-serif; margin: 1.5em auto; max-width: 110em;
        padding: 0 1em; color: #222; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
@@ -322,10 +324,20 @@ q.quote { font-style: italic; color: #444; }
 .verdict { white-space: nowrap; font-weight: bold; }
 .holds .verdict, .all-hold { color: #1b6e20; }
 .fails .verdict, .some-fail { color: #b3261e; }
-.plots { display: flex; flex-wrap: wrap; gap: 1em; }
+.plots { display: grid; grid-template-columns: repeat(auto-fill, minmax(26em, 1fr));
+         gap: 1em; }
 figure { margin: 0; }
-figure img { width: 480px; max-width: 100%; height: auto; border: 1px solid #ddd; }
+figure img { width: 100%; height: auto; border: 1px solid #ddd; }
 figcaption { font-size: 0.9em; }
+dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 0.1em 1em;
+          margin: 0.5em 0 1em; }
+dl.meta dt { font-weight: bold; }
+dl.meta dd { margin: 0; }
+nav.toc ol { margin: 0.2em 0; }
+nav.toc > ol > li { margin-bottom: 0.3em; }
+nav.toc ol ol { font-size: 0.92em; columns: 2 28em; }
+.tally { color: #555; }
+details > summary { cursor: pointer; }
 table.league td { text-align: right; }
 table.league td:nth-child(2), table.league td:nth-child(3) { text-align: left; }
 """
@@ -341,15 +353,19 @@ def _href(*parts: str) -> str:
     return _e(quote("/".join(parts)))
 
 
-def _anchor(key: str) -> str:
-    return "paper-" + re.sub(r"[^A-Za-z0-9_-]+", "-", key)
+_anchor = paper_anchor
 
 
 def render(
-    papers: Sequence[PaperResults], leagues: Sequence[League] = (), extra: Sequence[str] = ()
+    papers: Sequence[PaperResults],
+    leagues: Sequence[League] = (),
+    extra: Sequence[str] = (),
+    info: RunInfo | None = None,
 ) -> str:
-    """The whole page: the papers' summary, the league tables of
-    ``compare`` (:mod:`reorderlab.report_leagues`), the ``extra`` sections
+    """The whole page: a header (what was reproduced how, where:
+    :mod:`reorderlab.report_nav`), the table of contents, the papers'
+    summary, the league tables of ``compare``
+    (:mod:`reorderlab.report_leagues`), the ``extra`` sections
     (``reorderlab validate``'s, :mod:`reorderlab.validate.report`), then
     each paper."""
     befores = [p.before for p in papers if p.before is not None]
@@ -363,12 +379,33 @@ def render(
         f"<style>\n{_CSS}</style>",
         "</head>",
         "<body>",
+        "<header>",
         "<h1>reorderlab: reproduced papers</h1>",
         headline([p.tally() for p in papers], befores),
+        header_html(info),
+        "</header>",
+        _toc(papers, leagues, extra),
     ]
     body = [_summary(papers), *([leagues_html(leagues)] if leagues else []), *extra]
     body += [_section(p) for p in papers]
     return "\n".join([*head, *body, "</body>", "</html>"]) + "\n"
+
+
+def _toc(papers: Sequence[PaperResults], leagues: Sequence[League], extra: Sequence[str]) -> str:
+    """The table of contents: each paper with its figures that have plots
+    or claims, then the other sections of the page."""
+    entries = []
+    for p in papers:
+        shown = [f for f, _ in group(p.figures, p.artifacts) if f is not None]
+        figures = [f for f in p.figures if f in shown] + [f for f in shown if f not in p.figures]
+        titles = [(f, p.figure_titles.get(f, "")) for f in figures]
+        entries.append(TocPaper(p.key, p.title, tally_text(p.tally()), titles))
+    sections = [("leagues", "compare: league tables")] if leagues else []
+    for part in extra:  # the sections that plug in name their own anchor and title
+        found = re.match(r'\s*<section id="([^"]+)">\s*<h2>(.*?)</h2>', part, re.S)
+        if found:
+            sections.append((found[1], re.sub(r"<[^>]+>", "", html.unescape(found[2]))))
+    return toc_html(entries, sections)
 
 
 def _summary(papers: Sequence[PaperResults]) -> str:
@@ -406,7 +443,8 @@ def _figure_heading(paper: PaperResults, figure: str | None) -> str:
     if figure is None:
         return "<h3>other plots</h3>"
     title = paper.figure_titles.get(figure)
-    return f"<h3>{_e(figure)}" + (f": {_e(title)}" if title else "") + "</h3>"
+    anchor = figure_anchor(paper.key, figure)
+    return f'<h3 id="{anchor}">{_e(figure)}' + (f": {_e(title)}" if title else "") + "</h3>"
 
 
 def _artifacts_html(paper: str, items: Sequence[Artifact]) -> list[str]:

@@ -28,7 +28,7 @@ from reorderlab.claims import KINDS, tally, tally_text
 from reorderlab.report import read_claims
 from reorderlab.report_claims import CAUSE_HEADS
 
-__all__ = ["CHROMIUM_FLAGS", "BrowserCheck", "check_report", "find_chromium"]
+__all__ = ["CHROMIUM_FLAGS", "HEADER", "BrowserCheck", "check_report", "find_chromium"]
 
 #: Flags that let headless Chromium run here: as root in a container (no
 #: sandbox), without a GPU, network services, or a profile of its own.
@@ -53,7 +53,11 @@ window.addEventListener("load", () => {
   const cells = (tr) => Array.from(tr.cells).map((c) => c.innerText.trim());
   const seen = {
     images: Array.from(document.images).map((img) => (
-      {src: img.getAttribute("src"), ok: img.complete && img.naturalWidth > 0})),
+      {src: img.getAttribute("src"), ok: img.complete && img.naturalWidth > 0,
+       opens: (img.closest("a") || {href: ""}).href})),
+    header: Object.fromEntries(Array.from(document.querySelectorAll("header dl.meta dt"))
+      .map((dt) => [dt.innerText.trim(), dt.nextElementSibling.innerText.trim()])),
+    toc: Array.from(document.querySelectorAll("nav.toc a")).map((a) => a.getAttribute("href")),
     links: Array.from(document.links).map((a) => ({href: a.getAttribute("href"), url: a.href})),
     ids: Array.from(document.querySelectorAll("[id]")).map((e) => e.id),
     headline: (document.querySelector("h1 + p") || {innerText: ""}).innerText,
@@ -92,6 +96,10 @@ class BrowserCheck:
     #: the same from the claims.json files
     file_counts: dict[str, tuple[int, ...]] = field(default_factory=dict)
     league_rows: list[int] = field(default_factory=list)
+    #: the header's facts (mode, date, engine, machine) as the page shows them
+    header: dict[str, str] = field(default_factory=dict)
+    #: the table of contents' links (each to an anchor of the page)
+    toc: list[str] = field(default_factory=list)
     screenshot: Path | None = None
     problems: list[str] = field(default_factory=list)
 
@@ -126,6 +134,7 @@ def check_report(out: Path, chromium: str | None = None, timeout: float = 120) -
     seen: dict[str, Any] = json.loads(html.unescape(found.group(1)))
     _check_images(seen, check)
     _check_links(seen, out, probe, check)
+    _check_top(seen, check)
     _check_counts(seen, check)
     check.league_rows = [int(n) for n in seen["leagues"]]
     shot = out / "index.png"
@@ -159,10 +168,30 @@ def _chromium(browser: str, args: list[str], page: Path, timeout: float) -> str:
 
 
 def _check_images(seen: dict[str, Any], check: BrowserCheck) -> None:
+    """Each image loads, and opens full size: it is the link to its file
+    (the link's target is checked with the other links)."""
     check.images = len(seen["images"])
     for img in seen["images"]:
         if not img["ok"]:
             check.problems.append(f"image does not load: {img['src']}")
+        if not img["opens"]:
+            check.problems.append(f"image does not open (no link): {img['src']}")
+
+
+#: What the header says, in its order.
+HEADER = ("mode", "date", "engine", "machine")
+
+
+def _check_top(seen: dict[str, Any], check: BrowserCheck) -> None:
+    """The header has its facts, and the table of contents an entry for
+    each paper (the links' anchors are checked with the other links)."""
+    check.header = {str(k): str(v) for k, v in seen["header"].items()}
+    check.toc = [str(h) for h in seen["toc"]]
+    if list(check.header) not in (list(HEADER), ["reproduction"]):
+        check.problems.append(f"header: expected {', '.join(HEADER)}, got {list(check.header)}")
+    for paper in check.file_counts:
+        if f"#paper-{paper}" not in check.toc:
+            check.problems.append(f"table of contents: no entry for {paper}")
 
 
 def _check_links(seen: dict[str, Any], out: Path, probe: Path, check: BrowserCheck) -> None:

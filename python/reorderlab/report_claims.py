@@ -8,6 +8,7 @@ the paper's coverage table.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
@@ -23,6 +24,7 @@ __all__ = [
     "claims_table",
     "coverage_table",
     "headline",
+    "split_first_sentence",
     "summary_table",
 ]
 
@@ -168,10 +170,32 @@ def _deviation_row(paper: str, claim: Claim, files: frozenset[str]) -> str:
         words = f' <q class="quote">{_e(e.quote)}</q>' if e.quote else ""
         items.append(f"<li>{_e(e.kind)}: {ref}: {_e(e.note)}{words}</li>")
     share = "" if d.seed_share is None else f" Holds on {100 * d.seed_share:.0f} % of the seeds."
+    first, rest = split_first_sentence(d.why)
     return (
-        f'<tr class="why"><td colspan="{span}"><span class="cause">cause: {_e(d.cause)}.</span> '
-        f"{_e(d.why)}{share}<ul>{''.join(items)}</ul></td></tr>"
+        f'<tr class="why"><td colspan="{span}"><details><summary>'
+        f'<span class="cause">cause: {_e(d.cause)}.</span> {_e(first)}</summary>'
+        f"{_e(rest)}{share}<ul>{''.join(items)}</ul></details></td></tr>"
     )
+
+
+#: Words ending in a full stop that do not end a sentence.
+_ABBREVIATIONS = frozenset(
+    {"fig", "figs", "sec", "secs", "eq", "eqs", "tab", "e.g", "i.e", "cf", "vs", "al"}
+    | {"approx", "resp", "no", "ref", "refs"}
+)
+
+
+def split_first_sentence(text: str) -> tuple[str, str]:
+    """``text``'s first sentence and the rest: the first ``.``, ``!`` or
+    ``?`` followed by a space and a capital, a digit or a bracket that does
+    not end an abbreviation (``Fig. 9``, ``e.g. ``)."""
+    for m in re.finditer(r"[.!?](?=\s+[A-Z0-9(\[])", text):
+        before = text[: m.start()].rsplit(None, 1)
+        word = before[-1].lower() if before else ""
+        if text[m.start()] == "." and word.lstrip("(") in _ABBREVIATIONS:
+            continue
+        return text[: m.end()].strip(), text[m.end() :].strip()
+    return text.strip(), ""
 
 
 def coverage_table(sentences: Sequence[Sentence], claims: Sequence[Claim]) -> str:

@@ -21,6 +21,7 @@ from reorderlab.scenario import Scenario, ScenarioError, check_seed, load_scenar
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
+    from matplotlib.figure import Figure
 
     from reorderlab.store import Store
 
@@ -300,6 +301,29 @@ class Result:
                 pd.DataFrame(series).to_csv(path, index=False)
                 written.append(path)
         return written
+
+    def plot_tsg(
+        self,
+        flow: int | str = 0,
+        *,
+        window: tuple[float, float] | None = None,
+        out: str | Path | None = None,
+    ) -> Figure:
+        """The time-sequence graph of ``flow`` (tcptrace style: data
+        segments, ACK line, SACK blocks, retransmissions by cause, spurious
+        ones by the ground truth, the receive window; docs/plots.md) within
+        ``window`` seconds, as a matplotlib figure; with ``out``, also
+        written there as ``tsg_flowN.png``. The run must have recorded a
+        trace: run :func:`reorderlab.runplots.with_plot_recording` of the
+        scenario."""
+        from reorderlab.runplots.files import DPI, figure_of, file_name
+
+        index = self._flow_index(flow)
+        figure = figure_of(self, "tsg", index, window)
+        if out is not None:
+            Path(out).mkdir(parents=True, exist_ok=True)
+            figure.savefig(Path(out) / file_name("tsg", index), dpi=DPI)
+        return figure
 
     def __repr__(self) -> str:
         cached = ", cached" if self.cached else ""

@@ -77,6 +77,7 @@ pub fn ref_rrtcp_nodelay() -> Scenario {
         impairments: vec![],
         multipath: vec![],
         traffic: vec![],
+        workloads: vec![],
         flows: vec![flow(
             "S1",
             "D",
@@ -127,6 +128,7 @@ pub fn ref_gigabit() -> Scenario {
         impairments: vec![],
         multipath: vec![],
         traffic: vec![],
+        workloads: vec![],
         flows: (0..pairs)
             .map(|i| {
                 let mut f = flow(
@@ -198,6 +200,7 @@ pub fn ref_tcppr_http() -> Scenario {
         impairments: vec![],
         multipath: vec![],
         traffic: vec![web],
+        workloads: vec![],
         flows: (0..pairs)
             .map(|i| {
                 let mut f = flow(
@@ -250,6 +253,7 @@ pub fn ref_highspeed() -> Scenario {
         impairments: vec![],
         multipath: vec![],
         traffic: vec![web("S1", "D1"), web("D2", "S2")],
+        workloads: vec![],
         flows: vec![f],
         record: Default::default(),
     }
@@ -315,6 +319,7 @@ pub fn scaling_scenario(rate: f64, flows: u32, rtt: f64, duration: f64) -> Scena
         impairments: vec![],
         multipath: vec![],
         traffic: vec![],
+        workloads: vec![],
         flows: (0..flows)
             .map(|i| {
                 let mut f = flow(

@@ -78,7 +78,7 @@ fn inconsistent_fabrics_are_refused_on_one_line() {
     let e = error(&permutation("hash", FABRIC));
     assert_eq!(
         e,
-        r#"topology: load_balancing must be "ecmp", "spray" or "round_robin", got "hash""#
+        r#"topology: load_balancing must be "ecmp", "spray", "round_robin" or "adaptive", got "hash""#
     );
 }
 
@@ -92,7 +92,7 @@ fn run(json: &str, seed: u64) -> reorderlab::RunResult {
 /// Same scenario and seed, same bytes out, for every policy.
 #[test]
 fn fabric_runs_are_deterministic() {
-    for policy in ["ecmp", "spray", "round_robin"] {
+    for policy in ["ecmp", "spray", "round_robin", "adaptive"] {
         let json = permutation(policy, FABRIC);
         let a = serde_json::to_string(&run(&json, 3)).unwrap();
         let b = serde_json::to_string(&run(&json, 3)).unwrap();

@@ -102,6 +102,13 @@ def _run_parser(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="Print the result JSON instead of a table.")
     p.add_argument(
+        "--plot",
+        action="store_true",
+        help="Also record the trace and series the pictures need and draw them into --out "
+        "(default: results/plots/NAME): the time-sequence graph, cwnd, RTT, queues "
+        "(see 'reorderlab plot').",
+    )
+    p.add_argument(
         "--pcap",
         action="append",
         metavar="LINK[:POSITION]",
@@ -123,6 +130,42 @@ def _check_parser(sub: Any) -> None:
     p = _command(sub, "check", "check:cmd_check", doc)
     p.add_argument("scenario", type=Path, help="Scenario file (TOML).")
     p.add_argument("--strict", action="store_true", help="Warnings are errors (exit 2).")
+
+
+def plot_options(p: argparse.ArgumentParser) -> None:
+    """What to draw (``plot``, ``run --plot``)."""
+    p.add_argument("--flow", type=_at_least(0, int), default=0, help="Flow index (default 0).")
+    p.add_argument(
+        "--kind",
+        choices=("tsg", "cwnd", "rtt", "queue"),
+        help="One picture: the time-sequence graph, cwnd/ssthresh/pipe, RTT/RTO, or the "
+        "links' queues (default: every one the run has data for).",
+    )
+    p.add_argument(
+        "--window",
+        metavar="FROM:UNTIL",
+        help="Time-sequence graph of this span only, seconds (e.g. 10:12).",
+    )
+
+
+def _plot_parser(sub: Any) -> None:
+    doc = """Draw pictures of one run: a time-sequence graph in the style of
+    tcptrace (data segments, ACK line, SACK blocks, retransmissions by cause,
+    spurious ones by the ground truth, the receive window), cwnd/ssthresh/pipe,
+    RTT/RTO and the links' queues, as PNGs next to the run's CSVs. SOURCE is a
+    folder 'run --out' wrote, or a scenario, then run with what the pictures
+    need recorded (docs/plots.md)."""
+    p = _command(sub, "plot", "plot:cmd_plot", doc)
+    p.add_argument("source", type=Path, help="RESULT_DIR or SCENARIO (TOML).")
+    plot_options(p)
+    p.add_argument("--seed", type=int, help="With a scenario: the seed (default: the scenario's).")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="Folder of the pictures (default: RESULT_DIR; for a scenario "
+        "results/plots/NAME, with the run's CSVs).",
+    )
+    _add_store(p)
 
 
 def emulate_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
@@ -442,6 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
     _run_parser(sub)
     _check_parser(sub)
+    _plot_parser(sub)
     _emulate_parser(sub)
     _validate_parser(sub)
     _script_parser(sub)

@@ -44,17 +44,21 @@ def cmd_reproduce(a: argparse.Namespace) -> None:
     with errors():
         st = open_store(a.store, a.no_cache)
         try:
-            by_paper = run_recipes(
-                a.paper, a.figure, quick=a.quick, out=a.out, store=st, on_figure=announce
+            run_recipes(
+                a.paper,
+                a.figure,
+                quick=a.quick,
+                out=a.out,
+                store=st,
+                on_figure=announce,
+                say=lambda line: con.print(line, markup=False, highlight=False),
+                on_paper=lambda name, claims: print_claims(claims, con, title=f"{name}: claims"),
             )
             if st is not None and st.free_share() > COMPACT_FROM:
                 st.compact()
         finally:
             if st is not None:
                 st.close()
-    for name, claims in by_paper.items():
-        print_claims(claims, con, title=f"{name}: claims")
-        con.print(f"wrote {a.out / name / 'claims.json'}")
     print(f"wrote {write_page(a.out)}")
 
 

@@ -41,6 +41,12 @@ def cmd_run(a: argparse.Namespace) -> None:
             prepare_out(a.out, sc.name, sc.seed if a.seed is None else a.seed, a.force)
         if a.pcap:
             sc = _with_taps(sc, a.pcap)
+        if a.plot:
+            from reorderlab.runplots import with_plot_recording
+
+            sc = with_plot_recording(sc)
+            if a.out is None:
+                a.out = Path("results") / "plots" / Path(a.scenario).stem
         st = open_store(a.store, a.no_cache)
         try:
             try:
@@ -73,6 +79,11 @@ def cmd_run(a: argparse.Namespace) -> None:
         con.print(f"wrote {c.file}: {c.packets} packets ({c.link}, {c.position})")
     if a.out is not None:
         con.print(f"wrote {a.out}/")
+    if a.plot:
+        from reorderlab.cli.plot_output import plot_result
+
+        with errors():
+            plot_result(result, a.out, argparse.Namespace(flow=0, kind=None, window=None))
 
 
 #: What ``run --out`` writes into its folder (``Result.save`` and the captures).

@@ -44,6 +44,7 @@ PAPERS: dict[str, tuple[str, ...]] = {
     "high-speed": ("fig9", "fig10", "fig11", "fig12_13_14"),
     "wwan": ("fig2", "fig3", "fig4"),
     "validation": ("fig4",),
+    "spraying": ("fct",),
 }
 
 _REGISTRY: dict[str, dict[str, FigureRecipe]] = {}

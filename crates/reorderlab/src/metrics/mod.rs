@@ -6,10 +6,12 @@ pub mod pcap;
 mod reordering;
 mod series;
 pub mod trace;
+pub mod trace_detail;
 
 pub use reordering::{ReorderingMetrics, DENSITY_THRESHOLD};
 pub use series::SeriesRecorder;
 pub use trace::{FlowTrace, TraceRecorder};
+pub use trace_detail::{DetailRecorder, TraceDetails};
 
 use serde::Serialize;
 

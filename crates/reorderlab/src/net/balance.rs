@@ -13,6 +13,11 @@
 //!   each packet independently on a uniformly random uplink.
 //! * Round robin (same paper, its deterministic variant): each switch
 //!   sends successive packets on successive uplinks, whatever their flow.
+//! * Adaptive, least queue (DRILL, Ghorbani, Yang, Godfrey, Ganjali and
+//!   Firoozshahian, "DRILL: Micro load balancing for low-latency data
+//!   center networks", SIGCOMM 2017, with every uplink sampled and no
+//!   memory): each packet on the uplink with the fewest bytes queued at
+//!   that instant; a tie is broken at random (the switch's stream).
 
 use crate::engine::rng::Component;
 use crate::engine::Rng;
@@ -42,7 +47,9 @@ impl Balancer {
         let (mut salt, mut next, mut rng) = (Vec::new(), Vec::new(), Vec::new());
         match policy {
             LoadBalancing::Ecmp => salt = (0..switches).map(|i| stream(i).next_u64()).collect(),
-            LoadBalancing::Spray => rng = (0..switches).map(stream).collect(),
+            LoadBalancing::Spray | LoadBalancing::Adaptive => {
+                rng = (0..switches).map(stream).collect()
+            }
             LoadBalancing::RoundRobin => next = vec![0; switches as usize],
         }
         Balancer {
@@ -68,7 +75,37 @@ impl Balancer {
                 self.next[s] = self.next[s].wrapping_add(1);
                 i
             }
+            // the fabric asks `least` instead (it knows the queues)
+            LoadBalancing::Adaptive => region(self.rng[s].next_u64(), n),
         }
+    }
+
+    /// Does the policy look at the queues (`least`)?
+    #[inline]
+    pub fn adaptive(&self) -> bool {
+        self.policy == LoadBalancing::Adaptive
+    }
+
+    /// Adaptive: the index of the smallest of `bytes` (the uplinks' queues);
+    /// among equal smallest, one at random from switch `switch`'s stream
+    /// (drawn only when there is a tie).
+    pub fn least(&mut self, switch: u32, bytes: &[u64]) -> u32 {
+        let min = bytes.iter().copied().min().unwrap_or(0);
+        let ties = bytes.iter().filter(|&&b| b == min).count() as u32;
+        let mut k = if ties > 1 {
+            region(self.rng[switch as usize].next_u64(), ties)
+        } else {
+            0
+        };
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == min {
+                if k == 0 {
+                    return i as u32;
+                }
+                k -= 1;
+            }
+        }
+        0
     }
 }
 

@@ -228,13 +228,17 @@ impl Fabric {
 
     /// The link a packet at `node` takes towards its destination, chosen
     /// by the switch's load balancing among the usable uplinks; none if
-    /// failures cut every path.
+    /// failures cut every path. `queued(l)`: link `l`'s bytes queued now
+    /// (read by the adaptive policy only).
     #[inline]
-    pub fn choose(&mut self, node: u32, pkt: &Packet) -> Option<u32> {
+    pub fn choose(&mut self, node: u32, pkt: &Packet, queued: impl Fn(u32) -> u64) -> Option<u32> {
         match self.step(node, pkt.dst) {
             Step::Fixed(l) => self.is_up(l).then_some(l),
             Step::Up { first, count } => {
                 let switch = node - self.shape.hosts;
+                if self.balancer.adaptive() {
+                    return self.least_queued(switch, first, count, pkt.dst, queued);
+                }
                 if self.failed.is_empty() {
                     let i = self.balancer.pick(switch, pkt, count);
                     return Some(first + i);
@@ -254,6 +258,33 @@ impl Fabric {
                 Some(usable[i as usize])
             }
         }
+    }
+
+    /// Adaptive: the usable uplink (`first..first + count`) with the fewest
+    /// bytes queued.
+    fn least_queued(
+        &mut self,
+        switch: u32,
+        first: u32,
+        count: u32,
+        dst: u32,
+        queued: impl Fn(u32) -> u64,
+    ) -> Option<u32> {
+        let (mut usable, mut bytes) = ([0u32; MAX_UPLINKS], [0u64; MAX_UPLINKS]);
+        let mut n = 0;
+        for l in first..first + count {
+            if self.is_up(l) && (self.failed.is_empty() || self.reaches(self.shape.link(l).1, dst))
+            {
+                usable[n] = l;
+                bytes[n] = queued(l);
+                n += 1;
+            }
+        }
+        if n == 0 {
+            return None;
+        }
+        let i = self.balancer.least(switch, &bytes[..n]);
+        Some(usable[i as usize])
     }
 
     /// Is there a path from `src` to host `dst` over links that are up?

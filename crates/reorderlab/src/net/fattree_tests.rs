@@ -32,7 +32,7 @@ fn fabric(k: u32, tiers: u8, policy: LoadBalancing, failed: &[&str]) -> Fabric {
 fn walk(f: &mut Fabric, src: u32, pkt: &Packet) -> Option<Vec<u32>> {
     let (mut node, mut path) = (src, Vec::new());
     while node != pkt.dst {
-        let l = f.choose(node, pkt)?;
+        let l = f.choose(node, pkt, |_| 0)?;
         path.push(l);
         node = f.shape.link(l).1;
         assert!(path.len() <= 8, "a loop: {path:?}");
@@ -136,7 +136,7 @@ fn spraying_spreads_packets_evenly() {
         let mut counts = [0u32; 4];
         for seq in 0..n {
             let p = Packet::data(3, 127, 1500, seq, 0, 0);
-            let l = f.choose(f.shape.hosts, &p).unwrap();
+            let l = f.choose(f.shape.hosts, &p, |_| 0).unwrap();
             counts[(l - f.shape.hosts) as usize] += 1;
         }
         let e = n as f64 / 4.0;
@@ -190,5 +190,33 @@ fn failed_links_are_avoided() {
     assert!(!f.connects(0, 5) && !f.connects(5, 0) && f.connects(1, 5));
     let ack = Packet::control(PacketKind::Ack, 0, 0, 40, 0);
     let mut f = f;
-    assert_eq!(f.choose(f.shape.hosts, &ack), None);
+    assert_eq!(f.choose(f.shape.hosts, &ack, |_| 0), None);
+}
+
+/// Adaptive (DRILL with every uplink sampled): a packet takes the uplink
+/// with the fewest bytes queued; equal queues are shared at random.
+#[test]
+fn adaptive_takes_the_least_queued_uplink() {
+    let mut f = fabric(8, 3, LoadBalancing::Adaptive, &[]);
+    let edge = f.shape.hosts;
+    let first = f.shape.hosts; // edge0's uplinks are links hosts..hosts + 4
+    let p = Packet::data(3, 127, 1500, 0, 0, 0);
+    let queues = [9_000u64, 3_000, 1_500, 6_000];
+    let l = f
+        .choose(edge, &p, |l| queues[(l - first) as usize])
+        .unwrap();
+    assert_eq!(l, first + 2);
+    let mut counts = [0u32; 4];
+    for seq in 0..4_000 {
+        let p = Packet::data(3, 127, 1500, seq, 0, 0);
+        let l = f
+            .choose(edge, &p, |l| if l == first { 10 } else { 0 })
+            .unwrap();
+        counts[(l - first) as usize] += 1;
+    }
+    assert_eq!(counts[0], 0, "never the fuller queue");
+    assert!(
+        counts[1..].iter().all(|&c| (1_100..1_570).contains(&c)),
+        "{counts:?}"
+    );
 }

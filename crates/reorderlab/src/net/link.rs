@@ -179,6 +179,23 @@ impl Link {
         }
     }
 
+    /// Bytes queued at `now` behind the packet in transmission:
+    /// [`Link::occupancy`]'s bytes, read without forgetting the finished
+    /// transmissions (an adaptive switch reads its uplinks' queues).
+    pub fn queued_bytes(&self, now: Time) -> u64 {
+        let (mut bytes, mut pending) = (self.tx_bytes, self.tx_pending);
+        while pending > 0 {
+            let i = self.in_flight.len() - pending;
+            let size = self.in_flight.size(i) as u64;
+            if self.in_flight.time(i) - self.delay > now {
+                return bytes - size;
+            }
+            bytes -= size;
+            pending -= 1;
+        }
+        0
+    }
+
     /// Offer a packet that passed the impairments to the queue.
     #[inline]
     pub fn admit(&mut self, pkt: &Packet, now: Time) -> Admit {

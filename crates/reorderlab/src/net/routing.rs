@@ -13,12 +13,13 @@ pub enum Routes {
 }
 
 impl Routes {
-    /// The link `pkt` takes out of `node` (a fabric's switches may choose).
+    /// The link `pkt` takes out of `node` (a fabric's switches may choose;
+    /// `queued(l)`: link `l`'s bytes queued, for an adaptive fabric).
     #[inline]
-    pub fn choose(&mut self, node: u32, pkt: &Packet) -> Option<u32> {
+    pub fn choose(&mut self, node: u32, pkt: &Packet, queued: impl Fn(u32) -> u64) -> Option<u32> {
         match self {
             Routes::Table(t) => t.next_link(node, pkt.dst),
-            Routes::Fabric(f) => f.choose(node, pkt),
+            Routes::Fabric(f) => f.choose(node, pkt, queued),
         }
     }
 

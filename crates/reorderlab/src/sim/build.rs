@@ -8,9 +8,12 @@ use crate::app::{HttpSource, PageSource};
 use crate::engine::event::TIMER_KINDS;
 use crate::engine::time::{after, secs, tx_time};
 use crate::engine::{Event, EventQueue, Time, TimerSlot};
-use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
+use crate::metrics::{DetailRecorder, EngineCounters, SeriesRecorder, TraceRecorder};
+use crate::net::fattree::Shape;
 use crate::net::{Link, Routes};
-use crate::spec::{FlowSpec, ReceiverSpec, Scenario, SpecError, TrafficKind, TrafficSpec};
+use crate::spec::{
+    FlowSpec, ReceiverSpec, Scenario, SpecError, Topology, TrafficKind, TrafficSpec,
+};
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::variants;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
@@ -80,6 +83,23 @@ fn new_traffic(
     }
 }
 
+/// The flows of the scenario's fabric workloads, after its own flows, in
+/// workload order (`spec/workload.rs`).
+fn expand_workloads(scenario: &Scenario, seed: u64) -> Vec<FlowSpec> {
+    let Topology::FatTree { k, tiers, .. } = scenario.topology else {
+        return Vec::new();
+    };
+    let hosts = Shape::new(k, tiers).hosts;
+    (scenario.workloads.iter().enumerate())
+        .flat_map(|(w, ws)| {
+            let mss = variants::resolve(&ws.variant, &ws.tcp, 1)
+                .expect("validated variant")
+                .mss;
+            ws.expand(w, hosts, seed, mss)
+        })
+        .collect()
+}
+
 /// Unloaded one-way latency of a `bytes`-byte packet from `from` to `to`
 /// along the routing table: propagation plus serialisation on every hop.
 fn one_way_latency(links: &[Link], routing: &Routes, from: u32, to: u32, bytes: u32) -> Time {
@@ -139,7 +159,8 @@ impl Simulation {
         let graph = NetGraph::new(scenario, seed);
         let end = secs(scenario.duration);
         let warmup = secs(scenario.warmup);
-        let flows: Vec<Flow> = (scenario.flows.iter().enumerate())
+        let expanded = expand_workloads(scenario, seed);
+        let flows: Vec<Flow> = (scenario.flows.iter().chain(&expanded).enumerate())
             .map(|(i, fs)| new_flow(i as u32, fs, &graph.node_index, warmup))
             .collect();
         let traffic = (scenario.traffic.iter().enumerate())
@@ -152,6 +173,7 @@ impl Simulation {
             })
             .collect();
         let (recorder, tracer) = recorders(scenario, flows.len());
+        let details = detail_recorder(scenario, flows.len());
         let mut sim = Simulation {
             name: scenario.name.clone(),
             seed,
@@ -168,6 +190,7 @@ impl Simulation {
             counters: EngineCounters::default(),
             recorder,
             tracer,
+            details,
             pcap: None,
             memory_limit,
             failure: None,
@@ -227,4 +250,27 @@ fn recorders(scenario: &Scenario, flows: usize) -> (Option<SeriesRecorder>, Opti
         _ => None,
     };
     (recorder, tracer)
+}
+
+/// The recorder of what a time-sequence graph adds to the trace, if the
+/// scenario asks for it (`record.trace_details`, with a `trace_window`).
+fn detail_recorder(scenario: &Scenario, flows: usize) -> Option<DetailRecorder> {
+    let record = &scenario.record;
+    let [from, until] = record.trace_window.as_slice() else {
+        return None;
+    };
+    if record.trace_details != Some(true) {
+        return None;
+    }
+    let which: Vec<u32> = if record.flows.is_empty() {
+        (0..flows as u32).collect()
+    } else {
+        record.flows.clone()
+    };
+    Some(DetailRecorder::new(
+        secs(*from),
+        secs(*until),
+        &which,
+        flows,
+    ))
 }

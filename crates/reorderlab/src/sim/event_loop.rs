@@ -198,6 +198,10 @@ impl Simulation {
             }
         });
         let next = self.now + rec.interval;
+        if let Some(d) = self.details.as_mut() {
+            let links = self.graph.links.iter();
+            d.sample_queues(self.now, links.map(|l| (l.name.as_str(), l.in_system())));
+        }
         if next <= self.end {
             self.events.schedule(next, Event::Sample);
         }

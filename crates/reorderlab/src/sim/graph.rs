@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::engine::TimerSlot;
+use crate::engine::{Time, TimerSlot};
 use crate::impair::Element;
 use crate::net::fattree::{Fabric, Shape};
 use crate::net::link::Link;
@@ -53,13 +53,15 @@ impl NetGraph {
         }
     }
 
-    /// The link a packet at `node` takes: its multipath route's next hop
-    /// (a route chosen where a splitter sits, kept until it ends), else
-    /// the routing table's.
+    /// The link a packet at `node` takes at `now`: its multipath route's
+    /// next hop (a route chosen where a splitter sits, kept until it ends),
+    /// else the routing's (an adaptive fabric reads the links' queues).
     #[inline]
-    pub fn next_link(&mut self, pkt: &mut Packet, node: u32) -> Option<u32> {
+    pub fn next_link(&mut self, pkt: &mut Packet, node: u32, now: Time) -> Option<u32> {
+        let links = &self.links;
+        let queued = |l: u32| links[l as usize].queued_bytes(now);
         if self.multipath.is_empty() {
-            return self.routing.choose(node, pkt);
+            return self.routing.choose(node, pkt, queued);
         }
         if pkt.route != 0 {
             match self.multipath.next_link(pkt.route, node) {
@@ -71,7 +73,7 @@ impl NetGraph {
             pkt.route = route;
             return self.multipath.next_link(route, node);
         }
-        self.routing.choose(node, pkt)
+        self.routing.choose(node, pkt, queued)
     }
 }
 

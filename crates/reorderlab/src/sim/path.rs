@@ -6,6 +6,7 @@
 use crate::engine::{EventQueue, Time, TimerKind};
 use crate::metrics::pcap::Side;
 use crate::net::packet::{Packet, PacketKind};
+use crate::tcp::truth::RetxCause;
 
 use super::graph::NetGraph;
 use super::walk::Walk;
@@ -82,6 +83,9 @@ impl Simulation {
                 if let Some(t) = self.tracer.as_mut() {
                     t.on_ack(pkt.flow, pkt.seq, self.now);
                 }
+                if let Some(d) = self.details.as_mut() {
+                    d.on_ack(pkt.flow, pkt.seq, pkt.sack.as_slice(), self.now);
+                }
                 f.live_mut().sender.on_packet(pkt, self.now, &mut out);
                 f.src
             }
@@ -137,6 +141,15 @@ impl Simulation {
                 t.on_send(p.flow, p.seq, p.copy, self.now);
             }
         }
+        if let Some(d) = self.details.as_mut() {
+            if d.wants(flow) {
+                let s = self.flows[flow as usize].sender();
+                let truth = s.truth();
+                let counts = [RetxCause::Fast, RetxCause::Timeout, RetxCause::Probe]
+                    .map(|c| truth.retransmits(c));
+                d.on_sent(flow, out, counts, s.cfg().max_window, self.now);
+            }
+        }
         self.flows[flow as usize].in_network += out.len() as u32;
         for mut pkt in out.drain(..) {
             self.forward(&mut pkt, node, self.now);
@@ -150,6 +163,9 @@ impl Simulation {
         f.in_network -= 1;
         if pkt.is_data() {
             f.live_mut().sender.on_drop(pkt.seq, pkt.copy);
+            if let Some(d) = self.details.as_mut() {
+                d.on_drop(pkt.flow, pkt.seq, pkt.copy, self.now);
+            }
         }
         // (A flow whose last packet is dropped while it is otherwise over
         // stays live: rare, and a check here could come between two

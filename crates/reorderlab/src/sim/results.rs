@@ -8,8 +8,8 @@ use super::world::{ConnSummary, Endpoints, Flow, Simulation, Source};
 use crate::app::PageObject;
 use crate::engine::time::to_secs;
 use crate::metrics::{
-    fairness, FlowResult, FlowTrace, LinkResult, ObjectRecord, SeriesRecorder, TraceRecorder,
-    TrafficResult,
+    fairness, DetailRecorder, FlowResult, FlowTrace, LinkResult, ObjectRecord, SeriesRecorder,
+    TraceDetails, TraceRecorder, TrafficResult,
 };
 use crate::tcp::truth::RetxCause;
 
@@ -33,6 +33,10 @@ pub struct RunResult {
     pub series: BTreeMap<String, BTreeMap<String, Vec<f64>>>,
     /// Time-sequence traces (`record.trace_window`), by flow index.
     pub traces: BTreeMap<String, FlowTrace>,
+    /// What a time-sequence graph adds to the traces
+    /// (`record.trace_details`); absent (not written) without.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace_details: Option<TraceDetails>,
     /// RFC 5236 reorder density per flow: fractions at displacements
     /// -DT..=DT (DT = 8).
     pub reorder_density: BTreeMap<String, Vec<f64>>,
@@ -150,6 +154,7 @@ impl Simulation {
                 .clone()
                 .map(TraceRecorder::into_map)
                 .unwrap_or_default(),
+            trace_details: self.details.clone().map(DetailRecorder::finish),
             reorder_density: self.flows[..self.scenario_flows]
                 .iter()
                 .enumerate()

@@ -58,7 +58,7 @@ pub trait Walk {
     /// Send a packet from `node` towards its destination: choose the link
     /// (multipath route, else the routing table), then offer it.
     fn forward(&mut self, pkt: &mut Packet, node: u32, now: Time) {
-        let Some(li) = self.parts().0.next_link(pkt, node) else {
+        let Some(li) = self.parts().0.next_link(pkt, node, now) else {
             // Validation guarantees routes for every flow; count as a drop.
             self.on_drop(pkt);
             return;

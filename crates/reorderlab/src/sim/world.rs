@@ -7,7 +7,7 @@ use crate::app::{HttpSource, PageSource};
 use crate::engine::event::TIMER_KINDS;
 use crate::engine::{EventQueue, Time, TimerSlot};
 use crate::metrics::pcap::PcapTaps;
-use crate::metrics::{EngineCounters, SeriesRecorder, TraceRecorder};
+use crate::metrics::{DetailRecorder, EngineCounters, SeriesRecorder, TraceRecorder};
 use crate::net::link::Link;
 use crate::net::packet::Packet;
 use crate::spec::SpecError;
@@ -230,6 +230,8 @@ pub struct Simulation {
     pub(super) counters: EngineCounters,
     pub(super) recorder: Option<SeriesRecorder>,
     pub(super) tracer: Option<TraceRecorder>,
+    /// What a time-sequence graph adds to the trace (`record.trace_details`).
+    pub(super) details: Option<DetailRecorder>,
     /// Packet captures ([`Simulation::capture_to`]); boxed: a run without
     /// them carries one pointer.
     pub(super) pcap: Option<Box<PcapTaps>>,

@@ -17,13 +17,16 @@ pub enum LoadBalancing {
     Spray,
     /// Per-packet round robin over the uplinks, one counter per switch (Dixit et al., INFOCOM 2013).
     RoundRobin,
+    /// Adaptive: each packet on the uplink with the fewest bytes queued, ties at random (DRILL, Ghorbani et al., SIGCOMM 2017, with every uplink sampled).
+    Adaptive,
 }
 
 impl LoadBalancing {
-    const NAMES: [(&'static str, LoadBalancing); 3] = [
+    const NAMES: [(&'static str, LoadBalancing); 4] = [
         ("ecmp", LoadBalancing::Ecmp),
         ("spray", LoadBalancing::Spray),
         ("round_robin", LoadBalancing::RoundRobin),
+        ("adaptive", LoadBalancing::Adaptive),
     ];
 }
 
@@ -37,7 +40,7 @@ impl<'de> Deserialize<'de> for LoadBalancing {
             .map(|(_, v)| *v)
             .ok_or_else(|| {
                 D::Error::custom(format!(
-                    "load_balancing must be \"ecmp\", \"spray\" or \"round_robin\", got {name:?}"
+                    "load_balancing must be \"ecmp\", \"spray\", \"round_robin\" or \"adaptive\", got {name:?}"
                 ))
             })
     }

@@ -35,6 +35,12 @@ pub const SERIES_VALUE_BYTES: u64 = 64;
 /// ACK time, cumulative ACK) at [`SERIES_VALUE_BYTES`] each.
 pub const TRACE_PACKET_BYTES: u64 = 5 * SERIES_VALUE_BYTES;
 
+/// What `record.trace_details` adds per traced packet, at most: the ACK's
+/// four SACK blocks (time, start, end: 12 values), a retransmission
+/// (time, segment, copy, cause, spurious) and a drop (time, segment,
+/// copy), at [`SERIES_VALUE_BYTES`] each.
+pub const TRACE_DETAIL_PACKET_BYTES: u64 = 20 * SERIES_VALUE_BYTES;
+
 /// Segment size of a flow that does not set `tcp.mss` (every registered
 /// variant's default), bytes.
 const DEFAULT_MSS: u32 = 1000;
@@ -208,6 +214,10 @@ fn trace_item(s: &Scenario) -> Option<Item> {
         s.record.flows.iter().map(|&f| f as usize).collect()
     };
     let fastest = fastest_rate(&s.topology);
+    let per_packet = match s.record.trace_details {
+        Some(true) => TRACE_PACKET_BYTES + TRACE_DETAIL_PACKET_BYTES,
+        _ => TRACE_PACKET_BYTES,
+    };
     let packets: f64 = traced
         .iter()
         .filter_map(|&i| s.flows.get(i))
@@ -221,7 +231,7 @@ fn trace_item(s: &Scenario) -> Option<Item> {
             num(window),
             num(fastest)
         ),
-        bytes: packets * TRACE_PACKET_BYTES as f64,
+        bytes: packets * per_packet as f64,
     })
 }
 
@@ -244,6 +254,16 @@ fn items(s: &Scenario) -> Vec<Item> {
         what: format!("{} flows", num(flows)),
         bytes: flows * FLOW_BYTES as f64,
     });
+    if let Some((shape, _)) = super::check_workload::fabric_of(&s.topology) {
+        for (i, w) in s.workloads.iter().enumerate() {
+            let n = w.flow_count(shape.hosts) as f64;
+            out.push(Item {
+                path: format!("workloads[{i}]"),
+                what: format!("{} flows", num(n)),
+                bytes: n * FLOW_BYTES as f64,
+            });
+        }
+    }
     for (i, t) in s.traffic.iter().enumerate() {
         let conns = match t.kind {
             TrafficKind::Http => 1.0,

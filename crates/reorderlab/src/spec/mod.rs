@@ -18,6 +18,7 @@
 
 mod check_fabric;
 mod check_network;
+mod check_workload;
 mod error;
 mod fabric;
 mod fields;
@@ -32,6 +33,7 @@ mod scenario;
 pub mod schema;
 mod traffic;
 mod validate;
+mod workload;
 
 pub use error::{num, SpecError};
 pub use fabric::LoadBalancing;
@@ -47,3 +49,4 @@ pub use random::RandomVar;
 pub use record::{PcapTapSpec, RecordSpec, SERIES_NAMES};
 pub use scenario::Scenario;
 pub use traffic::{TrafficKind, TrafficSpec};
+pub use workload::{Pattern, SizeDistribution, WorkloadSpec};

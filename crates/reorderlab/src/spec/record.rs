@@ -44,6 +44,9 @@ pub struct RecordSpec {
     #[serde(default)]
     #[schemars(transform = seconds_or_zero)]
     pub trace_window: Vec<f64>,
+    /// With a `trace_window`: also record each ACK's SACK blocks, each retransmission's cause and whether the ground truth calls it spurious, the copies dropped, the receiver window, and every link's queue at each sample of `series` (what `reorderlab plot` draws); unset = none of this (left out of the serialised spec).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace_details: Option<bool>,
     /// Packet captures (`docs/pcap.md`), written only by a run given an output folder; a capture never changes the run, so it is no part of its identity (left out of the serialised spec when empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pcap: Vec<PcapTapSpec>,
@@ -80,6 +83,7 @@ impl Default for RecordSpec {
             flows: Vec::new(),
             objects: false,
             trace_window: Vec::new(),
+            trace_details: None,
             pcap: Vec::new(),
         }
     }

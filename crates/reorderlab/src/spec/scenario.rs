@@ -11,6 +11,7 @@ use super::network::Topology;
 use super::ranges::{seconds, seconds_or_zero};
 use super::record::RecordSpec;
 use super::traffic::TrafficSpec;
+use super::workload::WorkloadSpec;
 
 /// One simulation run.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, JsonSchema)]
@@ -43,6 +44,9 @@ pub struct Scenario {
     /// Generated traffic: flows that start and end during the run (`docs/traffic.md`).
     #[serde(default)]
     pub traffic: Vec<TrafficSpec>,
+    /// Fabric workloads: permutation, incast or all-to-all flows between a fat-tree's hosts (`docs/fabrics.md`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub workloads: Vec<WorkloadSpec>,
     /// What to record besides the per-flow counters.
     #[serde(default)]
     pub record: RecordSpec,

@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::check_fabric::check_fabric_routes;
 use super::check_network::{check_impairment, check_multipath, check_topology, link_ends};
+use super::check_workload::{check_workload, check_workload_routes};
 use super::error::{known_list, num, Check, SpecError};
 use super::fields::check_fields;
 use super::flow::{FlowSpec, TcpSpec};
@@ -183,6 +184,12 @@ fn check_record(s: &Scenario) -> Check {
             ));
         }
     }
+    if r.trace_details.is_some() && r.trace_window.is_empty() {
+        return Err(SpecError::new(
+            "record.trace_details",
+            "needs record.trace_window = [from, until] (the details are those of the trace)",
+        ));
+    }
     // each bound's own range is declared (a time >= 0)
     match r.trace_window.as_slice() {
         [] => {}
@@ -273,7 +280,7 @@ impl Scenario {
             ));
         }
         check_topology(&self.topology)?;
-        if self.flows.is_empty() && self.traffic.is_empty() {
+        if self.flows.is_empty() && self.traffic.is_empty() && self.workloads.is_empty() {
             return Err(SpecError::new(
                 "flows",
                 "must list at least one flow (or a traffic generator), got []",
@@ -284,6 +291,10 @@ impl Scenario {
         }
         for (i, t) in self.traffic.iter().enumerate() {
             check_traffic(i, t, self.duration)?;
+        }
+        for (i, w) in self.workloads.iter().enumerate() {
+            check_transport(&format!("workloads[{i}]"), &w.variant, &w.cc, &w.tcp)?;
+            check_workload(i, w, &self.topology, self.duration)?;
         }
         check_record(self)?;
         // before anything sized by the scenario's numbers is allocated
@@ -328,6 +339,9 @@ impl Scenario {
             check_multipath(i, mp, &index, &ends)?;
         }
         check_routes(self, &nodes, &pairs)?;
+        for i in 0..self.workloads.len() {
+            check_workload_routes(i, &self.topology)?;
+        }
         check_pcap(&self.record.pcap, &link_names, &pairs)
     }
 }

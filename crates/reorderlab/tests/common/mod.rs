@@ -67,6 +67,7 @@ pub fn scenario(duration: f64, topology: Topology, flows: Vec<FlowSpec>) -> Scen
         impairments: vec![],
         multipath: vec![],
         traffic: vec![],
+        workloads: vec![],
         flows,
         record: Default::default(),
     }

@@ -412,8 +412,8 @@ def figure_table(
     free: pd.DataFrame | None = None,
 ) -> Derived[FigureData]:
     """Figs. 9-11's table step: ``<figure>.csv`` (the seed summary of every
-    curve), ``<figure>_runs.csv`` (the paper's curves run by run),
-    ``<figure>_sensitivity_runs.csv`` and ``<figure>_sensitivity_verdicts.csv``
+    curve), ``<figure>-runs.csv`` (the paper's curves run by run),
+    ``<figure>-sensitivity-runs.csv`` and ``<figure>-sensitivity-verdicts.csv``
     (:func:`under_settings`; ``free``: the runs without reordering, when
     not among the figure's own). The figure's runs are the data, with
     ``free`` among them."""
@@ -433,7 +433,7 @@ def figure_table(
 
 
 def verdict_rows(setting: str, claims: Sequence[Claim]) -> list[dict[str, Any]]:
-    """``<figure>_sensitivity_verdicts.csv``'s rows of one setting: per
+    """``<figure>-sensitivity-verdicts.csv``'s rows of one setting: per
     claim made on that setting's runs and per seeded test of it (``test``:
     its index), the test's estimate, interval and verdict, and the claim's."""
     return [
@@ -474,16 +474,25 @@ def under_settings(
     return pd.DataFrame(rows)
 
 
-def throughput_figure(figure: str, xlabel: str, title: str, *, logx: bool = False) -> LineFigure:
+def throughput_figure(
+    figure: str, xlabel: str, title: str, *, logx: bool = False, symlogy: bool = False
+) -> LineFigure:
     """``<figure>_throughput``: the studied flow's throughput, one line per
     curve (:func:`curves`). The plot writes a CSV of its points, which must
-    not replace the figure's table (``<figure>.csv``)."""
-    return LineFigure(f"{figure}_throughput", xlabel, "throughput (Mb/s)", title, logx=logx)
+    not replace the figure's table (``<figure>.csv``). ``symlogy``: a y axis
+    logarithmic above 1 Mb/s (throughputs spanning decades, 0 among them)."""
+    return LineFigure(
+        f"{figure}_throughput", xlabel, "throughput (Mb/s)", title, logx=logx, symlogy=symlogy
+    )
 
 
-def sensitivity_throughput(figure: str, xlabel: str, title: str, *, logx: bool) -> LineFigure:
+def sensitivity_throughput(
+    figure: str, xlabel: str, title: str, *, logx: bool, symlogy: bool = False
+) -> LineFigure:
     """``<figure>_sensitivity``: one line per curve and setting (:func:`setting_curves`)."""
-    return sensitivity_figure(figure, xlabel, "throughput (Mb/s)", title, logx=logx)
+    return sensitivity_figure(
+        figure, xlabel, "throughput (Mb/s)", title, logx=logx, symlogy=symlogy
+    )
 
 
 def curves(runs: pd.DataFrame, xscale: float = 1.0) -> Lines:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pandas as pd
 
+from reorderlab.papers.kit.names import artifact_stem
 from reorderlab.papers.kit.summary import Table, x_values
 from reorderlab.plot import line_plot
 
@@ -29,7 +30,9 @@ Lines = dict[str, tuple[Sequence[float], Sequence[float], Sequence[float] | None
 
 @dataclass(frozen=True)
 class LineFigure:
-    """One line plot: ``stem.png`` / ``.svg`` / ``.csv`` (:func:`reorderlab.plot.line_plot`)."""
+    """One line plot: ``stem.png`` / ``.svg`` / ``.csv``
+    (:func:`reorderlab.plot.line_plot`), the stem named by
+    :func:`~reorderlab.papers.kit.names.artifact_stem`."""
 
     stem: str
     xlabel: str
@@ -38,6 +41,10 @@ class LineFigure:
     logx: bool = False
     logy: bool = False
     styles: Mapping[str, str] | None = None
+    #: a y axis logarithmic above 1, linear below (values spanning decades and 0)
+    symlogy: bool = False
+    #: series label -> the label of its own y axis (one quantity per axis)
+    panels: Mapping[str, str] | None = None
 
     def draw(self, out: Path, series: Mapping[str, Any], **fields: Any) -> list[Path]:
         """Plot ``series`` under ``out``; ``fields`` fill the stem, the
@@ -48,7 +55,7 @@ class LineFigure:
 
         return line_plot(
             out,
-            fill(self.stem),
+            artifact_stem(fill(self.stem)),
             series,
             xlabel=fill(self.xlabel),
             ylabel=fill(self.ylabel),
@@ -56,6 +63,8 @@ class LineFigure:
             logx=self.logx,
             logy=self.logy,
             styles=self.styles,
+            symlogy=self.symlogy,
+            panels=self.panels,
         )
 
 

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from reorderlab.errors import MissingRunsError
+from reorderlab.papers.kit.names import artifact_stem
 from reorderlab.scenario import Scenario, format_value
 from reorderlab.store import Store
 from reorderlab.store.codec import records
@@ -235,9 +236,10 @@ def flow_column(df: pd.DataFrame, flow: int, metric: str) -> str:
 
 
 def write_table(out: Path, stem: str, rows: Sequence[Mapping[str, Any]] | pd.DataFrame) -> Path:
-    """Write ``rows`` (dicts or a DataFrame) to ``out/stem.csv``."""
+    """Write ``rows`` (dicts or a DataFrame) to ``out/<stem>.csv``, the
+    stem named by :func:`~reorderlab.papers.kit.names.artifact_stem`."""
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{stem}.csv"
+    path = out / f"{artifact_stem(stem)}.csv"
     df = rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(list(rows))
     df.to_csv(path, index=False)
     return path

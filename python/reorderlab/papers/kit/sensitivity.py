@@ -6,7 +6,7 @@ A figure's sensitivity runs are a sweep of its plan named
 they never enter its claims. A recipe either reads that sweep in its own
 table step, or is wrapped with a :class:`Sensitivity` by
 :func:`with_sensitivity`: the sweep's points for a mode and seed, the table
-its runs give, and its plot ``<figure>_sensitivity`` (PNG, SVG and the
+its runs give, and its plot ``<figure>-sensitivity`` (PNG, SVG and the
 plotted points as CSV), the claims unchanged. The deviations of the
 claims a sweep explains link its plot (``papers/deviations/<paper>.toml``).
 """
@@ -70,7 +70,7 @@ def per_seed_rows(runs: Runs) -> pd.DataFrame:
 
 
 def sensitivity_figure(figure: str, xlabel: str, ylabel: str, title: str, **kw: Any) -> LineFigure:
-    """The plot of ``figure``'s sensitivity sweep, ``<figure>_sensitivity``."""
+    """The plot of ``figure``'s sensitivity sweep, ``<figure>-sensitivity``."""
     return LineFigure(f"{figure}_sensitivity", xlabel, ylabel, title, **kw)
 
 

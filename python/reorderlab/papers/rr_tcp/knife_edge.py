@@ -168,7 +168,7 @@ _COLUMNS = {
 
 
 def rows(data: Points) -> list[dict[str, Any]]:
-    """``fig12_knife_edge_table.csv``: per reading and variant, the seed means."""
+    """``fig12-knife-edge-table.csv``: per reading and variant, the seed means."""
     out = []
     for k in READINGS:
         for v in VARIANTS:

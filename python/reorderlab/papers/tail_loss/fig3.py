@@ -232,6 +232,12 @@ SENSITIVITY_PLOT = sensitivity_figure(
     ylabel="value (see legend)",
     title="Fig. 3 sensitivity: 4 segments, owd 40 ms, quickack",
     logx=True,
+    # one quantity per axis (the CSV keeps its one ylabel)
+    panels={
+        "tail-drop flows losing all 4 segments (%)": "flows losing all 4 (%)",
+        "RTOR median FCT saving (ms)": "RTOR saving (ms)",
+        "bottleneck loss (0.01 %)": "loss (0.01 %)",
+    },
 )
 CALIBRATION_PLOT = LineFigure(
     "fig3_calibration",

@@ -6,7 +6,7 @@ non-empty sets, each sender and receiver.
 Sec. 3.2 explains Fig. 3's CDFs by loss pattern ("when only the last
 segment is lost", "when either the last two or three segments are lost");
 the runs under congestion record how many of a flow's last four segments
-were dropped, not which (``fig3_loss_patterns.csv``). The replay gives each
+were dropped, not which (``fig3-loss-patterns.csv``). The replay gives each
 sender's FCT for each pattern, the same on every seed (the controlled
 scenario has no random element): the claims of those sentences are checked
 on it, and a Fig. 3 CDF is a mixture of these outcomes (moved by queueing),

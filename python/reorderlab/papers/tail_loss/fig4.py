@@ -93,7 +93,7 @@ def plan(quick: bool) -> Plan:
           backed-off timeouts), so one run decides the close claims by
           chance: each point pools the objects of ``FIG4_SEEDS`` runs (6
           quick, 12 full) for the CDFs, and each claim is tested on the
-          seeds' own values (``fig4_seeds.csv``) with an interval from
+          seeds' own values (``fig4-seeds.csv``) with an interval from
           their spread. Quick runs are shorter (fewer
           downloads per run), same settings: over 12 seeds each, the
           quick and full OCT samples have the same distribution (the

@@ -1,6 +1,6 @@
 """Fig. 4's claims (:mod:`.fig4`): Sec. 3.3's sentences, each tested on
 per-seed values of the web runs (a seed's mean OCT of a site and sender,
-its fraction of OCTs below 1 s, its counters: ``fig4_seeds.csv``) with a
+its fraction of OCTs below 1 s, its counters: ``fig4-seeds.csv``) with a
 95 % interval from the seed spread.
 
 The selection sentence ("all objects in flows where at least one object
@@ -322,7 +322,7 @@ def _spurious(table: pd.DataFrame) -> list[Claim]:
 
 
 def fig4_claims(table: pd.DataFrame) -> list[Claim]:
-    """Fig. 4's claims from its per-seed table (``fig4_seeds.csv``)."""
+    """Fig. 4's claims from its per-seed table (``fig4-seeds.csv``)."""
     claims = [_loss(table)]
     for sel in SELECTIONS:
         d = Seeds(table, sel)

@@ -40,10 +40,10 @@ Fig. 3 (congestion loss)
     300 s runs (quick: 120 s); a run gives only 15-60 flows with a tail
     drop per case: the CDFs pool ``FIG3_SEEDS`` runs (8 in both modes),
     and each claim is tested on the seeds' own medians
-    (``fig3_seeds.csv``) with an interval from their spread.
-    ``fig3_loss_patterns.csv`` sorts the tail-drop flows by how many of
+    (``fig3-seeds.csv``) with an interval from their spread.
+    ``fig3-loss-patterns.csv`` sorts the tail-drop flows by how many of
     their last four segments were dropped; ``fig3_sensitivity`` varies the
-    background's access delay (1, 10, 50 ms). ``fig3_replay.csv``: each
+    background's access delay (1, 10, 50 ms). ``fig3-replay.csv``: each
     loss pattern of a 4-segment flow replayed alone (:mod:`.fig3_replay`).
 
     Calibration: the number of background sessions is chosen from the

@@ -59,7 +59,7 @@ def plan(quick: bool) -> Plan:
 
 #: A curve's buffer need when no buffer of Fig. 4's grid brings it within
 #: reach of the panel's best: one 25-segment step past the grid's top, a
-#: lower bound of the need (``fig4_need.csv``'s ``reached`` is false).
+#: lower bound of the need (``fig4-need.csv``'s ``reached`` is false).
 BEYOND = FIG4_BUFFERS[-1] + 25
 
 
@@ -390,7 +390,7 @@ def _alike(thr: Thr) -> dict[tuple[float, str, int], Check]:
 
 
 def _alike_table(runs: pd.DataFrame) -> pd.DataFrame:
-    """``fig4_same.csv``: each buffer's check of "perform the same" (the seed
+    """``fig4-same.csv``: each buffer's check of "perform the same" (the seed
     mean of the difference, its 95 % CI, the share of seeds within
     +-``SAME``, ``fits``: the narrowest symmetric band the CI lies in, so
     the verdict under any other width of "the same" can be read off), and

@@ -68,16 +68,16 @@ Assumptions (the paper does not say)
 
 Sensitivity (drawn and tabulated, not judged; issue 20)
     ``fig3_sensitivity`` (PNG + CSV of its points; per-case numbers in
-    ``fig3_sensitivity_runs.csv``): TCP-NCR out-of-order at 3 % errors for
+    ``fig3-sensitivity-runs.csv``): TCP-NCR out-of-order at 3 % errors for
     N2 buffers of 50, 100 and 200 segments (the one setting of Fig. 3 the
     paper does not give) with the paper's link layer, and, as diagnostics
     of why NCR does not cope there, with at most one link retry and with a
     20-ms link RTT; the other readings of the paper's NCR (RFC 4653's
     careful mode, TCP-DCR) and TCP-Aix with the paper's link for reference.
-    3 runs per point (quick: 1). ``fig4_need_summary.csv``: each Fig. 4
+    3 runs per point (quick: 1). ``fig4-need-summary.csv``: each Fig. 4
     curve's buffer need under three readings of "enough" (within 1, 2 and
     5 % of the link rate of the panel's best, and of the curve's own
-    best). ``fig4_same.csv``: the in-order curves' differences at each
+    best). ``fig4-same.csv``: the in-order curves' differences at each
     buffer, with their intervals and seed spread. ``papers/deviations/wwan.toml``
     cites both.
 """
