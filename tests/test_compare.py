@@ -189,3 +189,99 @@ def test_compare_runs_on_dask_with_the_same_table(league: pd.DataFrame) -> None:
         sc, "SACK,DSACK-TA,RACK-TLP", cc="reno", seeds=4, store=None, backend="dask", workers=1
     )
     pd.testing.assert_frame_equal(on_dask, league)
+
+
+def _rows(means: list[float], halves: list[float]) -> list[dict[str, object]]:
+    return [
+        {"variant": f"V{i}", "cc": "reno", "goodput_mbps": m, "goodput_ci": h}
+        for i, (m, h) in enumerate(zip(means, halves, strict=True))
+    ]
+
+
+def test_overlapping_intervals_share_a_rank_marked_with_an_equals_sign() -> None:
+    """Issue 41: in the ECMP league ranks 1-3 read 50.00 +- 0.00 and were
+    ranked 1, 2, 3. A sender's rank is one more than the number of senders
+    wholly better; overlapping ones share it, and it is shown ``=N``."""
+    from reorderlab.league import _rank
+    from reorderlab.league_view import row_cells
+
+    rows = _rows([50.0, 50.0, 50.0, 49.0, 48.9, 30.0], [0.0, 0.0, 0.0, 0.2, 0.2, 1.0])
+    _rank(rows, "goodput_mbps", -1.0)
+    assert [r["rank"] for r in rows] == [1, 1, 1, 4, 4, 6]
+    assert [r["tied"] for r in rows] == [True, True, True, True, True, False]
+    assert [row_cells(r, False)[0] for r in rows] == ["=1", "=1", "=1", "=4", "=4", "6"]
+    # apart: 1, 2, 3, none tied; a missing mean ranks last
+    apart = _rows([3.0, 2.0, 1.0, math.nan], [0.1, 0.1, 0.1, math.nan])
+    _rank(apart, "goodput_mbps", -1.0)
+    assert [r["rank"] for r in apart] == [1, 2, 3, 4] and not any(r["tied"] for r in apart)
+    # a wide interval overlapping both neighbours: never below the rank above
+    wide = _rows([3.0, 2.5, 2.0], [0.1, 2.0, 0.1])
+    _rank(wide, "goodput_mbps", -1.0)
+    assert [r["rank"] for r in wide] == [1, 1, 2]
+
+
+def test_the_league_counts_queue_drops(league: pd.DataFrame) -> None:
+    """Issue 41: the queue drops behind a low share were visible only from
+    Python. A 3-packet bottleneck queue on the reordering path drops."""
+    sc = rl.Scenario.from_toml(REORDER_ONLY).with_params(
+        {"duration": 5.0, "topology.queue.limit_packets": 3}
+    )
+    small = rl.compare(sc, "SACK", cc="reno", seeds=2, store=None, workers=1)
+    runs = small.attrs["runs"]
+    assert (runs["queue_drops"] > 0).all()
+    assert small["queue_drops"].iloc[0] == runs[runs["disturbed"]]["queue_drops"].mean()
+    # the 100-packet queue of the module's league never fills
+    assert (league["queue_drops"] == 0).all()
+
+
+def test_queue_drops_of_stored_runs_are_read_back(tmp_path: Path) -> None:
+    sc = rl.Scenario.from_toml(REORDER_ONLY).with_params(
+        {"duration": 3.0, "topology.queue.limit_packets": 3}
+    )
+    store = tmp_path / "s.duckdb"
+    first = rl.compare(sc, "SACK", cc="reno", seeds=1, store=store, workers=1)
+    again = rl.compare(sc, "SACK", cc="reno", seeds=1, store=store, workers=1)
+    assert again.attrs["stats"].cached == 2
+    assert first["queue_drops"].iloc[0] > 0
+    assert list(again["queue_drops"]) == list(first["queue_drops"])
+
+
+def test_one_folder_per_compare_a_latest_link_and_the_report_rebuilt(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    """Issue 41: a second compare overwrote the first's folder, and the
+    report was not rebuilt. Each (scenario, variants, options) has its own
+    folder, ``latest`` points at the last, ``results/index.html`` shows
+    both leagues once each."""
+    scenario = tmp_path / "reorder.toml"
+    scenario.write_text(REORDER_ONLY.replace("duration = 30.0", "duration = 3.0"), "utf-8")
+    base = ["compare", str(scenario), "--seeds", "1", "--workers", "1", "--no-cache"]
+    one = run_cli([*base, "--variants", "SACK"], cli_env, cwd=tmp_path)
+    two = run_cli([*base, "--variants", "SACK,DSACK-TA"], cli_env, cwd=tmp_path)
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    folders = sorted(p.name for p in (tmp_path / "results" / "compare").iterdir())
+    assert len(folders) == 3 and "latest" in folders
+    made = [f for f in folders if f != "latest"]
+    assert all(f.startswith("reorder-only-") and len(f) == len("reorder-only-") + 10 for f in made)
+    latest = tmp_path / "results" / "compare" / "latest"
+    assert latest.is_symlink()
+    assert len(pd.read_csv(latest / "league.csv")) == 2  # the second compare's
+    page = (tmp_path / "results" / "index.html").read_text("utf-8")
+    assert page.count('<table class="league">') == 2
+    assert "queue drops" in page
+    assert f"wrote {Path('results') / 'index.html'}" in two.stdout
+    # the same compare again: the same folder
+    three = run_cli([*base, "--variants", "SACK"], cli_env, cwd=tmp_path)
+    assert len(list((tmp_path / "results" / "compare").iterdir())) == 3, three.stderr
+
+
+def test_markdown_is_the_text_table_s_cells(league: pd.DataFrame) -> None:
+    from reorderlab.cli.output import league_table as text_table
+    from reorderlab.league_view import heads, markdown
+
+    rows = [{str(k): v for k, v in r.items()} for r in league.to_dict("records")]
+    md = markdown(rows, finite=False).splitlines()
+    assert md[0] == "| " + " | ".join(heads(False)) + " |"
+    text = text_table(league)
+    for line, cells in zip(md[2:], text.rows, strict=True):
+        assert line == "| " + " | ".join(cells).replace("+-", "±") + " |"

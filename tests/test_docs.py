@@ -189,3 +189,18 @@ def test_every_recipe_paper_key_is_cited_in_docs_papers() -> None:
         edited = doc.replace(*edit, 1)
         assert edited != doc, edit
         assert any(p.startswith(problem) for p in missing_papers(edited, keys)), edit
+
+
+def test_the_readme_league_table_is_what_its_command_prints() -> None:
+    """Issue 41: the README's cellular-arq table had drifted from what its
+    command printed (Linux 19.60 against 19.31, TCP-NCR 3.00 against
+    5.04). The table is generated (scripts/readme_league.py) and checked
+    here against the command, run afresh."""
+    script = ROOT / "scripts" / "readme_league.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), "--check"], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, (
+        "the README's league table differs from its command's output; run "
+        f"python scripts/readme_league.py\n{proc.stdout}{proc.stderr}"
+    )

@@ -51,7 +51,11 @@ BAD_INPUTS = [
         "topology.bottleneck_rate: must be > 0, got -5",
     ),
     (with_change("duration", 0), "duration: must be > 0, got 0"),
-    (with_change("duration", "ten"), "duration: must be a number, got 'ten'"),
+    (
+        with_change("duration", "ten"),
+        "duration: must be a number or a number with a unit (ns, nsec, us, usec, ms, msec, s, "
+        "sec, secs, min, h), got 'ten'",
+    ),
     (
         with_change("topology.kind", "ring"),
         "topology.kind: unknown kind 'ring' (known: 'chain', 'dumbbell', 'parking_lot', "

@@ -10,9 +10,11 @@ the registry spells them.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -20,6 +22,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetCoreSchema
 from pydantic_core import PydanticCustomError, core_schema
 
 from reorderlab import _core
+from reorderlab.units import UNITS, UnitError, parse_quantity
 
 U8_MAX = 2**8 - 1
 U32_MAX = 2**32 - 1
@@ -121,7 +124,21 @@ class Range:
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
-        return _after(self.check, handler, source)
+        checked = _after(self.check, handler, source)
+        if self.unit not in UNITS:
+            return checked
+        # a time, rate or size may be written with its unit ("30ms")
+        return core_schema.no_info_before_validator_function(self.read_units, checked)
+
+    def read_units(self, value: Any) -> Any:
+        """A string with a unit (``reorderlab.units``) as the number in
+        the field's unit; anything else as it is."""
+        if not isinstance(value, str) or self.unit is None:
+            return value
+        try:
+            return parse_quantity(value, self.unit)
+        except UnitError as exc:
+            raise _refuse(str(exc)) from None
 
     def check(self, value: Any) -> Any:
         """``value`` (of the field's type already) if it is within the range."""
@@ -209,6 +226,20 @@ class Registry:
             if name.lower() == value.lower():
                 return name
         return value
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` for the candidate ``word`` begins (the
+    shortest), else the closest to it (difflib, case-insensitive), or
+    ``""`` if none is close."""
+    names = list(dict.fromkeys(str(c) for c in candidates))
+    lowered = {n.lower(): n for n in names}
+    # a name cut short ("RACK" for "RACK-TLP") before the closest spelling
+    longer = [n for n in lowered if len(word) >= 3 and n.startswith(word.lower()) and n != word]
+    if longer:
+        return f" (did you mean {lowered[min(longer, key=len)]!r}?)"
+    close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    return f" (did you mean {lowered[close[0]]!r}?)" if close else ""
 
 
 @functools.cache

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from reorderlab import _core
+from reorderlab.units import UNITS
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = ROOT / "python" / "reorderlab" / "_scenario_models.py"
@@ -417,6 +418,30 @@ def doc_range(s: dict[str, Any]) -> str:
     return (text + unit).strip()
 
 
+#: A quantity with its unit, as the field tables show one per unit.
+UNIT_EXAMPLES = {"s": "30ms", "bit/s": "100Mbps", "bytes": "1.5MB"}
+
+
+def units_table() -> list[str]:
+    """The units a time, rate or size field accepts (``reorderlab.units``)."""
+    lines = [
+        "### Units",
+        "",
+        "A field in seconds, bit/s or bytes takes a number in that unit, or a string: "
+        'a number and one of these units (`"30ms"`, `"100Mbps"`, `"1.5MB"`, as ns-3 and '
+        "tc write them), read exactly: the same number, the same cache key. Where ns-3 "
+        "and tc differ, ns-3's meaning is taken (`kbps` is kilobits per second) and "
+        "tc's byte rates `mbps` / `gbps` are refused.",
+        "",
+        "| field unit | units accepted (factor) |",
+        "|---|---|",
+    ]
+    for unit, suffixes in UNITS.items():
+        text = ", ".join(f"`{k}` ({v})" for k, v in suffixes.items())
+        lines.append(f"| {unit} | {text} |")
+    return [*lines, ""]
+
+
 class Docs:
     """The markdown tables of every model's fields."""
 
@@ -438,6 +463,11 @@ class Docs:
         kind = next(t for t in types if t != "null")
         if kind == "array":
             return f"list of {self.type_text(s['items'])}"
+        if s.get("x-unit") in UNITS:
+            # a time, rate or size may be written with its unit
+            base = "integer" if kind == "integer" else "number"
+            example = UNIT_EXAMPLES[s["x-unit"]]
+            return f'{base} or `"{example}"`'
         if kind == "string" and "enum" in s:
             return " \\| ".join(f'`"{v}"`' for v in s["enum"])
         return {"number": "number", "integer": "integer", "boolean": "bool"}.get(kind, "string")
@@ -466,7 +496,7 @@ class Docs:
         return [*lines, ""]
 
     def source(self) -> str:
-        out = [BEGIN, ""]
+        out = [BEGIN, "", *units_table()]
         for name in self.gen.preorder:
             paths = self.gen.uses.get(name, [])
             for m in self.gen.members.get(name, []):

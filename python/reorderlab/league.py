@@ -16,18 +16,26 @@ Student-t confidence interval:
 * ``spurious_retransmits``: retransmissions of segments that had not been
   lost, by the simulator's ground truth (no real sender can count these);
 * ``timeouts`` and ``retransmits``;
+* ``queue_drops``: packets dropped by the links' queues (every link of
+  the run, both directions), the drops a queue below the path's BDP makes;
 * ``fct``: flow completion time of finite flows (the mean over the
   scenario's flows; a flow still open at the end counts as the run's
   duration, a lower bound, and ``completed`` says how many finished).
 
 Variants are ranked by goodput (highest first) or, when every flow of the
-scenario is finite, by completion time (lowest first). Each variant runs
-with the congestion control its own paper used (its entry in the core's
-registry, ``tcp/variants/registry.rs``) unless ``cc`` names one for all.
+scenario is finite, by completion time (lowest first). Senders whose 95 %
+intervals overlap are not told apart: a sender's rank is one more than the
+number of senders whose interval lies wholly better than its own (never
+below the rank of the row above), so overlapping ones share a rank, and
+``tied`` marks every rank held by more than one sender (shown ``=N``).
+Each variant runs with the congestion control its own paper used (its
+entry in the core's registry, ``tcp/variants/registry.rs``) unless ``cc``
+names one for all.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
@@ -35,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pandas as pd
 
 from reorderlab import _core
@@ -43,6 +52,7 @@ from reorderlab.scenario import (
     FieldError,
     Scenario,
     ScenarioError,
+    did_you_mean,
     format_value,
     known_names,
 )
@@ -52,8 +62,11 @@ __all__ = [
     "LEAGUE_COLUMNS",
     "UNDISTURBED",
     "compare",
+    "folder_name",
     "league_table",
+    "link_latest",
     "paper_cc",
+    "queue_drops",
     "undisturbed",
     "write_league",
 ]
@@ -67,6 +80,7 @@ UNDISTURBED = (
 #: The league table's columns, in order.
 LEAGUE_COLUMNS = (
     "rank",
+    "tied",
     "variant",
     "cc",
     "goodput_mbps",
@@ -75,6 +89,7 @@ LEAGUE_COLUMNS = (
     "share_ci",
     "spurious_retransmits",
     "timeouts",
+    "queue_drops",
     "retransmits",
     "fct_s",
     "fct_ci",
@@ -125,7 +140,8 @@ def _pick_variants(variants: str | Sequence[str]) -> list[str]:
         except UnicodeEncodeError:  # a lone surrogate: no variant's name
             resolved = None
         if resolved is None:
-            message = f"unknown variant {format_value(name)} (known: {', '.join(known)})"
+            hint = did_you_mean(str(name), known)
+            message = f"unknown variant {format_value(name)}{hint} (known: {', '.join(known)})"
             raise ScenarioError([FieldError(f"variants[{i}]", message)])
         if resolved not in out:
             out.append(resolved)
@@ -142,7 +158,8 @@ def _check_cc(cc: str | None) -> str | None:
     for name in known:
         if name.lower() == cc.lower():
             return name
-    message = f"unknown congestion control {format_value(cc)} (known: {', '.join(known)})"
+    hint = did_you_mean(cc, known)
+    message = f"unknown congestion control {format_value(cc)}{hint} (known: {', '.join(known)})"
     raise ScenarioError([FieldError("cc", message)])
 
 
@@ -200,6 +217,11 @@ def compare(
         for disturbed, base in ((True, sc), (False, calm)):
             params = {"variant": name, "cc": chosen, "disturbed": disturbed}
             points.append((params, _with_sender(base, name, chosen)))
+    drops: dict[str, float] = {}
+
+    def note(job: Any, text: str) -> None:
+        drops[job.key] = queue_drops(orjson.loads(text))
+
     runs = sweep(
         points,
         seed_values,
@@ -208,7 +230,9 @@ def compare(
         workers=workers,
         store=store,
         progress=progress,
+        on_run=note,
     )
+    runs["queue_drops"] = _stored_drops(list(runs["key"]), drops, store)
     # a workload's flows are known once it is expanded: count them in each run
     n_flows = None if sc.workloads else len(sc.flows)
     table = league_table(runs, n_flows=n_flows, duration=sc.duration, finite=_finite(sc))
@@ -216,7 +240,63 @@ def compare(
     table.attrs["stats"] = runs.attrs.get("stats")
     table.attrs["scenario"] = sc.name
     table.attrs["seeds"] = seed_values
+    table.attrs["identity"] = _identity(sc, names, fixed_cc, seed_values)
     return table
+
+
+def queue_drops(result: Mapping[str, Any]) -> float:
+    """Packets a run's link queues dropped (every link, both directions)."""
+    return float(sum(int(link.get("queue_drops", 0)) for link in result.get("links", [])))
+
+
+def _stored_drops(keys: list[str], known: dict[str, float], store: Any) -> list[float]:
+    """Each run's queue drops: those just simulated (``known``), the others
+    read back from the store they were found in."""
+    missing = [k for k in keys if k not in known]
+    if missing and store is not None:
+        from reorderlab.store import Store
+
+        st = store if isinstance(store, Store) else Store(None if store is DEFAULT else store)
+        try:
+            for key in missing:
+                hit = st.get(key)
+                if hit is not None:
+                    known[key] = queue_drops(orjson.loads(hit.result_json))
+        finally:
+            if st is not store:
+                st.close()
+    return [known.get(k, math.nan) for k in keys]
+
+
+def _identity(sc: Scenario, variants: list[str], cc: str | None, seeds: list[int]) -> str:
+    """What a compare run is (scenario, senders, options), as a short hash:
+    its folder's name (:func:`folder_name`)."""
+    what = {"scenario": sc.canonical_json(), "variants": variants, "cc": cc, "seeds": seeds}
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode("utf-8")).hexdigest()[:10]
+
+
+def folder_name(table: pd.DataFrame) -> str:
+    """``SCENARIO-HASH``: one folder per compare run, the hash of its
+    scenario, variants and options (:func:`_identity`)."""
+    name = str(table.attrs.get("scenario", "scenario"))
+    safe = "".join(c if c.isalnum() or c in "._-" else "-" for c in name).strip(".-")
+    ident = str(table.attrs.get("identity", ""))
+    return f"{safe or 'scenario'}-{ident}" if ident else safe or "scenario"
+
+
+def link_latest(folder: Path) -> Path | None:
+    """Point ``latest`` beside ``folder`` at it (a relative symbolic link,
+    replaced each time); None where links cannot be made."""
+    link = folder.parent / "latest"
+    try:
+        if link.is_symlink() or link.is_file():
+            link.unlink()
+        elif link.exists():
+            return None  # a real folder named latest: left alone
+        link.symlink_to(folder.name, target_is_directory=True)
+    except OSError:
+        return None
+    return link
 
 
 def _finite(sc: Scenario) -> bool:
@@ -270,6 +350,7 @@ def run_metrics(row: Mapping[str, Any], n_flows: int | None, duration: float) ->
         "spurious_retransmits": total("spurious_retransmits"),
         "timeouts": total("timeouts"),
         "retransmits": total("retransmits"),
+        "queue_drops": _number(row.get("queue_drops")),
         "fct_s": sum(times) / len(times),
         "completed": sum(done) / len(done),
     }
@@ -334,11 +415,36 @@ def league_table(
         return (math.inf if math.isnan(value) else sign * value, row["variant"], row["cc"])
 
     rows.sort(key=order)
-    for rank, row in enumerate(rows, start=1):
-        row["rank"] = rank
+    _rank(rows, metric, sign)
     table = pd.DataFrame(rows, columns=list(LEAGUE_COLUMNS))
     table.attrs["ranked_by"] = metric
     return table
+
+
+def _rank(rows: list[dict[str, Any]], metric: str, sign: float) -> None:
+    """Set ``rank`` and ``tied`` of ``rows`` (sorted best first): one more
+    than the number of rows whose 95 % interval lies wholly better, at
+    least the rank above; ``tied`` where a rank is shared. A missing
+    interval (one seed) is the mean alone; a missing mean ranks last."""
+    ci = "fct_ci" if metric == "fct_s" else "goodput_ci"
+
+    def interval(row: dict[str, Any]) -> tuple[float, float]:
+        mean, half = float(row[metric]), float(row[ci])
+        if math.isnan(mean):
+            return (math.inf, math.inf)
+        half = 0.0 if math.isnan(half) else half
+        # in "lower is better" terms: sign * value
+        ends = (sign * (mean - half), sign * (mean + half))
+        return (min(ends), max(ends))
+
+    spans = [interval(r) for r in rows]
+    previous = 1
+    for i, row in enumerate(rows):
+        better = sum(1 for j, s in enumerate(spans) if j != i and s[1] < spans[i][0])
+        previous = max(previous, better + 1)
+        row["rank"] = previous
+    for row in rows:
+        row["tied"] = sum(1 for r in rows if r["rank"] == row["rank"]) > 1
 
 
 def _league_row(
@@ -370,6 +476,7 @@ def _league_row(
         "share_ci": share.half,
         "spurious_retransmits": mean["spurious_retransmits"],
         "timeouts": mean["timeouts"],
+        "queue_drops": mean["queue_drops"],
         "retransmits": mean["retransmits"],
         "fct_s": fct.mean if finite else math.nan,
         "fct_ci": fct.half if finite else math.nan,
@@ -399,6 +506,8 @@ def write_league(table: pd.DataFrame, out: str | Path) -> list[Path]:
         "ranked_by": ranked_by,
         "confidence": "95 % Student-t interval of the mean over seeds",
         "undisturbed": UNDISTURBED,
+        "identity": table.attrs.get("identity", ""),
+        "ties": "ranks whose 95 % intervals overlap are shared (tied: true, shown =N)",
     }
     paths[1].write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     runs = table.attrs.get("runs")
@@ -406,7 +515,13 @@ def write_league(table: pd.DataFrame, out: str | Path) -> list[Path]:
         runs.to_csv(paths[2], index=False)
     finite = ranked_by == "fct_s"
     value, ci = ("fct_s", "fct_ci") if finite else ("goodput_mbps", "goodput_ci")
-    labels = [f"{v} ({c})" for v, c in zip(table["variant"], table["cc"], strict=True)]
+    # each bar named as its row of the table: rank (=N when shared), variant, cc
+    ranks = [
+        f"={r}" if bool(t) else str(r) for r, t in zip(table["rank"], table["tied"], strict=True)
+    ]
+    labels = [
+        f"{k} {v} ({c})" for k, v, c in zip(ranks, table["variant"], table["cc"], strict=True)
+    ]
     n = len(meta["seeds"])
     paths += bar_plot(
         folder,

@@ -11,17 +11,20 @@ from __future__ import annotations
 import csv
 import html
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from reorderlab.league_view import heads, row_cells
+
 __all__ = ["League", "LeagueError", "find_leagues", "leagues_html"]
 
-#: Columns every league.csv has (``reorderlab.league.LEAGUE_COLUMNS``).
-_NEEDED = ("rank", "variant", "cc", "goodput_mbps", "goodput_ci", "share_undisturbed")
+#: Columns every row of a league.csv fills (``reorderlab.league.LEAGUE_COLUMNS``;
+#: a number may be empty: the interval of one seed, a share of nothing,
+#: shown ``-``).
+_NEEDED = ("rank", "variant", "cc")
 
 
 class LeagueError(ValueError):
@@ -46,7 +49,9 @@ def find_leagues(out: Path) -> list[League]:
     base = out / "compare"
     if not base.is_dir():
         return []
-    return [_league(out, p.parent) for p in sorted(base.glob("*/league.csv")) if p.is_file()]
+    # the `latest` link of compare is the same folder again: not shown twice
+    found = sorted(base.glob("*/league.csv"))
+    return [_league(out, p.parent) for p in found if p.is_file() and not p.parent.is_symlink()]
 
 
 def _league(out: Path, folder: Path) -> League:
@@ -88,30 +93,6 @@ def _href(*parts: str) -> str:
     return _e(quote("/".join(parts)))
 
 
-def _pm(value: str, half: str, scale: float, digits: int) -> str:
-    """``mean &plusmn; half`` of two CSV cells (empty or NaN: not shown)."""
-    try:
-        x = float(value) * scale
-    except ValueError:
-        return "-"
-    if math.isnan(x):
-        return "-"
-    text = f"{x:.{digits}f}"
-    try:
-        h = float(half) * scale
-    except ValueError:
-        return text
-    return text if math.isnan(h) else f"{text} &plusmn; {h:.{digits}f}"
-
-
-def _number(value: str, digits: int) -> str:
-    try:
-        x = float(value)
-    except ValueError:
-        return "-"
-    return "-" if math.isnan(x) else f"{x:.{digits}f}"
-
-
 def leagues_html(leagues: Sequence[League]) -> str:
     """The section of every league table (empty without any)."""
     if not leagues:
@@ -129,33 +110,20 @@ def _league_html(league: League) -> str:
     meta = league.meta
     finite = meta.get("ranked_by") == "fct_s"
     seeds = meta.get("seeds", [])
-    heads = ["rank", "variant", "cc", "goodput Mb/s", "% of undisturbed", "spurious retx"]
-    heads += ["timeouts", "retx"] + (["FCT s", "completed"] if finite else [])
-    rows = []
-    for r in league.rows:
-        cells = [
-            _e(r["rank"]),
-            _e(r["variant"]),
-            _e(r["cc"]),
-            _pm(r["goodput_mbps"], r.get("goodput_ci", ""), 1.0, 2),
-            _pm(r["share_undisturbed"], r.get("share_ci", ""), 100.0, 1),
-            _number(r.get("spurious_retransmits", ""), 1),
-            _number(r.get("timeouts", ""), 1),
-            _number(r.get("retransmits", ""), 1),
-        ]
-        if finite:
-            cells += [_pm(r.get("fct_s", ""), r.get("fct_ci", ""), 1.0, 3)]
-            cells += [_pm(r.get("completed", ""), "", 100.0, 0) + " %"]
-        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    rows = [
+        "<tr>" + "".join(f"<td>{c}</td>" for c in row_cells(r, finite, "&plusmn;")) + "</tr>"
+        for r in ({k: _e(v) for k, v in row.items()} for row in league.rows)
+    ]
     ranked = "completion time (lowest first)" if finite else "goodput (highest first)"
     name = meta.get("scenario") or league.folder
     lines = [
         f'<h3 id="league-{_e(league.folder.replace("/", "-"))}">{_e(name)}</h3>',
         f"<p>{len(league.rows)} sender(s), mean over {len(seeds)} seed(s) with its 95 % "
-        f"confidence interval, ranked by {ranked}. Undisturbed: "
+        f"confidence interval, ranked by {ranked}; =N: senders whose intervals overlap "
+        "share a rank. Undisturbed: "
         f"{_e(meta.get('undisturbed', 'the scenario without impairments'))}.</p>",
         '<table class="league">',
-        "<thead><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead>",
+        "<thead><tr>" + "".join(f"<th>{h}</th>" for h in heads(finite)) + "</tr></thead>",
         "<tbody>",
         *rows,
         "</tbody>",

@@ -240,8 +240,10 @@ class Result:
 
     def trace(self, flow: int | str = 0) -> dict[str, pd.DataFrame]:
         """Time-sequence trace of a flow at its sender (``record.trace_window``):
-        ``{"sent": DataFrame(t, seq, copy), "acks": DataFrame(t, ack)}``; empty
-        frames when the flow was not traced."""
+        ``{"sent": DataFrame(t, seq, transmission), "acks": DataFrame(t, ack)}``
+        (``transmission``: 0 for a segment's first transmission, n for its
+        n-th retransmission; the core's ``send_copy``); empty frames when the
+        flow was not traced."""
         import pandas as pd
 
         raw = self._data.get("traces", {}).get(str(self._flow_index(flow)), {})
@@ -249,7 +251,7 @@ class Result:
             {
                 "t": raw.get("send_t", []),
                 "seq": raw.get("send_seq", []),
-                "copy": raw.get("send_copy", []),
+                "transmission": raw.get("send_copy", []),
             }
         )
         acks = pd.DataFrame({"t": raw.get("ack_t", []), "ack": raw.get("ack_seq", [])})

@@ -23,6 +23,7 @@ Every error names the field by its path and the bad value, e.g.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import operator
@@ -39,7 +40,8 @@ from pydantic import BaseModel, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
 from reorderlab import _core
-from reorderlab._field_types import U64_MAX, format_value, known_names
+from reorderlab import _scenario_models as _models
+from reorderlab._field_types import U64_MAX, did_you_mean, format_value, known_names
 from reorderlab._scenario_models import (
     SERIES_NAMES,
     ArqImpairment,
@@ -130,6 +132,7 @@ __all__ = [
     "TrafficSpec",
     "UniformVar",
     "canonical_json",
+    "did_you_mean",
     "format_value",
     "known_names",
     "load_scenario",
@@ -251,6 +254,46 @@ def _join(prefix: str, path: str) -> str:
     return prefix + path if path.startswith("[") else f"{prefix}.{path}"
 
 
+_UNKNOWN_NAME = re.compile(r"unknown (variant|congestion control) '([^']*)' \(known: ")
+
+
+def _suggest_name(message: str) -> str:
+    """A core message about an unknown variant or congestion control,
+    with the closest registered name suggested."""
+    m = _UNKNOWN_NAME.match(message)
+    if m is None:
+        return message
+    kind = "variants" if m[1] == "variant" else "congestion_controls"
+    hint = did_you_mean(m[2], known_names(kind))
+    end = m.end(2) + 1
+    return message[:end] + hint + message[end:]
+
+
+@functools.cache
+def _model_fields() -> tuple[frozenset[str], ...]:
+    """The field names (and aliases) of every scenario model."""
+    out = []
+    for obj in vars(_models).values():
+        if isinstance(obj, type) and issubclass(obj, BaseModel) and obj is not BaseModel:
+            names = set(obj.model_fields)
+            names |= {f.alias for f in obj.model_fields.values() if f.alias}
+            out.append(frozenset(names))
+    return tuple(out)
+
+
+def _field_hint(loc: tuple[int | str, ...], data: Any) -> str:
+    """`` (did you mean 'x'?)`` for an unknown field at ``loc``: the
+    closest field of the models that have every other key of its table."""
+    _, parent = _error_path(loc[:-1], data)
+    bad = str(loc[-1])
+    keys = set(parent) - {bad} if isinstance(parent, Mapping) else set()
+    names: set[str] = set()
+    for fields in _model_fields():
+        if keys <= fields:
+            names |= fields
+    return did_you_mean(bad, sorted(names - {"kind", "dist"}))
+
+
 def _field_errors(exc: ValidationError, data: Any) -> list[FieldError]:
     out: list[FieldError] = []
     for err in exc.errors(include_url=False):
@@ -270,7 +313,7 @@ def _field_errors(exc: ValidationError, data: Any) -> list[FieldError]:
             msg = "missing required field"
             show_value = False
         elif etype == "extra_forbidden":
-            msg = "unknown field"
+            msg = "unknown field" + _field_hint(tuple(err["loc"]), data)
         elif etype == "greater_than":
             msg = f"must be > {format_value(ctx['gt'])}"
         elif etype == "greater_than_equal":
@@ -281,15 +324,22 @@ def _field_errors(exc: ValidationError, data: Any) -> list[FieldError]:
             msg = f"must be <= {format_value(ctx['le'])}"
         elif etype == "literal_error":
             expected = str(ctx.get("expected", ""))
+            options = re.findall(r"'([^']*)'", expected)
+            hint = did_you_mean(value, options) if isinstance(value, str) else ""
             if path.endswith(("kind", "dist")):
-                msg = f"unknown kind {format_value(value)} (known: {expected})"
+                msg = f"unknown kind {format_value(value)}{hint} (known: {expected})"
                 show_value = False
             else:
                 msg = f"must be one of {expected}"
+                if hint:
+                    msg = f"{msg}, got {format_value(value)}{hint}"
+                    show_value = False
         elif etype == "union_tag_invalid":
             path = _join(path, str(ctx.get("discriminator", "kind")).strip("'"))
+            tags = [t.strip().strip("'") for t in str(ctx.get("expected_tags", "")).split(",")]
             msg = (
-                f"unknown kind {format_value(ctx.get('tag'))} "
+                f"unknown kind {format_value(ctx.get('tag'))}"
+                f"{did_you_mean(str(ctx.get('tag')), tags)} "
                 f"(known: {ctx.get('expected_tags', '')})"
             )
             show_value = False
@@ -339,7 +389,7 @@ class Scenario(ScenarioFields):
             _core.validate(self.to_json())
         except ValueError as exc:
             error = ScenarioError.from_core(str(exc)).errors[0]
-            raise _custom(error.path, error.message) from None
+            raise _custom(error.path, _suggest_name(error.message)) from None
         return self
 
     # -- construction -----------------------------------------------------

@@ -226,6 +226,27 @@ fn validate(scenario_json: &str) -> PyResult<()> {
     }
 }
 
+/// The path of each of a scenario's flows as the simulator routes it
+/// (JSON: per flow its links there and back, with rate, delay and queue
+/// limits, and the sender's resolved segment size and window), for the
+/// warnings of `reorderlab check`. Nothing is simulated.
+///
+/// Raises `ValueError("<field>: <message>")` for an invalid scenario.
+#[pyfunction]
+fn flow_paths(scenario_json: &str) -> PyResult<String> {
+    match catch_unwind(AssertUnwindSafe(|| {
+        reorderlab::sim::paths::flow_paths_json(scenario_json)
+    })) {
+        Ok(Ok(text)) => Ok(text),
+        Ok(Err(e)) => Err(PyValueError::new_err(e.to_string())),
+        Err(payload) => Err(PyRuntimeError::new_err(format!(
+            "reorderlab core panicked while routing scenario '{}': {}",
+            scenario_name(scenario_json),
+            panic_message(payload.as_ref())
+        ))),
+    }
+}
+
 /// The scenario's JSON Schema: every field's type, default, range and
 /// one-line doc, from its one declaration in `reorderlab::spec` (the
 /// Python models and the docs' field tables are generated from it:
@@ -380,6 +401,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_packed, m)?)?;
     m.add_function(wrap_pyfunction!(run_capture, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(flow_paths, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_schema, m)?)?;
     m.add_function(wrap_pyfunction!(engine_version, m)?)?;
     m.add_function(wrap_pyfunction!(build_kind, m)?)?;

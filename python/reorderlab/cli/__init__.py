@@ -5,7 +5,8 @@ field and value on one line of stderr, no traceback; so does a bad option);
 1 any other failure.
 
 One module per command (or pair of commands), each importing what it uses
-at its top: :mod:`.run`, :mod:`.emulate`, :mod:`.listings` (``variants``,
+at its top: :mod:`.run`, :mod:`.check` (and the warnings before
+``run`` / ``sweep`` / ``compare``), :mod:`.emulate`, :mod:`.listings` (``variants``,
 ``impairments``), :mod:`.sweep`, :mod:`.compare`, :mod:`.reproduce`,
 :mod:`.report`, :mod:`.store` (``store check | repair | compact``),
 :mod:`.bench`; what they print is :mod:`.output`, their errors

@@ -164,35 +164,18 @@ def registry_table(title: str, entries: list[dict[str, Any]], columns: list[str]
     return out
 
 
-def _pm(value: float, half: float, digits: int) -> str:
-    """``mean +- half``; ``-`` without a mean, the mean alone without a CI."""
-    if value != value:
-        return "-"
-    return f"{value:.{digits}f}" + ("" if half != half else f" +- {half:.{digits}f}")
-
-
 def league_table(league: Any) -> TextTable:
     """A compare league table (:func:`reorderlab.league.compare`): mean
-    +- 95 % CI over the seeds."""
+    +- 95 % CI over the seeds, cells as :mod:`reorderlab.league_view`
+    writes them everywhere."""
+    from reorderlab.league_view import heads, row_cells
+
     finite = league.attrs.get("ranked_by") == "fct_s"
-    heads = ["rank", "variant", "cc", "goodput Mb/s", "% of undisturbed", "spurious retx"]
-    heads += ["timeouts", "retx"] + (["FCT s", "completed"] if finite else [])
     seeds = len(league.attrs.get("seeds", []))
-    out = table(f"{league.attrs.get('scenario', '')}: {seeds} seed(s), mean +- 95 % CI", heads)
+    title = f"{league.attrs.get('scenario', '')}: {seeds} seed(s), mean +- 95 % CI"
+    out = table(title, heads(finite))
     for row in league.to_dict("records"):
-        cells = [
-            str(row["rank"]),
-            row["variant"],
-            row["cc"],
-            _pm(row["goodput_mbps"], row["goodput_ci"], 2),
-            _pm(100 * row["share_undisturbed"], 100 * row["share_ci"], 1),
-            f"{row['spurious_retransmits']:.1f}",
-            f"{row['timeouts']:.1f}",
-            f"{row['retransmits']:.1f}",
-        ]
-        if finite:
-            cells += [_pm(row["fct_s"], row["fct_ci"], 3), f"{100 * row['completed']:.0f} %"]
-        out.add_row(*cells)
+        out.add_row(*row_cells(row, finite))
     return out
 
 

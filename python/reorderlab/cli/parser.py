@@ -53,6 +53,15 @@ def _add_store(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_strict(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="Make the scenario's warnings (see 'reorderlab check') errors: exit 2 "
+        "before anything runs.",
+    )
+
+
 def _add_backend(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--dask",
@@ -86,6 +95,11 @@ def _run_parser(sub: Any) -> None:
         type=Path,
         help="Write result.json, flows.csv, links.csv and series CSVs here (and pcap files).",
     )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="Write into an --out folder that holds another run's files (they are replaced).",
+    )
     p.add_argument("--json", action="store_true", help="Print the result JSON instead of a table.")
     p.add_argument(
         "--plot",
@@ -102,7 +116,20 @@ def _run_parser(sub: Any) -> None:
         "in a pcap file, written to --out (default: the current directory). Repeatable; "
         "adds to the scenario's record.pcap.",
     )
+    _add_strict(p)
     _add_store(p)
+
+
+def _check_parser(sub: Any) -> None:
+    doc = """Validate a scenario and warn about what it probably does not mean. Warned:
+    a bottleneck that is not the narrowest link, a queue below 0.5 or above 10
+    BDPs, a packet that takes longer to send than the run, milliseconds
+    written as seconds or Mb/s as b/s, a window below the BDP, a run shorter
+    than 20 RTTs. One line per warning on stderr, naming the field; run,
+    sweep and compare print the same lines before they start."""
+    p = _command(sub, "check", "check:cmd_check", doc)
+    p.add_argument("scenario", type=Path, help="Scenario file (TOML).")
+    p.add_argument("--strict", action="store_true", help="Warnings are errors (exit 2).")
 
 
 def plot_options(p: argparse.ArgumentParser) -> None:
@@ -152,14 +179,53 @@ def emulate_options(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return p
 
 
+_EMULATE_EPILOG = """\
+your commands (after the scenario):
+  -- SENDER_CMD [ARGS...] -- RECEIVER_CMD [ARGS...]
+  run once per flow, the sender's in the sender namespace, the receiver's in
+  the receiver namespace. In an argument these are replaced by the flow's
+  values, which are also in the environment:
+    {sender}     the sender's address       RL_SENDER_ADDR
+    {receiver}   the receiver's address     RL_RECEIVER_ADDR
+    {port}       the receiver's TCP port    RL_PORT
+    {flow}       the flow's index           RL_FLOW
+    {duration}   the scenario's duration, s RL_DURATION
+  The run ends at the scenario's duration, or when every command has exited;
+  a command that exits with a non-zero status is an error. Without commands:
+  a built-in bulk sender and receiver per flow.
+
+the scenario:
+  variant 'Linux' (the kernel's defaults) or 'Linux-classic' (loss-recovery
+  switches off); any other is refused, naming flows[i].variant. An optional
+  [emulation] table: kernel = { sysctl = value } (over the variant's, both
+  namespaces), pcap_snaplen (bytes kept per packet; 0: no capture),
+  realtime (SCHED_FIFO for the emulator's thread).
+
+needs:
+  Linux, root, /dev/net/tun, network namespaces and iproute2 ('ip'); runs in
+  real time (a 30 s scenario takes about 32 s).
+
+--out DIR writes:
+  result.json (the simulator's schema), flows.csv, links.csv, series CSVs,
+  sender.pcap / receiver.pcap, tcpinfo.jsonl (every socket sample), the
+  emulator's configuration and report, each workload's log.
+
+example:
+  reorderlab emulate sc.toml -- iperf3 -c {receiver} -p {port} -t {duration} \\
+      -- iperf3 -s -B {receiver} -p {port} -1
+"""
+
+
 def _emulate_parser(sub: Any) -> None:
     doc = """Run the scenario on the real kernel TCP through the emulated network (root).
     The scenario's links, queues and impairments are applied by the link
     emulator between two network namespaces; the flows are the built-in bulk
     sender and receiver, or your commands: -- SENDER_CMD ... -- RECEIVER_CMD
-    ... ({sender}, {receiver}, {port} in them are replaced by the flow's
-    values). See docs/emulation.md."""
+    ... ({sender}, {receiver}, {port}, {flow}, {duration} in them are
+    replaced by the flow's values: below). See docs/emulation.md."""
     p = emulate_options(_command(sub, "emulate", "emulate:cmd_emulate", doc))
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = _EMULATE_EPILOG
     p.add_argument(
         "scenario", type=Path, help="Scenario file (TOML), with an optional [emulation] table."
     )
@@ -264,6 +330,7 @@ def _sweep_parsers(sub: Any) -> None:
     p = _command(sub, "sweep", "sweep:cmd_sweep", doc)
     p.set_defaults(prestart=True)
     p.add_argument("sweep_file", type=Path, help="Sweep file (TOML): scenario, seeds, grid.")
+    _add_strict(p)
     _add_backend(p)
     p.add_argument(
         "--out", type=Path, help="CSV of the tidy table (default: results/sweeps/NAME.csv)."
@@ -284,7 +351,17 @@ def _sweep_parsers(sub: Any) -> None:
     p.add_argument(
         "--seeds", type=_at_least(1, int), default=5, help="Seeds per variant (1..N; 5)."
     )
-    p.add_argument("--out", type=Path, help="Output folder (default: results/compare/NAME).")
+    p.add_argument(
+        "--out",
+        type=Path,
+        help="Output folder (default: results/compare/NAME-HASH, one per scenario, variants "
+        "and options, with results/compare/latest pointing at it; results/index.html is "
+        "rebuilt).",
+    )
+    p.add_argument(
+        "--markdown", action="store_true", help="Print the table as Markdown (the README's)."
+    )
+    _add_strict(p)
     _add_backend(p)
     _add_store(p)
 
@@ -407,6 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=Parser)
     _run_parser(sub)
+    _check_parser(sub)
     _plot_parser(sub)
     _emulate_parser(sub)
     _validate_parser(sub)

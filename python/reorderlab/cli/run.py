@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reorderlab.cli import output as show
+from reorderlab.cli.check import warn
 from reorderlab.cli.common import core_failure, errors, fail
 from reorderlab.pcap import tap_spec
 from reorderlab.runner import run as run_scenario
@@ -34,6 +36,9 @@ def cmd_run(a: argparse.Namespace) -> None:
     """Run one scenario and print per-flow metrics."""
     with errors(str(a.scenario)):
         sc = load_scenario(a.scenario)
+        warn(str(a.scenario), [({}, sc)], a.strict)
+        if a.out is not None:
+            prepare_out(a.out, sc.name, sc.seed if a.seed is None else a.seed, a.force)
         if a.pcap:
             sc = _with_taps(sc, a.pcap)
         if a.plot:
@@ -79,6 +84,48 @@ def cmd_run(a: argparse.Namespace) -> None:
 
         with errors():
             plot_result(result, a.out, argparse.Namespace(flow=0, kind=None, window=None))
+
+
+#: What ``run --out`` writes into its folder (``Result.save`` and the captures).
+OUTPUTS = ("result.json", "flows.csv", "links.csv", "series_flow*.csv", "*.pcap")
+
+
+def prepare_out(out: Path, name: str, seed: int, force: bool) -> None:
+    """Make ``out`` ready for a run's files: a folder that holds files of
+    another run (its ``result.json`` names another scenario or seed, or it
+    has none) is refused (exit 2) unless ``force``; the files an earlier
+    run wrote there are removed, so none is left stale (a series of a flow
+    this run does not record)."""
+    if not out.is_dir():
+        return
+    present = sorted(p.name for p in out.iterdir())
+    if not present:
+        return
+    previous = _identity(out / "result.json")
+    if previous != (name, seed) and not force:
+        what = (
+            f"the result of scenario {previous[0]!r}, seed {previous[1]}"
+            if previous is not None
+            else f"{len(present)} file(s) of something else ({', '.join(present[:3])})"
+        )
+        fail(
+            f"--out {out}: the folder holds {what}; choose an empty folder, or add --force "
+            "to replace the run's files there",
+            2,
+        )
+    for pattern in OUTPUTS:
+        for old in out.glob(pattern):
+            if old.is_file():
+                old.unlink()
+
+
+def _identity(path: Path) -> tuple[str, int] | None:
+    """(scenario name, seed) of the run whose ``result.json`` this is."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return str(data["scenario"]), int(data["seed"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _with_taps(sc: Scenario, taps: list[str]) -> Scenario:

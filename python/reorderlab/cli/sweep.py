@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 
 from reorderlab.cli import output as show
+from reorderlab.cli.check import warn
 from reorderlab.cli.common import core_failure, errors
 from reorderlab.sweep import DEFAULT, SweepFile
 from reorderlab.sweep import sweep as run_sweep
@@ -19,6 +20,7 @@ def cmd_sweep(a: argparse.Namespace) -> None:
     """Run a grid of scenarios x seeds in parallel, cached and resumable."""
     with errors(str(a.sweep_file)):
         spec = SweepFile.load(a.sweep_file)
+        warn(str(a.sweep_file), [({}, spec.grid.base), *spec.points], a.strict)
         try:
             # the sweep opens (or creates) the store itself: a new file is
             # then created after the runs, and it is closed in the background

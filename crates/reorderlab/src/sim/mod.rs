@@ -18,6 +18,7 @@ mod capture;
 pub mod event_loop;
 pub mod graph;
 mod path;
+pub mod paths;
 mod results;
 pub mod revision;
 mod traffic;
