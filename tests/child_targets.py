@@ -13,3 +13,12 @@ def import_sweep_and_report_fork_server(conn: Any) -> None:
     from reorderlab import pool
 
     conn.send(pool.fork_server_started())
+
+
+def sigint_as_at_a_terminal() -> None:
+    """``preexec_fn`` of a child a test will Ctrl-C: a shell without job
+    control starts background commands (``make test &``) with SIGINT
+    ignored, and a child inherits that, so the signal would do nothing."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

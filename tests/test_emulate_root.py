@@ -27,6 +27,7 @@ from reorderlab.emulate import EmulationError, emulate, unavailable_reason
 from reorderlab.runner import run as simulate
 from reorderlab.scenario import Scenario
 
+from .child_targets import sigint_as_at_a_terminal
 from .test_emulate import BASE
 
 REASON = unavailable_reason()
@@ -238,6 +239,7 @@ def _start_cli(tmp_path: Path, duration: float) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_as_at_a_terminal,
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()

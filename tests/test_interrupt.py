@@ -16,6 +16,8 @@ import tomli_w
 
 from reorderlab.store import Store
 
+from .child_targets import sigint_as_at_a_terminal
+
 #: Minutes of simulation: a run that is still going when the signal comes.
 LONG = {
     "name": "long",
@@ -60,6 +62,7 @@ def test_ctrl_c_stops_the_cli_run_and_writes_nothing(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_as_at_a_terminal,
     )
     # the CLI's imports take about 1 s of CPU: at 4 s it is running
     out, err = _interrupt_when_busy(proc, 4.0)
@@ -90,6 +93,7 @@ def test_ctrl_c_raises_keyboard_interrupt_in_python(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=sigint_as_at_a_terminal,
     )
     assert proc.stdout is not None
     assert proc.stdout.readline() == "ready\n"
