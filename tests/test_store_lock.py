@@ -107,11 +107,18 @@ def db_keys(path: Path) -> list[str]:
         con.close()
 
 
+@pytest.mark.parametrize("removed", [(".lock",), (".lock", ".journal")], ids=["lock", "both"])
 @pytest.mark.parametrize("existing", [False, True], ids=["new-store", "existing-store"])
-def test_a_deleted_lock_file_lets_no_second_writer_in(tmp_path: Path, existing: bool) -> None:
-    """Delete the lock file mid-sweep, start second writers (the Python
-    API and the command line): each is refused; the first sweep ends and
-    every run it reported stored is in the store, once."""
+def test_a_deleted_lock_file_lets_no_second_writer_in(
+    tmp_path: Path, existing: bool, removed: tuple[str, ...]
+) -> None:
+    """Delete the lock file (and the journal) mid-sweep, start second
+    writers (the Python API and the command line): each is refused; the
+    first sweep ends and every run it reported stored is in the store,
+    once. Deleting both of a new store, before its DuckDB file was
+    created, let the second writer in (the first then stopped "in use by
+    another process" and the runs it had journaled were lost): the lock
+    on the store file itself refuses it now."""
     store = tmp_path / "s.duckdb"
     if existing:  # a store with a run in it: the sweep opens it (Store), not NewStore
         rl.sweep(rl.Scenario.from_toml(SMALL_TOML), seeds=[99], workers=1, store=store)
@@ -121,7 +128,10 @@ def test_a_deleted_lock_file_lets_no_second_writer_in(tmp_path: Path, existing: 
     with paused_sweep(store, go, seeds=seeds, pause_after=5) as first:
         lines = read_until(first, "paused")
         assert journal_path(store).stat().st_size > 0  # its runs wait in the journal
-        lock_path(store).unlink()
+        if not existing:  # its DuckDB file is not made yet (the first flush is far)
+            assert not store.exists() or store.stat().st_size == 0
+        for suffix in removed:
+            Path(f"{store}{suffix}").unlink()
         with pytest.raises(StoreBusyError, match=r"in use by another process"):
             Store(store)
         with pytest.raises(StoreBusyError, match=r"in use by another process"):
@@ -148,6 +158,7 @@ def test_a_deleted_lock_file_lets_no_second_writer_in(tmp_path: Path, existing: 
     assert len(keys) == len(set(keys)) == 3 * seeds + existing
     assert set(reported) <= set(keys)
     assert not journal_path(store).exists()  # moved in; the empty journal removed
+    assert not Path(f"{store}.create").exists()
 
 
 def test_the_journal_is_locked_while_a_store_is_open_and_removed_after(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from reorderlab.errors import StoreDamagedError, StoreError
 from reorderlab.store import compaction, db, failures, registry
 from reorderlab.store.cutshort import has_runs, recreate
 from reorderlab.store.journal import Journal, quarantine, read_journal, scan_journal
+from reorderlab.store.lock import WriterLock
 from reorderlab.store.paths import (
     check_files,
     default_store_path,
@@ -104,6 +105,8 @@ class Store:
         # (a sweep's new store may be being created, a store closed)
         registry.wait_for_background(self._real)
         exists = check_files(self.path)  # regular files, or refused on one line
+        if exists and self.path.stat().st_size == 0:
+            exists = False  # a new store's empty file, locked by its writer (:mod:`.lock`)
         if read_only and not exists:
             if has_runs(journal_path(self._real)):
                 raise FileNotFoundError(
@@ -132,10 +135,17 @@ class Store:
         """Connect; check the file's size and layout (migrate it when
         writable); attach the journal. A new store whose creation was cut
         short (:func:`.cutshort.recreate`) is created again first."""
-        if not read_only:
-            recreate(self.path, self.journal_path)
         existed = self.path.exists() and self.path.stat().st_size > 0
-        self._conn = db.connect(self.path, read_only)
+        if read_only:
+            self._conn = db.connect(self.path, read_only)
+        else:
+            lock = registry.lock_of(self._real)
+            recreate(self.path, self.journal_path, lock)
+            if lock.fresh:
+                existed = False
+                self._conn = self._create(lock)
+            else:
+                self._conn = db.connect(self.path, read_only)
         with self._damage_guard():
             if existed:
                 db.check_size(self._conn, self.path)
@@ -147,6 +157,31 @@ class Store:
                     db.create_or_migrate(self._conn, self.path)
                     self._journal = self._attach_journal()
                 registry.add_open(self)
+
+    def _create(self, lock: WriterLock) -> duckdb.DuckDBPyConnection:
+        """Create the store's DuckDB file beside the (empty, or set aside)
+        file at its path, which this writer has locked, then rename it over
+        that file, locked before the rename (:meth:`WriterLock.adopt`): no
+        instant leaves the path unlocked to a second writer; connect."""
+        real = Path(self._real)
+        tmp = sibling(real, ".create")
+        with db.write_guard(self.path, tmp):
+            tmp.unlink(missing_ok=True)  # (left by a kill: nothing but the schema)
+            sibling(tmp, ".wal").unlink(missing_ok=True)
+            con = db.connect(tmp, read_only=False)
+            try:
+                with db.damage_guard(self.path):
+                    db.create_or_migrate(con, tmp)
+            finally:
+                con.close()
+            lock.adopt(tmp)
+            done = False
+            try:
+                tmp.replace(real)
+                done = True
+            finally:
+                lock.adopted(done)
+        return db.connect(self.path, read_only=False)
 
     def _prepare_folder(self) -> None:
         """The store's folder exists (created if needed), or a one-line error."""
@@ -284,9 +319,16 @@ class Store:
             tmp = compaction.write_copy(self._con, self.path)
         con, self._conn = self._con, None
         con.close()
+        lock = registry.lock_of(self._real)
         try:
             with db.write_guard(self.path, tmp):
-                tmp.replace(self.path)
+                lock.adopt(tmp)  # the store's path stays locked (:mod:`.lock`)
+                done = False
+                try:
+                    tmp.replace(self.path)
+                    done = True
+                finally:
+                    lock.adopted(done)
         finally:
             self._conn = db.connect(self.path, read_only=False)
         return before, self.path.stat().st_size
