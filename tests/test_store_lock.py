@@ -27,10 +27,12 @@ from reorderlab.store import (
     StoreBusyError,
     journal_path,
     lock_path,
+    read_journal,
     wait_for_background_closes,
 )
 
 from .conftest import ROOT, SMALL_TOML
+from .test_store_robust import real_run
 
 #: A sweep in a child process that pauses after ``pause_after`` durable
 #: runs (``on_run``: journaled) until the file ``go`` exists, then goes on;
@@ -180,3 +182,35 @@ def test_the_journal_is_locked_while_a_store_is_open_and_removed_after(tmp_path:
     assert not journal_path(store).exists()
     with Store(store) as again:  # free again
         assert len(again) == 0
+
+
+def test_a_journal_removed_mid_sweep_is_made_again_with_every_run_it_held(
+    tmp_path: Path,
+) -> None:
+    """Deleting the journal while a writer has runs in it (not yet moved
+    into DuckDB) deleted those runs for a writer killed before its next
+    flush. The writer looks at the journal before each append: removed, it
+    is made again (locked) with every run it held, then the new ones: the
+    file a kill would leave holds them all, and it still refuses a second
+    writer."""
+    store = tmp_path / "s.duckdb"
+    with Store(store, flush_interval=1e9, flush_rows=10**9) as st:
+        st.put_many([real_run(1), real_run(2)])
+        journal_path(store).unlink()
+        lock_path(store).unlink()
+        st.put_many([real_run(3)])
+        rows, ignored = read_journal(journal_path(store))  # what a kill -9 now leaves
+        assert ignored == 0
+        assert sorted(r[0] for r in rows) == sorted(real_run(s).key for s in (1, 2, 3))
+        child = subprocess.run(  # (a Store of this process would share the hold)
+            [sys.executable, "-c", f"from reorderlab.store import Store\nStore({str(store)!r})"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert child.returncode != 0 and "StoreBusyError" in child.stderr, child.stderr
+        st.put_many([real_run(4)])  # appended to the new journal (nothing twice)
+        assert len(read_journal(journal_path(store))[0]) == 4
+        assert journal_path(store).read_bytes().count(b"\n") == 4
+    assert len(db_keys(store)) == 4
+    assert not journal_path(store).exists()

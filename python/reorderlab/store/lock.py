@@ -150,6 +150,25 @@ class WriterLock:
         self.made = made
         self.fresh = made or os.fstat(store_fd).st_size == 0
 
+    def relock_journal(self) -> None:
+        """The journal locked is the file at its path; if it was removed
+        (or replaced) while this writer had it locked, lock the file now
+        there (created empty), or raise :class:`StoreBusyError` if another
+        process holds it."""
+        if self.journal_fd is not None:
+            try:
+                if os.path.samestat(os.fstat(self.journal_fd), self.journal.stat()):
+                    return
+            except FileNotFoundError:
+                pass
+        fd, mine = _open_locked(self.journal, self.store)
+        if not mine:
+            os.close(fd)
+            raise _busy(self.store, f" (it holds the journal {self.journal})")
+        if self.journal_fd is not None:
+            os.close(self.journal_fd)  # (the removed file's lock)
+        self.journal_fd = fd
+
     def adopt(self, new: Path) -> None:
         """Lock ``new``, a file about to be renamed over the store file
         (a store created beside its empty file, or a compacted copy): the

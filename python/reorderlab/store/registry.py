@@ -71,6 +71,9 @@ def acquire_journal(real: str, on_new: Callable[[], None]) -> Journal:
         if journal is None:
             on_new()
             journal = Journal(journal_path(real))
+            lock = _LOCKS.get(real)
+            if lock is not None:  # (held first by every writer)
+                journal.relock = lock.relock_journal
             _JOURNALS[real] = journal
         journal.refs += 1
     return journal
