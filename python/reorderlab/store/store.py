@@ -22,7 +22,6 @@ from reorderlab.errors import StoreDamagedError, StoreError
 from reorderlab.store import compaction, db, failures, registry
 from reorderlab.store.cutshort import has_runs, recreate
 from reorderlab.store.journal import Journal, quarantine, read_journal, scan_journal
-from reorderlab.store.lock import WriterLock
 from reorderlab.store.paths import (
     check_files,
     default_store_path,
@@ -143,7 +142,7 @@ class Store:
             recreate(self.path, self.journal_path, lock)
             if lock.fresh:
                 existed = False
-                self._conn = self._create(lock)
+                self._conn = db.create_beside(self.path, Path(self._real), lock)
             else:
                 self._conn = db.connect(self.path, read_only)
         with self._damage_guard():
@@ -157,31 +156,6 @@ class Store:
                     db.create_or_migrate(self._conn, self.path)
                     self._journal = self._attach_journal()
                 registry.add_open(self)
-
-    def _create(self, lock: WriterLock) -> duckdb.DuckDBPyConnection:
-        """Create the store's DuckDB file beside the (empty, or set aside)
-        file at its path, which this writer has locked, then rename it over
-        that file, locked before the rename (:meth:`WriterLock.adopt`): no
-        instant leaves the path unlocked to a second writer; connect."""
-        real = Path(self._real)
-        tmp = sibling(real, ".create")
-        with db.write_guard(self.path, tmp):
-            tmp.unlink(missing_ok=True)  # (left by a kill: nothing but the schema)
-            sibling(tmp, ".wal").unlink(missing_ok=True)
-            con = db.connect(tmp, read_only=False)
-            try:
-                with db.damage_guard(self.path):
-                    db.create_or_migrate(con, tmp)
-            finally:
-                con.close()
-            lock.adopt(tmp)
-            done = False
-            try:
-                tmp.replace(real)
-                done = True
-            finally:
-                lock.adopted(done)
-        return db.connect(self.path, read_only=False)
 
     def _prepare_folder(self) -> None:
         """The store's folder exists (created if needed), or a one-line error."""
