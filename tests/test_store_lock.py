@@ -214,3 +214,46 @@ def test_a_journal_removed_mid_sweep_is_made_again_with_every_run_it_held(
         assert journal_path(store).read_bytes().count(b"\n") == 4
     assert len(db_keys(store)) == 4
     assert not journal_path(store).exists()
+
+
+def test_a_new_store_being_written_is_busy_to_check_and_absent_to_readers(
+    tmp_path: Path,
+) -> None:
+    """While a sweep journals the first runs of a new store, its file is
+    the empty one the writer locks: `store check` says it is in use (not
+    "empty", not damaged), a reader finds no store yet, and `store repair`
+    is refused; once the writer is gone, the empty file is made a store."""
+    store = tmp_path / "s.duckdb"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time\nfrom reorderlab.store import NewStore\n"
+            f"new = NewStore({str(store)!r})\nprint('ready', flush=True)\ntime.sleep(120)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+        assert store.stat().st_size == 0
+        for command in ("check", "repair"):
+            proc = subprocess.run(
+                [sys.executable, "-m", "reorderlab", "store", command, str(store)],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert proc.returncode == 2, (command, proc.stdout, proc.stderr)
+            assert proc.stderr.count("\n") == 1 and "in use by another process" in proc.stderr
+            assert "damaged" not in proc.stderr
+        with pytest.raises(FileNotFoundError, match="does not exist"):
+            Store(store, read_only=True)
+    finally:
+        holder.kill()
+        holder.wait(timeout=60)
+    assert store.stat().st_size == 0  # (left by the killed writer)
+    with Store(store) as st:
+        assert len(st) == 0
+    with Store(store, read_only=True) as st:
+        assert len(st) == 0
