@@ -73,7 +73,13 @@
 /// (`tcp_try_undo_partial` -> `tcp_undo_cwnd_reduction(sk, true)`;
 /// `tcp_rack_detect_loss` takes marked segments off `tsorted_sent_queue`;
 /// the validation matrix's 25 %-held cells).
-pub const MODEL_REVISION: u32 = 23;
+/// 24: their Open state sends while the packets in flight (the pipe:
+/// SACKed and lost segments not counted, retransmissions out counted) are
+/// below cwnd, as the kernel's `tcp_cwnd_test` does in every state, not
+/// by packets out plus RFC 3042's limited transmit (the validation
+/// matrix's 25 %-held cells: after a partial undo the simulator sent 0-2
+/// segments per ACK where the kernel sent 2-4).
+pub const MODEL_REVISION: u32 = 24;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

@@ -215,3 +215,26 @@ fn linux_partial_undo_forgets_the_loss_marks() {
         }
     }
 }
+
+/// `tcp_cwnd_test` (tcp_output.c): Linux sends while
+/// `tcp_packets_in_flight` (the pipe: SACKed segments are not in flight)
+/// is below cwnd, in the Open state too. After the ACK of 0 (cwnd 11, 1..11
+/// out), an ACK SACKing 3 and 4 leaves 9 in flight: two new segments. The
+/// RFC rule (packets out within cwnd, plus limited transmit's one per
+/// duplicate ACK, RFC 3042) sends one (the validation matrix's 25 %-held
+/// cells: after a partial undo the simulator sent 0-2 segments per ACK
+/// where the kernel sent 2-4).
+#[test]
+fn linux_sends_by_packets_in_flight_in_the_open_state() {
+    for (variant, expected) in [("Linux", vec![12, 13]), ("SACK", vec![12])] {
+        let mut s = sender(variant, 10);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        assert_eq!(sent(&mut out).len(), 10, "{variant}");
+        s.on_packet(&ack(1, &[]), ms(50), &mut out);
+        assert_eq!(sent(&mut out), vec![10, 11], "{variant}");
+        s.on_packet(&ack(1, &[(3, 5)]), ms(51), &mut out);
+        assert_eq!(s.ca_state(), CaState::Open, "{variant}");
+        assert_eq!(sent(&mut out), expected, "{variant}");
+    }
+}
