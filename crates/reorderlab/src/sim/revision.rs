@@ -79,7 +79,11 @@
 /// by packets out plus RFC 3042's limited transmit (the validation
 /// matrix's 25 %-held cells: after a partial undo the simulator sent 0-2
 /// segments per ACK where the kernel sent 2-4).
-pub const MODEL_REVISION: u32 = 24;
+/// 25: their undo restores cwnd = max(cwnd, prior_cwnd) (`tcp_undo_cwnd_reduction`
+/// with `tcp_reno_undo_cwnd`, CUBIC's `undo_cwnd` too) and ssthresh =
+/// `tcp_current_ssthresh` of the reduction's start, max(ssthresh, 3/4
+/// cwnd), not cwnd plus what the reduction took and the old ssthresh.
+pub const MODEL_REVISION: u32 = 25;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

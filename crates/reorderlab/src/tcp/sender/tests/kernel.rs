@@ -238,3 +238,36 @@ fn linux_sends_by_packets_in_flight_in_the_open_state() {
         assert_eq!(sent(&mut out), expected, "{variant}");
     }
 }
+
+/// `tcp_undo_cwnd_reduction`: cwnd = `tcp_reno_undo_cwnd` = max(cwnd,
+/// prior_cwnd) and ssthresh = prior_ssthresh, which `tcp_enter_recovery`
+/// took as `tcp_current_ssthresh` = max(ssthresh, 3/4 cwnd). In congestion
+/// avoidance at cwnd 20, ssthresh 10: 9 SACKed, the reorder timer marks
+/// 0..8 lost, 0 is retransmitted; the partial ACK of 0 echoes the
+/// original's timestamp and undoes: ssthresh 15, cwnd 20 (plus the ACK's
+/// growth, 1/20). The RFC variants restore ssthresh 10 and give cwnd back
+/// what the reduction took from it.
+#[test]
+fn linux_undo_restores_max_of_cwnd_and_prior_and_three_quarters_ssthresh() {
+    let mut s = sender_with("Linux", 20, Some(10));
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    assert_eq!(sent(&mut out).len(), 20);
+    s.on_packet(&ack(0, &[(19, 20)]), ms(50), &mut out);
+    sent(&mut out);
+    let reo = s.deadline(TimerKind::Aux).unwrap();
+    s.on_timer(TimerKind::Aux, reo, &mut out);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert_eq!(s.window().ssthresh, 10.0);
+    assert_eq!(sent(&mut out)[0], 0);
+    let mut partial = ack(1, &[(19, 20)]);
+    partial.ts = 0;
+    s.on_packet(&partial, reo + ms(5), &mut out);
+    assert_eq!(s.stats().undos, 1);
+    assert_eq!(s.window().ssthresh, 15.0);
+    assert!(
+        (s.window().cwnd - 20.05).abs() < 1e-9,
+        "{}",
+        s.window().cwnd
+    );
+}
