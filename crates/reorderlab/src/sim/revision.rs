@@ -83,7 +83,13 @@
 /// with `tcp_reno_undo_cwnd`, CUBIC's `undo_cwnd` too) and ssthresh =
 /// `tcp_current_ssthresh` of the reduction's start, max(ssthresh, 3/4
 /// cwnd), not cwnd plus what the reduction took and the old ssthresh.
-pub const MODEL_REVISION: u32 = 25;
+/// 26: their CUBIC is the kernel's integer arithmetic (`bictcp_update`
+/// with its table cube root, jiffies and `cnt`, `tcp_cong_avoid_ai`,
+/// `cubictcp_recalc_ssthresh` from cwnd, nothing restored on undo, all
+/// forgotten on a timeout; `tcp/cc/cubic_kernel.rs`), not RFC 9438's
+/// curve in floating point (the conformance script recovery-full-ack:
+/// 7 -> 8, not 7.44).
+pub const MODEL_REVISION: u32 = 26;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {
