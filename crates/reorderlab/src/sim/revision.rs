@@ -89,7 +89,12 @@
 /// forgotten on a timeout; `tcp/cc/cubic_kernel.rs`), not RFC 9438's
 /// curve in floating point (the conformance script recovery-full-ack:
 /// 7 -> 8, not 7.44).
-pub const MODEL_REVISION: u32 = 26;
+/// 27: `Linux-classic` reads the DSACKs its peer sends and undoes by them
+/// (its `tcp_dsack = 0` only stops the sending: `tcp_dsack_set`,
+/// `tcp_send_dupack`); it ignored them, while RACK's reo_wnd grew on them
+/// (a configuration no kernel has, issue 35). Without DSACKs from the
+/// receiver (the validation's `Linux-classic`) nothing changes.
+pub const MODEL_REVISION: u32 = 27;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

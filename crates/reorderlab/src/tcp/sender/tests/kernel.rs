@@ -271,3 +271,22 @@ fn linux_undo_restores_max_of_cwnd_and_prior_and_three_quarters_ssthresh() {
         s.window().cwnd
     );
 }
+
+/// `Linux-classic`'s `tcp_dsack = 0` stops the kernel from sending DSACKs
+/// (`tcp_dsack_set`, `tcp_send_dupack` read the sysctl); as a sender it
+/// still reads those its peer sends (`tcp_sacktag_write_queue` ->
+/// `tcp_check_dsack`) and undoes (`tcp_try_undo_dsack`). With a receiver
+/// that sends DSACKs (the simulator's default) the spurious fast
+/// retransmission of 0 is undone, as by `Linux`; the model ignored them.
+#[test]
+fn linux_classic_reads_the_dsacks_a_peer_sends() {
+    for variant in ["Linux-classic", "Linux"] {
+        let (mut s, mut out) = delayed_first_segment(variant);
+        assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
+        let nxt = s.scoreboard().nxt();
+        s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
+        s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
+        assert_eq!(s.stats().undos, 1, "{variant}");
+        assert!(s.window().ssthresh.is_infinite(), "{variant}");
+    }
+}
