@@ -68,7 +68,7 @@ struct Epoch {
 }
 
 /// CUBIC (RFC 9438).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Cubic {
     /// C (0.4).
     pub c: f64,
@@ -81,7 +81,7 @@ pub struct Cubic {
     /// The kernel's integer arithmetic (the `Linux` variants): when set,
     /// congestion avoidance, the decrease and the timeout follow it
     /// instead of the RFC's curve in floating point.
-    pub kernel: Option<KernelCubic>,
+    pub kernel: Option<Box<KernelCubic>>,
     s: Epoch,
     undo: Option<Epoch>,
 }

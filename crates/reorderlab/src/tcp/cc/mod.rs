@@ -190,7 +190,7 @@ impl CongestionControl {
     /// [`cubic_kernel`]); other controllers are unchanged.
     pub fn follow_kernel(&mut self, hz: u32) {
         if let CongestionControl::Cubic(c) = self {
-            c.kernel = Some(cubic_kernel::KernelCubic::new(hz));
+            c.kernel = Some(Box::new(cubic_kernel::KernelCubic::new(hz)));
         }
     }
 
