@@ -94,7 +94,13 @@
 /// `tcp_send_dupack`); it ignored them, while RACK's reo_wnd grew on them
 /// (a configuration no kernel has, issue 35). Without DSACKs from the
 /// receiver (the validation's `Linux-classic`) nothing changes.
-pub const MODEL_REVISION: u32 = 27;
+/// 28: the receiver of a Linux-family flow with timestamps applies PAWS
+/// as the kernel does (`tcp_paws_discard`, `tcp_replace_ts_recent`,
+/// `tcp_send_dupack`; `tcp/paws.rs`): a delayed original older than the
+/// retransmission that filled the hole at RCV.NXT by more than 1 ms is
+/// dropped and has to be retransmitted (found by the bbr helper: the
+/// kernel's spurious retransmissions equal the receiver's PAWS drops).
+pub const MODEL_REVISION: u32 = 28;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {
