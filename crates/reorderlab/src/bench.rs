@@ -37,6 +37,7 @@ fn flow(src: &str, dst: &str, tcp: TcpSpec) -> FlowSpec {
         segments: 0,
         tcp,
         receiver: Default::default(),
+        quic: None,
     }
 }
 

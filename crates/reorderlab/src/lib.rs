@@ -19,6 +19,7 @@ pub mod impair;
 pub mod metrics;
 pub mod net;
 pub mod num;
+pub mod quic;
 pub mod result_codec;
 pub mod sim;
 pub mod spec;

@@ -10,6 +10,7 @@ use crate::metrics::pcap::PcapTaps;
 use crate::metrics::{DetailRecorder, EngineCounters, SeriesRecorder, TraceRecorder};
 use crate::net::link::Link;
 use crate::net::packet::Packet;
+use crate::quic::QuicEnds;
 use crate::spec::SpecError;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
@@ -47,6 +48,9 @@ pub(super) enum Ends {
     /// thousands of generated connections stay small and a finished
     /// connection's memory goes back for the next one.
     Live(Box<Endpoints>),
+    /// A QUIC connection (`crate::quic`): a scenario flow with a QUIC
+    /// variant, live to the end of the run.
+    Quic(Box<QuicEnds>),
     /// A connection a traffic generator opened, over and inert
     /// ([`Simulation::retire_if_over`]): only what its results need.
     Over(ConnSummary),
@@ -120,6 +124,7 @@ impl Flow {
         match &self.ends {
             Ends::Live(e) => e,
             Ends::Over(_) => unreachable!("flow {} is over", self.name),
+            Ends::Quic(_) => unreachable!("flow {} is a QUIC flow", self.name),
         }
     }
 
@@ -128,6 +133,7 @@ impl Flow {
         match &mut self.ends {
             Ends::Live(e) => e,
             Ends::Over(_) => unreachable!("flow {} is over", self.name),
+            Ends::Quic(_) => unreachable!("flow {} is a QUIC flow", self.name),
         }
     }
 
@@ -141,11 +147,21 @@ impl Flow {
         &self.live().receiver
     }
 
+    /// The QUIC connection, if this is a QUIC flow.
+    #[inline]
+    pub(super) fn quic_mut(&mut self) -> Option<&mut QuicEnds> {
+        match &mut self.ends {
+            Ends::Quic(q) => Some(q),
+            _ => None,
+        }
+    }
+
     /// What the results read of its ends, whether live or over.
     pub(super) fn summary(&self) -> ConnSummary {
         match &self.ends {
             Ends::Live(e) => ConnSummary::of(e),
             Ends::Over(s) => s.clone(),
+            Ends::Quic(q) => super::quic::summary(q),
         }
     }
 }
