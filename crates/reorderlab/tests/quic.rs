@@ -58,6 +58,70 @@ fn random_loss_is_recovered_and_a_finite_transfer_completes() {
     assert!(q.congestion_events > 0);
 }
 
+fn netem_path(variant: &str, cc: &str, threshold: Option<u64>) -> Scenario {
+    let mut f = quic_flow(variant, cc);
+    f.tcp.mss = Some(1500);
+    f.quic = Some(QuicSpec {
+        packet_threshold: threshold,
+        ..Default::default()
+    });
+    let mut sc = scenario(20.0, chain(100e6, 0.018, 1e9, 2000), vec![f]);
+    sc.impairments.push(common::on(
+        "R1->R2",
+        reorderlab::spec::ImpairmentModel::Netem {
+            delay: 0.005,
+            reorder: 0.25,
+            correlation: 0.5,
+            data_only: false,
+        },
+    ));
+    sc
+}
+
+#[test]
+fn bbr_and_cubic_fill_a_clean_path_and_bbr_paces() {
+    for cc in ["bbr", "cubic"] {
+        let sc = scenario(
+            20.0,
+            chain(100e6, 0.018, 1e9, 2000),
+            vec![quic_flow("QUIC", cc)],
+        );
+        let r = run(&sc);
+        assert!(r.throughput_bps > 0.8 * 100e6, "{cc}: {}", r.throughput_bps);
+        assert_eq!(r.cc, cc);
+    }
+}
+
+#[test]
+fn under_netem_reordering_a_packet_threshold_of_3_collapses_and_none_recovers() {
+    // quinn issue 2711's effect on a 40 ms, 100 Mb/s path: RFC 9002's
+    // threshold declares reordered packets lost; without a packet
+    // threshold only the time threshold (9/8 RTT) is left, which still
+    // declares some (as quinn's "effectively infinite" row: ~14 %)
+    let three = run(&netem_path("QUIC", "bbr", None));
+    let off = run(&netem_path("QUIC", "bbr", Some(u32::MAX as u64)));
+    let (q3, qoff) = (three.quic.clone().unwrap(), off.quic.clone().unwrap());
+    assert!(
+        q3.declared_lost > 1000 && q3.spurious_share > 0.99,
+        "{q3:?}"
+    );
+    assert!(qoff.lost_share < q3.lost_share, "{qoff:?} {q3:?}");
+    assert!(
+        off.throughput_bps > 3.0 * three.throughput_bps,
+        "{} {}",
+        off.throughput_bps,
+        three.throughput_bps
+    );
+    // the adaptive variants raise their threshold
+    let quiche = run(&netem_path("QUIC-quiche", "bbr", None)).quic.unwrap();
+    assert_eq!(quiche.packet_threshold, 20);
+    assert_eq!(quiche.time_threshold, 1.25);
+    let quinn = run(&netem_path("QUIC-quinn2713", "bbr", None))
+        .quic
+        .unwrap();
+    assert!(quinn.packet_threshold > 20, "{quinn:?}");
+}
+
 #[test]
 fn quic_settings_and_a_bad_cc_are_refused_with_the_field() {
     let mut sc = scenario(1.0, chain(10e6, 0.02, 100e6, 100), vec![sack_flow(100)]);

@@ -78,13 +78,18 @@ impl Congestion {
     }
 
     /// B.6 `OnCongestionEvent`, for a packet sent at `sent` (the last one
-    /// declared lost): at most one reduction per recovery period.
-    pub fn on_congestion_event(&mut self, sent: Time, first_lost: u64, now: Time) {
+    /// declared lost): at most one reduction per recovery period; whether
+    /// one began. (BBR keeps its window: [`super::rate`].)
+    pub fn on_congestion_event(&mut self, sent: Time, first_lost: u64, now: Time) -> bool {
         if self.in_recovery(sent) {
-            return;
+            return false;
         }
         self.recovery_start = Some(now);
         self.before = Some((self.w, first_lost));
+        self.reductions += 1;
+        if self.cc.is_rate_based() {
+            return true;
+        }
         let ssthresh = match self.cc {
             CongestionControl::Reno(_) => self.w.cwnd * LOSS_REDUCTION_FACTOR,
             _ => {
@@ -94,7 +99,7 @@ impl Congestion {
         };
         self.w.ssthresh = ssthresh;
         self.w.cwnd = ssthresh.max(MINIMUM_WINDOW);
-        self.reductions += 1;
+        true
     }
 
     /// B.8 `OnPacketsLost`'s persistent congestion: the window collapses
@@ -117,8 +122,10 @@ impl Congestion {
         if !spurious.iter().any(|l| l.pn == first) {
             return false;
         }
-        self.w.cwnd = self.w.cwnd.max(w.cwnd);
-        self.w.ssthresh = w.ssthresh;
+        if !self.cc.is_rate_based() {
+            self.w.cwnd = self.w.cwnd.max(w.cwnd);
+            self.w.ssthresh = w.ssthresh;
+        }
         self.recovery_start = None;
         self.before = None;
         self.cc.on_undo();
@@ -159,8 +166,8 @@ pub fn in_persistent_congestion(
     false
 }
 
-/// Whether the QUIC sender drives controller `cc` (the window-based ones;
-/// BBR needs delivery-rate samples, [`super::rate`]).
+/// Whether the QUIC sender drives controller `cc`: the window-based ones
+/// and BBR (through delivery-rate samples, [`super::rate`]).
 pub fn drives(cc: &CongestionControl) -> bool {
-    !cc.is_rate_based()
+    !cc.is_rate_based() || cc.bbr().is_some()
 }

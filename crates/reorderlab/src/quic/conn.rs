@@ -32,6 +32,11 @@ impl QuicEnds {
         }
     }
 
+    /// The run's seed (BBR's random stream).
+    pub fn seed(&mut self, seed: u64) {
+        self.sender.seed(seed);
+    }
+
     /// A packet of this flow reached its destination: data at the
     /// receiver, an ACK at the sender.
     pub fn on_packet(&mut self, pkt: &Packet, now: Time, out: &mut Vec<Packet>) {

@@ -11,6 +11,7 @@
 //! * [`congestion`]: the congestion response around a controller, the
 //!   recovery period, persistent congestion (Sec. 7, Appendix B);
 //! * [`adapt`]: thresholds that adapt to spurious losses;
+//! * [`rate`]: BBR through delivery-rate samples;
 //! * [`sender`]: packets that are never renumbered, probes, pacing;
 //! * [`truth`]: which declared losses were spurious;
 //! * [`config`], [`variants`]: settings and the registry;
@@ -22,6 +23,7 @@ pub mod config;
 pub mod congestion;
 pub mod conn;
 pub mod loss;
+pub mod rate;
 pub mod receiver;
 pub mod rtt;
 pub mod sender;

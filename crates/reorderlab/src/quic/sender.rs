@@ -12,6 +12,7 @@ use super::adapt;
 use super::config::QuicConfig;
 use super::congestion::{in_persistent_congestion, persistent_congestion_duration, Congestion};
 use super::loss::{Expiry, LossDetection, SentPacket};
+use super::rate::RateState;
 use super::truth::Truth;
 use crate::engine::{Time, TimerKind};
 use crate::net::packet::Packet;
@@ -51,6 +52,8 @@ pub struct QuicSender {
     pub ld: LossDetection,
     pub cc: Congestion,
     pacer: Option<Pacer>,
+    /// BBR's delivery-rate state (none for a window-based controller).
+    rate: Option<Box<RateState>>,
     next_pn: u64,
     next_chunk: u64,
     /// Chunks to send again, oldest first.
@@ -65,9 +68,11 @@ pub struct QuicSender {
 }
 
 impl QuicSender {
-    pub fn new(cfg: QuicConfig, cc: CongestionControl, flow: u32, dst: u32) -> QuicSender {
+    pub fn new(cfg: QuicConfig, mut cc: CongestionControl, flow: u32, dst: u32) -> QuicSender {
+        let rate = RateState::for_bbr(&mut cc, cfg.mss, flow, 0);
         let cc = Congestion::new(cc, cfg.mss);
-        let pacer = cfg.pacing.then(|| Pacer::new(cfg.mss));
+        // BBR always paces at its own rate
+        let pacer = (cfg.pacing || rate.is_some()).then(|| Pacer::new(cfg.mss));
         QuicSender {
             ld: LossDetection::new(cfg.thresholds, cfg.max_ack_delay),
             stats: QuicStats {
@@ -77,6 +82,7 @@ impl QuicSender {
             },
             cc,
             pacer,
+            rate,
             cfg,
             flow,
             dst,
@@ -91,8 +97,18 @@ impl QuicSender {
         }
     }
 
+    /// BBR's random stream: the flow's stream of run `seed`.
+    pub fn seed(&mut self, seed: u64) {
+        if self.rate.is_some() {
+            self.rate = RateState::for_bbr(&mut self.cc.cc, self.cfg.mss, self.flow, seed);
+        }
+    }
+
     pub fn start(&mut self, now: Time, out: &mut Vec<Packet>) {
         self.started = true;
+        if let Some(r) = self.rate.as_deref_mut() {
+            r.start(&mut self.cc, now, self.pacer.as_mut());
+        }
         self.send(now, out);
     }
 
@@ -185,6 +201,9 @@ impl QuicSender {
         let pn = self.next_pn;
         self.next_pn += 1;
         let size = self.cfg.mss;
+        if let Some(r) = self.rate.as_deref_mut() {
+            r.on_sent(pn, now, self.ld.outstanding.len() as u32);
+        }
         self.ld.on_packet_sent(SentPacket {
             pn,
             time_sent: now,
@@ -208,6 +227,9 @@ impl QuicSender {
         let Some(p) = self.pacer.as_mut() else {
             return;
         };
+        if self.rate.is_some() {
+            return; // BBR sets it
+        }
         let srtt = self.ld.rtt.smoothed.max(1) as f64 / 1e9;
         let bytes = self.cc.w.cwnd * self.cfg.mss as f64;
         p.rate = (PACING_GAIN * bytes / srtt) as u64;
@@ -216,17 +238,41 @@ impl QuicSender {
     /// An ACK frame arrived.
     pub fn on_ack(&mut self, frame: &AckFrame, now: Time, out: &mut Vec<Packet>) {
         self.stats.acks_received += 1;
+        if let Some(r) = self.rate.as_deref_mut() {
+            r.begin_ack(self.ld.outstanding.len() as u32);
+        }
         self.ld.on_ack(frame, now);
         let acked = std::mem::take(&mut self.ld.out.acked);
         for p in &acked {
             self.mark_acked(p.chunk);
         }
         (self.cc).on_acked(&acked, now, self.ld.rtt.smoothed);
-        self.ld.out.acked = acked;
         if !self.ld.out.spurious.is_empty() {
             self.on_spurious(now);
         }
-        self.on_lost(now);
+        let lost = self.on_lost(now);
+        if let Some(r) = self.rate.as_deref_mut() {
+            let ld = &self.ld;
+            let lowest = ld
+                .outstanding
+                .keys()
+                .next()
+                .copied()
+                .unwrap_or(self.next_pn);
+            let flight = (ld.outstanding.len() as u32, lowest);
+            let srtt = ld.rtt.smoothed;
+            r.finish_ack(
+                &mut self.cc,
+                &acked,
+                lost,
+                flight,
+                srtt,
+                now,
+                self.pacer.as_mut(),
+            );
+            self.track_cwnd();
+        }
+        self.ld.out.acked = acked;
         // lost packets are kept about three probe timeouts to recognise a
         // late ACK (as the stacks keep them a few RTTs)
         let keep = 3 * self
@@ -241,15 +287,18 @@ impl QuicSender {
         let spurious = std::mem::take(&mut self.ld.out.spurious);
         self.stats.late_acked += spurious.len() as u64;
         adapt::on_spurious(self.cfg.adapt, &mut self.ld, &spurious, now);
-        if self.cfg.undo {
-            self.cc.undo_if_started_by(&spurious);
+        if self.cfg.undo && self.cc.undo_if_started_by(&spurious) {
+            if let Some(r) = self.rate.as_deref_mut() {
+                r.on_undo(&mut self.cc);
+            }
         }
         self.ld.out.spurious = spurious;
     }
 
     /// The packets in the outcome's `lost`: their chunks to send again,
-    /// the congestion event, persistent congestion (B.8 `OnPacketsLost`).
-    fn on_lost(&mut self, now: Time) {
+    /// the congestion event, persistent congestion (B.8 `OnPacketsLost`);
+    /// how many.
+    fn on_lost(&mut self, now: Time) -> usize {
         let lost = std::mem::take(&mut self.ld.out.lost);
         if let (Some(first), Some(last)) = (lost.first(), lost.last()) {
             for p in &lost {
@@ -259,14 +308,23 @@ impl QuicSender {
                 self.truth.on_declared_lost(p.pn);
             }
             self.stats.declared_lost += lost.len() as u64;
-            self.cc.on_congestion_event(last.time_sent, first.pn, now);
+            let began = self.cc.on_congestion_event(last.time_sent, first.pn, now);
+            if let (true, Some(r)) = (began, self.rate.as_deref_mut()) {
+                r.on_recovery(&mut self.cc);
+            }
             let duration = persistent_congestion_duration(&self.ld.rtt, self.cfg.max_ack_delay);
             if in_persistent_congestion(&lost, self.ld.rtt.first_sample_at, duration) {
                 self.cc.on_persistent_congestion(now);
+                let flight = self.ld.outstanding.len() as u32;
+                if let Some(r) = self.rate.as_deref_mut() {
+                    r.on_persistent_congestion(&mut self.cc, flight, now);
+                }
             }
             self.track_cwnd();
         }
+        let n = lost.len();
         self.ld.out.lost = lost;
+        n
     }
 
     fn track_cwnd(&mut self) {
@@ -297,7 +355,12 @@ impl QuicSender {
     pub fn on_timer(&mut self, kind: TimerKind, now: Time, out: &mut Vec<Packet>) {
         if kind == TimerKind::Rto {
             match self.ld.on_timeout(now) {
-                Expiry::Loss => self.on_lost(now),
+                Expiry::Loss => {
+                    let n = self.on_lost(now);
+                    if let Some(r) = self.rate.as_deref_mut() {
+                        r.lost += n as u64;
+                    }
+                }
                 Expiry::Probe => {
                     self.stats.ptos += 1;
                     self.probes = PROBES_PER_PTO;

@@ -194,8 +194,10 @@ impl Simulation {
         let flows: Vec<Flow> = (scenario.flows.iter().chain(&expanded).enumerate())
             .map(|(i, fs)| {
                 let mut f = new_flow(i as u32, fs, &graph.node_index, warmup);
-                if let Ends::Live(e) = &mut f.ends {
-                    e.sender.seed(seed);
+                match &mut f.ends {
+                    Ends::Live(e) => e.sender.seed(seed),
+                    Ends::Quic(q) => q.seed(seed),
+                    Ends::Over(_) => {}
                 }
                 f
             })

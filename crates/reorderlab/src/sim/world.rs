@@ -294,6 +294,14 @@ impl Simulation {
             .count()
     }
 
+    /// The QUIC connection of `flow`, if it is a QUIC flow.
+    pub fn quic(&self, flow: usize) -> Option<&QuicEnds> {
+        match &self.flows[flow].ends {
+            Ends::Quic(q) => Some(q),
+            _ => None,
+        }
+    }
+
     /// The receiver of `flow` (panics as [`Simulation::sender`] does).
     pub fn receiver(&self, flow: usize) -> &Receiver {
         self.flows[flow].receiver()

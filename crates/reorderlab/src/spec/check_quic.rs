@@ -30,7 +30,7 @@ pub fn check_quic_flow(p: &str, f: &FlowSpec) -> Check {
         return Err(SpecError::new(
             format!("{p}.cc"),
             format!(
-                "the QUIC sender drives the window-based controllers (reno, cubic, bic, highspeed, scalable), got '{}'",
+                "the QUIC sender drives reno, highspeed, scalable, bic, cubic and bbr, got '{}'",
                 f.cc
             ),
         ));
