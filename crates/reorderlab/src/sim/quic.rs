@@ -3,7 +3,7 @@
 //! the timers and the drops dispatch on [`Ends::Quic`] where they do for
 //! TCP.)
 
-use super::world::{ConnSummary, Ends, Flow, Simulation};
+use super::world::{Ends, Flow, Simulation};
 use crate::engine::time::to_secs;
 use crate::metrics::FlowResult;
 use crate::net::packet::{Packet, PacketKind};
@@ -102,30 +102,6 @@ impl Simulation {
             max_cwnd: s.max_cwnd,
             quic: Some(QuicFlowResult::of(q)),
         }
-    }
-}
-
-/// What the invariants and the traffic totals read of a QUIC flow.
-pub(super) fn summary(q: &QuicEnds) -> ConnSummary {
-    let (s, r, t) = (&q.sender.stats, &q.receiver.stats, &q.sender.truth);
-    ConnSummary {
-        data_packets_sent: s.packets_sent,
-        new_segments_sent: s.new_chunks_sent,
-        retransmits: s.retransmits,
-        fast_retransmits: 0,
-        timeouts: s.ptos,
-        dsacks_received: 0,
-        min_cwnd: s.min_cwnd,
-        spurious_retransmits: t.spurious_losses,
-        data_drops: t.drops,
-        segments: q.sender.cfg.segments.unwrap_or(0),
-        tail_drops: 0,
-        tail_retransmits: 0,
-        segments_delivered: r.chunks_delivered,
-        bytes_delivered: r.bytes_delivered,
-        bytes_delivered_measured: r.bytes_delivered_measured,
-        order_violations: 0,
-        completed_at: r.completed_at,
     }
 }
 
