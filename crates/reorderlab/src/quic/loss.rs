@@ -133,7 +133,17 @@ impl LossDetection {
             self.largest_acked
                 .map_or(ack.largest, |l| l.max(ack.largest)),
         );
+        // ranges come largest first: below the lowest packet still tracked
+        // (outstanding or kept as lost) there is nothing left to find
+        let floor = match (self.outstanding.first_key_value(), self.lost.first_key_value()) {
+            (Some((&a, _)), Some((&b, _))) => a.min(b),
+            (Some((&a, _)), None) | (None, Some((&a, _))) => a,
+            (None, None) => u64::MAX,
+        };
         for &(lo, hi) in &ack.ranges {
+            if hi < floor {
+                break;
+            }
             let from = self.out.acked.len();
             (self.out.acked).extend(self.outstanding.range(lo..=hi).map(|(_, p)| *p));
             for p in &self.out.acked[from..] {
