@@ -88,7 +88,7 @@ impl Case {
     fn step(&mut self) {
         self.now += ms(self.rng.next_u64() % 30);
         match self.rng.next_u64() % 8 {
-            0 | 1 | 2 => {
+            0..=2 => {
                 if let Some(p) = Self::take(&mut self.rng, &mut self.to_receiver) {
                     if self.rng.bernoulli(0.1) {
                         self.ends.on_drop(&p);
@@ -97,7 +97,7 @@ impl Case {
                     }
                 }
             }
-            3 | 4 => {
+            3..=4 => {
                 if let Some(p) = Self::take(&mut self.rng, &mut self.to_sender) {
                     if self.rng.bernoulli(0.1) {
                         self.ends.on_drop(&p);

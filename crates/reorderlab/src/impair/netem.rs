@@ -112,7 +112,7 @@ mod tests {
         let mut c = Crandom::new(0.5, &mut rng);
         let last = c.last as u64;
         let mut probe = rng.clone();
-        let value = (probe.next_u64() >> 32) as u64;
+        let value = probe.next_u64() >> 32;
         let got = c.next(&mut rng) as u64;
         let rho = fraction_to_u32(0.5) as u64 + 1;
         assert_eq!(got, (value * ((1 << 32) - rho) + last * rho) >> 32);

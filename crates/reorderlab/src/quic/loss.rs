@@ -135,7 +135,10 @@ impl LossDetection {
         );
         // ranges come largest first: below the lowest packet still tracked
         // (outstanding or kept as lost) there is nothing left to find
-        let floor = match (self.outstanding.first_key_value(), self.lost.first_key_value()) {
+        let floor = match (
+            self.outstanding.first_key_value(),
+            self.lost.first_key_value(),
+        ) {
             (Some((&a, _)), Some((&b, _))) => a.min(b),
             (Some((&a, _)), None) | (None, Some((&a, _))) => a,
             (None, None) => u64::MAX,
