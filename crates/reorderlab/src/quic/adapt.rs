@@ -16,19 +16,23 @@ pub fn on_spurious(adapt: Adapt, ld: &mut LossDetection, spurious: &[LostPacket]
     let Some(widest) = spurious.iter().map(|l| l.displacement).max() else {
         return;
     };
-    let t = &mut ld.thresholds;
     match adapt {
         Adapt::Fixed => {}
         Adapt::Quiche { max } => {
-            // quiche PR 470 (`recovery.rs`): pkt_thresh = max(pkt_thresh,
-            // min(largest_acked - pn + 1, 20)); time threshold 5/4.
-            t.packet = t.packet.max((widest + 1).min(max));
+            // quiche PR 470 (`detect_and_remove_acked_packets`): pkt_thresh
+            // = max(pkt_thresh, min(largest_acked - pn + 1, 20)), with the
+            // largest acknowledged as this ACK left it; time threshold 5/4.
+            let lowest = spurious.iter().map(|l| l.pn).min().unwrap_or(0);
+            let gap = ld.largest_acked.unwrap_or(lowest).saturating_sub(lowest);
+            let t = &mut ld.thresholds;
+            t.packet = t.packet.max((gap + 1).min(max));
             t.time = QUICHE_REORDER_TIME_THRESHOLD;
         }
         Adapt::Quinn { max } => {
             // quinn PR 2713: the largest displacement of a packet declared
             // lost and acknowledged later ("observed reordering") plus one
             // becomes the threshold when it is above the configured one.
+            let t = &mut ld.thresholds;
             t.packet = t.packet.max((widest + 1).min(max));
         }
     }

@@ -179,3 +179,40 @@ fn persistent_congestion_needs_a_span_over_three_ptos_after_a_sample() {
     c.on_persistent_congestion(ms(2100));
     assert_eq!((c.w.cwnd, c.recovery_start), (MINIMUM_WINDOW, None));
 }
+
+#[test]
+fn adaptive_variants_raise_their_thresholds_on_a_late_ack() {
+    use super::adapt::{on_spurious, QUICHE_REORDER_TIME_THRESHOLD};
+    use super::config::Adapt;
+    use super::variants::QUICHE_MAX_PACKET_THRESHOLD;
+    let run = |adapt: Adapt| {
+        let mut ld = sender(12);
+        ld.on_ack(&ack(&[(10, 10)], 0), ms(50));
+        assert_eq!(lost(&ld), (0..=7).collect::<Vec<_>>());
+        // 11 and the lost 2 acknowledged: 2 was declared 8 below 10
+        ld.on_packet_sent(sent(12, ms(51)));
+        ld.on_ack(&ack(&[(11, 11), (10, 10), (2, 2)], 0), ms(52));
+        let spurious = ld.out.spurious.clone();
+        assert_eq!(
+            spurious
+                .iter()
+                .map(|l| (l.pn, l.displacement))
+                .collect::<Vec<_>>(),
+            vec![(2, 8)]
+        );
+        on_spurious(adapt, &mut ld, &spurious, ms(52));
+        ld.thresholds
+    };
+    assert_eq!(run(Adapt::Fixed), Thresholds::default());
+    // quinn PR 2713: the displacement when declared (8) + 1
+    assert_eq!(run(Adapt::Quinn { max: u64::MAX }).packet, 9);
+    // quiche: the largest acknowledged now (11) - 2 + 1 = 10, time 5/4
+    let q = run(Adapt::Quiche {
+        max: QUICHE_MAX_PACKET_THRESHOLD,
+    });
+    assert_eq!((q.packet, q.time), (10, QUICHE_REORDER_TIME_THRESHOLD));
+    assert_eq!(QUICHE_REORDER_TIME_THRESHOLD, (5, 4));
+    // capped at quiche's 20
+    assert_eq!(QUICHE_MAX_PACKET_THRESHOLD, 20);
+    assert_eq!(run(Adapt::Quiche { max: 4 }).packet, 4);
+}
