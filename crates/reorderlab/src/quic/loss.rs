@@ -133,36 +133,41 @@ impl LossDetection {
             self.largest_acked
                 .map_or(ack.largest, |l| l.max(ack.largest)),
         );
-        // ranges come largest first: below the lowest packet still tracked
-        // (outstanding or kept as lost) there is nothing left to find
-        let floor = match (
-            self.outstanding.first_key_value(),
-            self.lost.first_key_value(),
-        ) {
-            (Some((&a, _)), Some((&b, _))) => a.min(b),
-            (Some((&a, _)), None) | (None, Some((&a, _))) => a,
-            (None, None) => u64::MAX,
-        };
-        for &(lo, hi) in &ack.ranges {
-            if hi < floor {
-                break;
+        // The packets the ACK may newly acknowledge are the outstanding ones
+        // (and those kept as lost) up to its largest: walk them in order
+        // beside its ranges (largest first, so read from the end), rather
+        // than searching the maps once per range (an ACK repeats up to 64
+        // old ranges).
+        let upto = ..=ack.largest;
+        let mut r = ack.ranges.len();
+        for (&pn, p) in self.outstanding.range(upto) {
+            if in_ranges(&ack.ranges, &mut r, pn) {
+                self.out.acked.push(*p);
             }
-            let from = self.out.acked.len();
-            (self.out.acked).extend(self.outstanding.range(lo..=hi).map(|(_, p)| *p));
-            for p in &self.out.acked[from..] {
-                self.outstanding.remove(&p.pn);
-                self.bytes_in_flight -= p.size as u64;
+        }
+        for p in &self.out.acked {
+            self.outstanding.remove(&p.pn);
+            self.bytes_in_flight -= p.size as u64;
+        }
+        if self.lost.len() <= 4 * ack.ranges.len() {
+            let mut r = ack.ranges.len();
+            for (&pn, l) in self.lost.range(upto) {
+                if in_ranges(&ack.ranges, &mut r, pn) {
+                    self.out.spurious.push(*l);
+                }
             }
-            let from = self.out.spurious.len();
-            (self.out.spurious).extend(self.lost.range(lo..=hi).map(|(_, l)| *l));
-            for l in &self.out.spurious[from..] {
-                self.lost.remove(&l.pn);
+        } else {
+            // many kept as lost (heavy spurious loss): a search per range
+            for &(lo, hi) in ack.ranges.iter().rev() {
+                (self.out.spurious).extend(self.lost.range(lo..=hi).map(|(_, l)| *l));
             }
+        }
+        for l in &self.out.spurious {
+            self.lost.remove(&l.pn);
         }
         if self.out.acked.is_empty() {
             return;
         }
-        self.out.acked.sort_unstable_by_key(|p| p.pn);
         // Sec. 5.1: a sample when the largest acknowledged is newly
         // acknowledged (every packet is ack-eliciting here).
         if let Some(p) = self.out.acked.last().filter(|p| p.pn == ack.largest) {
@@ -259,4 +264,15 @@ impl LossDetection {
             self.lost.pop_first();
         }
     }
+}
+
+/// Whether `pn` is in one of `ranges` (inclusive, largest first), for
+/// packet numbers asked in ascending order: `r` counts the ranges not yet
+/// passed, from the lowest (start it at `ranges.len()`).
+#[inline]
+fn in_ranges(ranges: &[(u64, u64)], r: &mut usize, pn: u64) -> bool {
+    while *r > 0 && ranges[*r - 1].1 < pn {
+        *r -= 1;
+    }
+    *r > 0 && ranges[*r - 1].0 <= pn
 }
