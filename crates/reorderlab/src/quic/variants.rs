@@ -10,7 +10,9 @@ use crate::spec::QuicSpec;
 /// quiche's largest packet threshold (`MAX_PACKET_THRESHOLD`).
 pub const QUICHE_MAX_PACKET_THRESHOLD: u64 = 20;
 
-/// One registered QUIC variant.
+/// One registered QUIC variant. Every name is `QUIC` or starts with
+/// `QUIC-` (the Python front's `compare` runs QUIC variants only when named:
+/// `league.is_quic_variant`).
 pub struct QuicVariant {
     pub name: &'static str,
     pub description: &'static str,
