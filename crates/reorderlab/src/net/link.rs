@@ -493,7 +493,7 @@ mod tests {
 
     /// RFC 3168 Sec. 5 with DCTCP's K (Sec. 3.1): a data packet arriving
     /// to more than K bytes queued (behind the one in transmission) is
-    /// marked CE in the link, not the caller's copy; ACKs never are.
+    /// marked CE in the link, not the caller's copy; pure ACKs never are.
     #[test]
     fn data_above_the_ecn_threshold_is_marked() {
         let mut l = link(100);
