@@ -35,6 +35,9 @@ pub(crate) fn receiver_config(
         mss: cfg.mss,
         expected_segments: cfg.segments,
         measure_from: 0,
+        // The Linux variants with timestamps (not Linux-classic) stand
+        // for a Linux peer: its receiver applies PAWS.
+        paws: cfg.linux.is_some() && cfg.undo_by_timestamps,
     }
 }
 
