@@ -87,7 +87,27 @@ Queue = Annotated[DroptailQueue | RedQueue, Field(discriminator="kind")]
 
 
 #: How a switch picks one of its equal-cost uplinks for a packet.
-LoadBalancing = Literal["ecmp", "spray", "round_robin", "adaptive"]
+LoadBalancing = Literal["ecmp", "spray", "round_robin", "adaptive", "flowlet", "reps"]
+
+
+#: What happens to a cable at a [`LinkEvent`].
+LinkAction = Literal["down", "up", "rate"]
+
+
+class LinkEvent(Model):
+    """A change of one cable of a fat-tree at a given time (`[[topology.events]]`)."""
+
+    #: When, s from the start of the run (< duration).
+    at: Annotated[Real, Range(ge=0, le=1000000000, unit="s")]
+
+    #: The cable, by the name of either direction (`"agg0->core0"`).
+    link: Name
+
+    #: "down", "up" or "rate".
+    action: LinkAction
+
+    #: action = "rate": the factor of the cable's nominal rate, in (0, 1].
+    factor: Annotated[Real, Range(gt=0, le=1)] | None = None
 
 
 class LinkSpec(Model):
@@ -235,6 +255,21 @@ class FatTreeTopology(Model):
 
     #: Cables down for the whole run, by the name of either direction (`"edge0->agg1"`).
     failed_links: list[Name] = Field(default_factory=list)
+
+    #: ECN: every switch port marks CE on a data packet arriving to more than this many bytes
+    #: queued (DCTCP's K; none: no marking).
+    ecn_threshold_bytes: Annotated[U64, Range(ge=1, unit="bytes")] | None = None
+
+    #: Packet trimming: a switch port that would drop a data packet forwards its header at high
+    #: priority instead (NDP; Ultra Ethernet).
+    trimming: Bool | None = None
+
+    #: load_balancing = "flowlet": the idle gap after which a flow's next packet may take another
+    #: uplink (default 100 us).
+    flowlet_gap: Annotated[Real, Range(ge=0, le=1000000000, unit="s")] | None = None
+
+    #: Changes of cables during the run: down, up, or a fraction of their rate.
+    events: list[LinkEvent] | None = None
 
 
 class CustomTopology(Model):

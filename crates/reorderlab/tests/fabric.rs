@@ -78,7 +78,7 @@ fn inconsistent_fabrics_are_refused_on_one_line() {
     let e = error(&permutation("hash", FABRIC));
     assert_eq!(
         e,
-        r#"topology: load_balancing must be "ecmp", "spray", "round_robin" or "adaptive", got "hash""#
+        r#"topology: load_balancing must be "ecmp", "spray", "round_robin", "adaptive", "flowlet" or "reps", got "hash""#
     );
 }
 

@@ -1,7 +1,7 @@
 //! What the emulator can apply of a scenario (checked before any device is
 //! opened).
 
-use crate::spec::{Scenario, SpecError};
+use crate::spec::{LoadBalancing, Scenario, SpecError, Topology};
 
 /// Check that the emulator can apply `scenario`'s network: one TCP
 /// connection per flow between end hosts, senders and receivers on
@@ -31,6 +31,7 @@ pub fn check(scenario: &Scenario) -> Result<(), SpecError> {
             "not available in emulation (the pcap of each side has every packet)",
         ));
     }
+    fabric_only(&scenario.topology)?;
     let senders: Vec<&str> = scenario.flows.iter().map(|f| f.src.as_str()).collect();
     for (i, f) in scenario.flows.iter().enumerate() {
         if senders.contains(&f.dst.as_str()) {
@@ -44,6 +45,42 @@ pub fn check(scenario: &Scenario) -> Result<(), SpecError> {
         }
     }
     Ok(())
+}
+
+/// A fabric's ECN marks, trimmed headers, REPS values and cable changes
+/// are the simulator's (the kernel's packets do not carry them).
+fn fabric_only(t: &Topology) -> Result<(), SpecError> {
+    let Topology::FatTree {
+        ecn_threshold_bytes,
+        trimming,
+        events,
+        load_balancing,
+        ..
+    } = t
+    else {
+        return Ok(());
+    };
+    let field = [
+        (
+            "topology.ecn_threshold_bytes",
+            ecn_threshold_bytes.is_some(),
+        ),
+        ("topology.trimming", *trimming),
+        ("topology.events", !events.is_empty()),
+        (
+            "topology.load_balancing",
+            *load_balancing == LoadBalancing::Reps,
+        ),
+    ]
+    .into_iter()
+    .find(|(_, set)| *set);
+    match field {
+        Some((f, _)) => Err(SpecError::new(
+            f,
+            "is the simulator's alone: not applied in emulation",
+        )),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -72,5 +109,32 @@ mod tests {
         assert!(err(&trace).starts_with("record.trace_window:"));
         let taps = format!(r#"{flows}, "record": {{"pcap": [{{"link": "R1->R2"}}]}}"#);
         assert!(err(&taps).starts_with("record.pcap:"));
+    }
+
+    #[test]
+    fn a_fabric_s_marks_and_changes_are_refused() {
+        let fabric = |extra: &str| {
+            let text = format!(
+                r#"{{"duration": 1, "topology": {{"kind": "fat_tree", "k": 4 {extra}}},
+                    "flows": [{{"src": "h0", "dst": "h5"}}]}}"#
+            );
+            check(&Scenario::from_json(&text).unwrap())
+        };
+        assert!(fabric("").is_ok());
+        for (extra, field) in [
+            (
+                r#", "ecn_threshold_bytes": 1000"#,
+                "topology.ecn_threshold_bytes:",
+            ),
+            (r#", "trimming": true"#, "topology.trimming:"),
+            (r#", "load_balancing": "reps""#, "topology.load_balancing:"),
+            (
+                r#", "events": [{"at": 0, "link": "h0->edge0", "action": "down"}]"#,
+                "topology.events:",
+            ),
+        ] {
+            let e = fabric(extra).unwrap_err().to_string();
+            assert!(e.starts_with(field), "{e}");
+        }
     }
 }

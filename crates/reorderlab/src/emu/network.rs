@@ -130,6 +130,10 @@ impl Network {
                     self.events.pop();
                     self.fire_element(element, gen, t);
                 }
+                Event::HeaderDeliver { link } => {
+                    self.events.pop();
+                    self.deliver_header(link, t);
+                }
                 _ => {
                     self.events.pop();
                 }

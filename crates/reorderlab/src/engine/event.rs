@@ -45,6 +45,11 @@ pub enum Event {
     /// A web client's request for its next object reaches the server of a
     /// persistent connection ([`crate::app::web`]).
     Request { flow: u32 },
+    /// The head of a link's priority lane (a trimmed header) reaches the
+    /// far node.
+    HeaderDeliver { link: u32 },
+    /// A fabric's cable changes (`topology.events[index]`).
+    LinkChange { index: u32 },
 }
 
 /// The event queue: events ordered by `(time, insertion counter)`.

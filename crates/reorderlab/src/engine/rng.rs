@@ -19,6 +19,8 @@ pub enum Component {
     Traffic = 5,
     /// A fabric switch's load balancing (`net/balance.rs`).
     Switch = 6,
+    /// A sender's REPS entropy values (`net/reps.rs`), per flow.
+    Entropy = 7,
 }
 
 /// SplitMix64 step: a bijective 64-bit mixer.

@@ -175,6 +175,12 @@ pub struct FlowResult {
     /// written) for TCP.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quic: Option<crate::quic::QuicFlowResult>,
+    /// Data packets that reached the receiver marked CE (a fabric with an ECN threshold; not written when 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ce_received: u64,
+    /// Trimmed headers that reached the receiver, each a NACK for a sender that used them (not written when 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub trimmed_received: u64,
 }
 
 /// Per-link results.
@@ -194,6 +200,16 @@ pub struct LinkResult {
     pub bytes_delivered: u64,
     pub in_system_at_end: u64,
     pub max_queue: u32,
+    /// Data packets marked CE (a fabric with an ECN threshold; not written when 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ce_marks: u64,
+    /// Data packets trimmed to their header (a fabric with trimming; not written when 0).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub trimmed: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// Engine-level counters of a run.

@@ -16,6 +16,7 @@
 //! not to hosts squared).
 
 use super::balance::{Balancer, MAX_UPLINKS};
+use crate::engine::Time;
 use crate::net::packet::Packet;
 use crate::spec::LoadBalancing;
 
@@ -152,23 +153,41 @@ pub struct Fabric {
 
 impl Fabric {
     /// `failed` are link ids; both directions of each cable go down.
-    pub fn new(shape: Shape, policy: LoadBalancing, failed: &[u32], seed: u64) -> Fabric {
-        let cables = shape.cables();
-        let mut down = Vec::new();
-        if !failed.is_empty() {
-            down = vec![false; 2 * cables as usize];
-            for &l in failed {
-                let c = l % cables;
-                down[c as usize] = true;
-                down[(cables + c) as usize] = true;
-            }
-        }
+    /// `gap`: the flowlet gap (read by `LoadBalancing::Flowlet` only).
+    pub fn new(
+        shape: Shape,
+        policy: LoadBalancing,
+        failed: &[u32],
+        seed: u64,
+        gap: Time,
+    ) -> Fabric {
         let switches = shape.nodes() - shape.hosts;
-        Fabric {
+        let mut fabric = Fabric {
             shape,
-            balancer: Balancer::new(policy, switches, seed),
-            failed: down,
+            balancer: Balancer::new(policy, switches, seed, gap),
+            failed: Vec::new(),
+        };
+        for &l in failed {
+            fabric.set_cable(l, false);
         }
+        fabric
+    }
+
+    /// Take link `l`'s cable (both directions) down or bring it back up:
+    /// from now on the switches choose among the uplinks that reach the
+    /// destination over links that are up (hash-threshold re-divides its
+    /// key space among them, RFC 2992 Sec. 4).
+    pub fn set_cable(&mut self, l: u32, up: bool) {
+        let cables = self.shape.cables();
+        if self.failed.is_empty() {
+            if up {
+                return;
+            }
+            self.failed = vec![false; 2 * cables as usize];
+        }
+        let c = l % cables;
+        self.failed[c as usize] = !up;
+        self.failed[(cables + c) as usize] = !up;
     }
 
     /// The next hop at `node` towards host `dst` (`dst` a host, `node` not `dst`).
@@ -229,9 +248,15 @@ impl Fabric {
     /// The link a packet at `node` takes towards its destination, chosen
     /// by the switch's load balancing among the usable uplinks; none if
     /// failures cut every path. `queued(l)`: link `l`'s bytes queued now
-    /// (read by the adaptive policy only).
+    /// (read by the adaptive policy only); `now` for flowlets.
     #[inline]
-    pub fn choose(&mut self, node: u32, pkt: &Packet, queued: impl Fn(u32) -> u64) -> Option<u32> {
+    pub fn choose(
+        &mut self,
+        node: u32,
+        pkt: &Packet,
+        now: Time,
+        queued: impl Fn(u32) -> u64,
+    ) -> Option<u32> {
         match self.step(node, pkt.dst) {
             Step::Fixed(l) => self.is_up(l).then_some(l),
             Step::Up { first, count } => {
@@ -240,7 +265,7 @@ impl Fabric {
                     return self.least_queued(switch, first, count, pkt.dst, queued);
                 }
                 if self.failed.is_empty() {
-                    let i = self.balancer.pick(switch, pkt, count);
+                    let i = self.balancer.pick(switch, pkt, count, now);
                     return Some(first + i);
                 }
                 let mut usable = [0u32; MAX_UPLINKS];
@@ -254,7 +279,7 @@ impl Fabric {
                 if n == 0 {
                     return None;
                 }
-                let i = self.balancer.pick(switch, pkt, n as u32);
+                let i = self.balancer.pick(switch, pkt, n as u32, now);
                 Some(usable[i as usize])
             }
         }

@@ -16,6 +16,10 @@ fn fat_tree(k: u32, tiers: u8, failed: &[&str]) -> Topology {
         buffer_bytes: 150_000,
         load_balancing: LoadBalancing::Ecmp,
         failed_links: failed.iter().map(|s| s.to_string()).collect(),
+        ecn_threshold_bytes: None,
+        trimming: false,
+        flowlet_gap: None,
+        events: Vec::new(),
     }
 }
 
@@ -25,14 +29,14 @@ fn fabric(k: u32, tiers: u8, policy: LoadBalancing, failed: &[&str]) -> Fabric {
     let ids: Vec<u32> = (failed.iter())
         .map(|f| names.iter().position(|n| n == f).unwrap() as u32)
         .collect();
-    Fabric::new(shape, policy, &ids, 7)
+    Fabric::new(shape, policy, &ids, 7, 0)
 }
 
 /// The links a packet takes from `src` to its destination (at most 8 hops).
 fn walk(f: &mut Fabric, src: u32, pkt: &Packet) -> Option<Vec<u32>> {
     let (mut node, mut path) = (src, Vec::new());
     while node != pkt.dst {
-        let l = f.choose(node, pkt, |_| 0)?;
+        let l = f.choose(node, pkt, 0, |_| 0)?;
         path.push(l);
         node = f.shape.link(l).1;
         assert!(path.len() <= 8, "a loop: {path:?}");
@@ -136,7 +140,7 @@ fn spraying_spreads_packets_evenly() {
         let mut counts = [0u32; 4];
         for seq in 0..n {
             let p = Packet::data(3, 127, 1500, seq, 0, 0);
-            let l = f.choose(f.shape.hosts, &p, |_| 0).unwrap();
+            let l = f.choose(f.shape.hosts, &p, 0, |_| 0).unwrap();
             counts[(l - f.shape.hosts) as usize] += 1;
         }
         let e = n as f64 / 4.0;
@@ -155,7 +159,7 @@ fn spraying_spreads_packets_evenly() {
 fn spraying_is_deterministic_per_seed() {
     let choices = |seed: u64| {
         let shape = Shape::new(8, 3);
-        let mut f = Fabric::new(shape, LoadBalancing::Spray, &[], seed);
+        let mut f = Fabric::new(shape, LoadBalancing::Spray, &[], seed, 0);
         (0..1000)
             .map(|s| walk(&mut f, 0, &Packet::data(1, 127, 1500, s, 0, 0)).unwrap())
             .collect::<Vec<_>>()
@@ -190,7 +194,7 @@ fn failed_links_are_avoided() {
     assert!(!f.connects(0, 5) && !f.connects(5, 0) && f.connects(1, 5));
     let ack = Packet::control(PacketKind::Ack, 0, 0, 40, 0);
     let mut f = f;
-    assert_eq!(f.choose(f.shape.hosts, &ack, |_| 0), None);
+    assert_eq!(f.choose(f.shape.hosts, &ack, 0, |_| 0), None);
 }
 
 /// Adaptive (DRILL with every uplink sampled): a packet takes the uplink
@@ -203,14 +207,14 @@ fn adaptive_takes_the_least_queued_uplink() {
     let p = Packet::data(3, 127, 1500, 0, 0, 0);
     let queues = [9_000u64, 3_000, 1_500, 6_000];
     let l = f
-        .choose(edge, &p, |l| queues[(l - first) as usize])
+        .choose(edge, &p, 0, |l| queues[(l - first) as usize])
         .unwrap();
     assert_eq!(l, first + 2);
     let mut counts = [0u32; 4];
     for seq in 0..4_000 {
         let p = Packet::data(3, 127, 1500, seq, 0, 0);
         let l = f
-            .choose(edge, &p, |l| if l == first { 10 } else { 0 })
+            .choose(edge, &p, 0, |l| if l == first { 10 } else { 0 })
             .unwrap();
         counts[(l - first) as usize] += 1;
     }

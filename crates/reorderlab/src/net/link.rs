@@ -18,7 +18,8 @@ use crate::engine::{Rng, Time};
 use crate::metrics::LinkResult;
 
 /// Counters of one link. Conservation: `arrivals = enqueued + queue_drops +
-/// ingress_drops + held at ingress`, `enqueued = delivered + in_system`.
+/// trimmed + ingress_drops + held at ingress`, `enqueued + trimmed =
+/// delivered + in_system` (a trimmed packet's header is delivered).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct LinkStats {
     pub arrivals: u64,
@@ -32,6 +33,10 @@ pub struct LinkStats {
     pub delivered: u64,
     pub bytes_delivered: u64,
     pub max_queue: u32,
+    /// Data packets marked CE on arrival (above the ECN threshold).
+    pub ce_marks: u64,
+    /// Data packets trimmed to their header instead of dropped.
+    pub trimmed: u64,
 }
 
 /// Outcome of offering a packet to a link.
@@ -42,6 +47,26 @@ pub enum Admit {
     Accepted(Option<Time>),
     /// Dropped by the queue discipline.
     Dropped,
+    /// Trimmed: its header went to the priority lane; if `Some(t)`, the
+    /// lane was empty and its head event must be scheduled at `t`.
+    Trimmed(Option<Time>),
+}
+
+/// Bytes a trimmed packet keeps: its headers (NDP trims to the header;
+/// Ultra Ethernet to a configured size of at least the headers). Our
+/// ACKs are 40-64 bytes; a trimmed header is taken as 64.
+pub const TRIMMED_SIZE: u16 = 64;
+
+/// A switch port's priority lane for trimmed headers (NDP, Handley et al.,
+/// SIGCOMM 2017, Sec. 3.2: "the header queue has priority over the data
+/// queue"). A header waits for the packet in transmission, then goes
+/// before every waiting data packet; the few bytes it takes from the data
+/// queue's schedule are not charged (the data packets keep the departure
+/// times they were given at admission).
+#[derive(Debug, Default)]
+pub struct HeaderLane {
+    fifo: Fifo,
+    busy_until: Time,
 }
 
 #[derive(Debug)]
@@ -59,6 +84,13 @@ pub struct Link {
     /// Impairment elements applied after the link, before the next node.
     pub egress: Vec<u32>,
     pub stats: LinkStats,
+    /// ECN (RFC 3168 Sec. 5; DCTCP's K, Alizadeh et al., SIGCOMM 2010,
+    /// Sec. 3.1): a data packet arriving to more than this many bytes
+    /// queued is marked CE (`u64::MAX`: never).
+    pub ecn_threshold: u64,
+    /// Packet trimming on: a data packet the queue would drop leaves its
+    /// header on this lane instead.
+    pub headers: Option<Box<HeaderLane>>,
     rng: Rng,
     /// Last (size, serialisation time) computed: links carry mostly one
     /// packet size, so this saves a division and a rounding per packet.
@@ -97,6 +129,8 @@ impl Link {
             bytes_delivered: st.bytes_delivered,
             in_system_at_end: self.in_system() as u64,
             max_queue: st.max_queue,
+            ce_marks: st.ce_marks,
+            trimmed: st.trimmed,
         }
     }
 
@@ -119,6 +153,8 @@ impl Link {
             ingress: Vec::new(),
             egress: Vec::new(),
             stats: LinkStats::default(),
+            ecn_threshold: u64::MAX,
+            headers: None,
             rng,
             tx_cache: (0, 0),
             busy_until: 0,
@@ -199,14 +235,29 @@ impl Link {
     /// Offer a packet that passed the impairments to the queue.
     #[inline]
     pub fn admit(&mut self, pkt: &Packet, now: Time) -> Admit {
+        if pkt.marks.trimmed() && self.headers.is_some() {
+            // a header trimmed upstream keeps its priority at every hop
+            self.stats.enqueued += 1;
+            return self.enqueue_header(*pkt, now);
+        }
         let occ = self.occupancy(now);
         if self
             .queue
             .drop_arrival(occ, pkt.size as u32, now, &mut self.rng)
         {
+            if self.headers.is_some() && pkt.is_data() && !pkt.marks.trimmed() {
+                return self.trim(pkt, now);
+            }
             self.stats.queue_drops += 1;
             return Admit::Dropped;
         }
+        let marked;
+        let pkt = if occ.bytes > self.ecn_threshold && pkt.is_data() {
+            marked = self.mark_ce(pkt);
+            &marked
+        } else {
+            pkt
+        };
         self.stats.enqueued += 1;
         self.stats.max_queue = self.stats.max_queue.max(occ.packets + 1);
         let start = self.busy_until.max(now);
@@ -228,6 +279,73 @@ impl Link {
         } else {
             Admit::Accepted(None)
         }
+    }
+
+    /// The packet marked Congestion Experienced (a copy: the caller's stays).
+    #[cold]
+    #[inline(never)]
+    fn mark_ce(&mut self, pkt: &Packet) -> Packet {
+        self.stats.ce_marks += 1;
+        let mut p = *pkt;
+        p.marks.set_ce();
+        p
+    }
+
+    /// Trim `pkt` to its header and queue it on the priority lane.
+    #[cold]
+    #[inline(never)]
+    fn trim(&mut self, pkt: &Packet, now: Time) -> Admit {
+        self.stats.trimmed += 1;
+        let mut h = *pkt;
+        h.size = TRIMMED_SIZE;
+        h.marks.set_trimmed();
+        self.enqueue_header(h, now)
+    }
+
+    /// Queue header `h` on the priority lane: it leaves when the packet in
+    /// transmission has and the headers before it have, at the link's
+    /// rate.
+    #[cold]
+    #[inline(never)]
+    fn enqueue_header(&mut self, h: Packet, now: Time) -> Admit {
+        self.expire(now);
+        let tx = tx_time(h.size as u32, self.rate);
+        // the transmission under way at `now` ends at the first end after it
+        let mut in_service_end = now;
+        for i in self.in_flight.len() - self.tx_pending..self.in_flight.len() {
+            let end = self.in_flight.time(i) - self.delay;
+            if end > now {
+                in_service_end = end;
+                break;
+            }
+        }
+        let delay = self.delay;
+        let lane = self.headers.as_mut().expect("trimming on");
+        let end = after(lane.busy_until.max(in_service_end), tx);
+        lane.busy_until = end;
+        lane.fifo.push_back(&h, after(end, delay));
+        let first = lane.fifo.len() == 1;
+        Admit::Trimmed(first.then_some(after(end, delay)))
+    }
+
+    /// Remove the head header of the priority lane (its arrival is now);
+    /// the lane's next arrival, if any, comes with it.
+    pub fn pop_header(&mut self) -> (Packet, Option<Time>) {
+        let lane = self.headers.as_mut().expect("trimming on");
+        let h = lane
+            .fifo
+            .pop_front()
+            .expect("HeaderDeliver for an empty lane");
+        self.stats.delivered += 1;
+        self.stats.bytes_delivered += h.size as u64;
+        (h, lane.fifo.front_time())
+    }
+
+    /// Set the rate (a degradation or its end): packets accepted from now
+    /// on are sent at it; those accepted keep their departure times.
+    pub fn set_rate(&mut self, rate: f64) {
+        self.rate = rate;
+        self.tx_cache = (0, 0);
     }
 
     /// Remove the head packet (its arrival time is now) and return it; the
@@ -280,15 +398,17 @@ impl Link {
         true
     }
 
-    /// Packets accepted and not yet delivered (queued, in transmission or
-    /// propagating).
+    /// Packets accepted (or trimmed) and not yet delivered (queued, in
+    /// transmission or propagating).
     pub fn in_system(&self) -> usize {
-        self.in_flight.len()
+        self.in_flight.len() + self.headers.as_ref().map_or(0, |h| h.fifo.len())
     }
 
-    /// Accepted packets still in the system, oldest first.
+    /// Accepted packets (then trimmed headers) still in the system, oldest
+    /// first.
     pub fn packets_in_system(&self) -> impl Iterator<Item = &Packet> {
-        self.in_flight.iter()
+        let headers = self.headers.as_ref().map(|h| h.fifo.iter());
+        self.in_flight.iter().chain(headers.into_iter().flatten())
     }
 }
 
@@ -369,5 +489,69 @@ mod tests {
         assert_eq!(l.stats.queue_drops, 1);
         assert_eq!(l.stats.enqueued, 4);
         assert_eq!(l.in_system(), 4);
+    }
+
+    /// RFC 3168 Sec. 5 with DCTCP's K (Sec. 3.1): a data packet arriving
+    /// to more than K bytes queued (behind the one in transmission) is
+    /// marked CE in the link, not the caller's copy; pure ACKs never are.
+    #[test]
+    fn data_above_the_ecn_threshold_is_marked() {
+        let mut l = link(100);
+        l.ecn_threshold = 2000;
+        let mut marked = Vec::new();
+        for s in 0..6 {
+            let p = pkt(s, 1000);
+            l.admit(&p, 0);
+            assert!(!p.marks.ce());
+        }
+        let mut ack = Packet::control(PacketKind::Ack, 0, 1, 1000, 0);
+        ack.seq = 99;
+        l.admit(&ack, 0);
+        while l.in_system() > 0 {
+            let p = l.pop_arrival();
+            marked.push((p.seq, p.marks.ce()));
+        }
+        // queued before them: 0, 0, 1000, 2000, 3000, 4000, 5000 bytes
+        let want = [0, 1, 2, 3, 4, 5, 99].map(|s| (s, s >= 4 && s != 99));
+        assert_eq!(marked, want);
+        assert_eq!(l.stats.ce_marks, 2);
+    }
+
+    /// NDP Sec. 3.2: at a full queue a data packet's header goes on the
+    /// priority lane; it arrives before the data queued ahead of it.
+    #[test]
+    fn a_trimmed_header_overtakes_the_queued_data() {
+        let mut l = link(2);
+        l.headers = Some(Box::default());
+        for s in 0..3 {
+            assert!(matches!(l.admit(&pkt(s, 1000), 0), Admit::Accepted(_)));
+        }
+        let at = match l.admit(&pkt(3, 1000), 0) {
+            Admit::Trimmed(Some(t)) => t,
+            other => panic!("{other:?}"),
+        };
+        // after the packet in service (1 ms at 8 Mb/s) and 64 bytes: 64 us
+        assert_eq!(at, ms(1) + 64_000 + ms(10));
+        assert!(at < ms(12), "before the second data packet");
+        let (h, next) = l.pop_header();
+        assert_eq!(
+            (h.seq, h.size, h.marks.trimmed(), next),
+            (3, 64, true, None)
+        );
+        assert_eq!((l.stats.trimmed, l.stats.queue_drops), (1, 0));
+        // an ACK (not data) is still dropped
+        let ack = Packet::control(PacketKind::Ack, 0, 1, 40, 0);
+        assert_eq!(l.admit(&ack, 0), Admit::Dropped);
+    }
+
+    #[test]
+    fn a_new_rate_applies_to_the_packets_accepted_after_it() {
+        let mut l = link(10);
+        l.admit(&pkt(0, 1000), 0);
+        l.set_rate(0.8e6);
+        assert_eq!(l.admit(&pkt(1, 1000), 0), Admit::Accepted(None));
+        l.pop_arrival();
+        // 1 ms at the old rate, then 10 ms at the new one
+        assert_eq!(l.next_arrival(), Some(ms(1) + ms(10) + ms(10)));
     }
 }

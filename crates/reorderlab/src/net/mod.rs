@@ -1,12 +1,14 @@
 //! Network elements: packets, links with queues, routing and topology builders.
 
 pub mod balance;
+pub mod changes;
 pub mod fattree;
 pub mod fifo;
 pub mod link;
 pub mod multipath;
 pub mod packet;
 pub mod queue;
+pub mod reps;
 pub mod routing;
 pub mod topology;
 

@@ -18,10 +18,13 @@ pub enum PacketKind {
 
 /// Up to four SACK blocks, each a half-open range of segment numbers
 /// `[start, end)`. The first block may be a DSACK block (RFC 2883).
+///
+/// The blocks in use come first; an unused slot is `(0, 0)` (no block is
+/// empty), so the count needs no field of its own and the packet keeps
+/// four bytes for its marks and entropy within 64 bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SackBlocks {
     blocks: [(u32, u32); 4],
-    len: u8,
 }
 
 impl SackBlocks {
@@ -29,22 +32,61 @@ impl SackBlocks {
 
     pub fn push(&mut self, start: u32, end: u32) {
         debug_assert!(start < end);
-        if (self.len as usize) < Self::MAX {
-            self.blocks[self.len as usize] = (start, end);
-            self.len += 1;
+        let len = self.len();
+        if len < Self::MAX && start < end {
+            self.blocks[len] = (start, end);
         }
     }
 
     pub fn as_slice(&self) -> &[(u32, u32)] {
-        &self.blocks[..self.len as usize]
+        &self.blocks[..self.len()]
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.blocks.iter().take_while(|b| b.1 != 0).count()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.blocks[0].1 == 0
+    }
+}
+
+/// A packet's one-bit marks: ECN's Congestion Experienced and its echo
+/// (RFC 3168 Sec. 5 and 6.1.3), and a header left by trimming (NDP,
+/// Handley et al., SIGCOMM 2017, Sec. 3.2; Ultra Ethernet's packet
+/// trimming).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Marks(u8);
+
+impl Marks {
+    const CE: u8 = 1;
+    const ECE: u8 = 2;
+    const TRIMMED: u8 = 4;
+
+    /// Data: a switch's queue was above its ECN threshold (the CE codepoint).
+    #[inline]
+    pub fn ce(self) -> bool {
+        self.0 & Self::CE != 0
+    }
+    /// Ack: the segment it answers arrived with CE (ECN-Echo).
+    #[inline]
+    pub fn ece(self) -> bool {
+        self.0 & Self::ECE != 0
+    }
+    /// Data: only the header is left (the payload was trimmed at a full queue).
+    #[inline]
+    pub fn trimmed(self) -> bool {
+        self.0 & Self::TRIMMED != 0
+    }
+    pub fn set_ce(&mut self) {
+        self.0 |= Self::CE;
+    }
+    pub fn set_ece(&mut self) {
+        self.0 |= Self::ECE;
+    }
+    pub fn set_trimmed(&mut self) {
+        self.0 |= Self::TRIMMED;
     }
 }
 
@@ -75,6 +117,12 @@ pub struct Packet {
     pub ts: Time,
     /// Ack: SACK / DSACK blocks.
     pub sack: SackBlocks,
+    /// ECN and trimming marks (all clear unless a fabric sets them).
+    pub marks: Marks,
+    /// Data: the entropy value a fabric's switches hash with the flow
+    /// (REPS, `net/reps.rs`); Ack: the one of the segment it answers.
+    /// 0 unless the fabric's load balancing is `reps`.
+    pub entropy: u16,
 }
 
 impl Packet {
@@ -90,6 +138,8 @@ impl Packet {
             immediate: false,
             ts: now,
             sack: SackBlocks::default(),
+            marks: Marks::default(),
+            entropy: 0,
         }
     }
 
@@ -105,6 +155,8 @@ impl Packet {
             immediate: true,
             ts: now,
             sack: SackBlocks::default(),
+            marks: Marks::default(),
+            entropy: 0,
         }
     }
 
@@ -120,11 +172,27 @@ mod tests {
     #[test]
     fn packet_stays_small_and_sack_blocks_cap_at_four() {
         assert!(std::mem::size_of::<Packet>() <= 64);
+        assert!(SackBlocks::default().is_empty());
         let mut s = SackBlocks::default();
         for i in 0..6 {
             s.push(i * 10, i * 10 + 1);
         }
         assert_eq!(s.len(), 4);
         assert_eq!(s.as_slice()[3], (30, 31));
+        let mut t = SackBlocks::default();
+        t.push(0, 2);
+        t.push(5, 9);
+        assert_eq!((t.len(), t.as_slice()), (2, &[(0, 2), (5, 9)][..]));
+    }
+
+    #[test]
+    fn marks_are_independent_bits() {
+        let mut m = Marks::default();
+        assert!(!m.ce() && !m.ece() && !m.trimmed());
+        m.set_ce();
+        assert!(m.ce() && !m.ece() && !m.trimmed());
+        m.set_trimmed();
+        m.set_ece();
+        assert!(m.ce() && m.ece() && m.trimmed());
     }
 }

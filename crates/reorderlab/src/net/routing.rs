@@ -2,6 +2,7 @@
 //! fat-tree's own routing with its switches' load balancing
 //! ([`crate::net::fattree::Fabric`]).
 
+use crate::engine::Time;
 use crate::net::fattree::Fabric;
 use crate::net::packet::Packet;
 
@@ -16,10 +17,16 @@ impl Routes {
     /// The link `pkt` takes out of `node` (a fabric's switches may choose;
     /// `queued(l)`: link `l`'s bytes queued, for an adaptive fabric).
     #[inline]
-    pub fn choose(&mut self, node: u32, pkt: &Packet, queued: impl Fn(u32) -> u64) -> Option<u32> {
+    pub fn choose(
+        &mut self,
+        node: u32,
+        pkt: &Packet,
+        now: Time,
+        queued: impl Fn(u32) -> u64,
+    ) -> Option<u32> {
         match self {
             Routes::Table(t) => t.next_link(node, pkt.dst),
-            Routes::Fabric(f) => f.choose(node, pkt, queued),
+            Routes::Fabric(f) => f.choose(node, pkt, now, queued),
         }
     }
 

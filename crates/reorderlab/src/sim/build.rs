@@ -10,9 +10,10 @@ use crate::engine::time::{after, secs, tx_time};
 use crate::engine::{Event, EventQueue, Time, TimerSlot};
 use crate::metrics::{DetailRecorder, EngineCounters, SeriesRecorder, TraceRecorder};
 use crate::net::fattree::Shape;
+use crate::net::reps::Reps;
 use crate::net::{Link, Routes};
 use crate::spec::{
-    FlowSpec, ReceiverSpec, Scenario, SpecError, Topology, TrafficKind, TrafficSpec,
+    FlowSpec, LoadBalancing, ReceiverSpec, Scenario, SpecError, Topology, TrafficKind, TrafficSpec,
 };
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::variants;
@@ -86,6 +87,8 @@ fn new_quic_flow(i: u32, fs: &FlowSpec, nodes: &HashMap<String, u32>, warmup: Ti
         in_network: 0,
         timers: [TimerSlot::default(); TIMER_KINDS],
         data_arrivals: 0,
+        ce_arrivals: 0,
+        trimmed_arrivals: 0,
         origin: None,
         done: false,
         web: None,
@@ -178,6 +181,8 @@ impl Flow {
             in_network: 0,
             timers: [TimerSlot::default(); TIMER_KINDS],
             data_arrivals: 0,
+            ce_arrivals: 0,
+            trimmed_arrivals: 0,
             origin,
             done: false,
             web: None,
@@ -237,7 +242,9 @@ impl Simulation {
             memory_limit,
             failure: None,
             keep_connections: false,
+            reps: None,
         };
+        sim.reps = reps_states(scenario, seed, sim.flows.len());
         sim.schedule_initial_events();
         Ok(sim)
     }
@@ -265,6 +272,10 @@ impl Simulation {
         if self.recorder.is_some() {
             self.events.schedule(0, Event::Sample);
         }
+        for (i, c) in self.graph.changes.iter().enumerate() {
+            let index = i as u32;
+            self.events.schedule(c.at, Event::LinkChange { index });
+        }
         let graph = &mut self.graph;
         for (i, e) in graph.elements.iter().enumerate() {
             if let Some((t, gen)) = graph.element_timers[i].sync(e.deadline(), 0) {
@@ -274,6 +285,18 @@ impl Simulation {
             }
         }
     }
+}
+
+/// REPS's per-flow state, when the fabric balances by it.
+fn reps_states(scenario: &Scenario, seed: u64, flows: usize) -> Option<Vec<Reps>> {
+    let Topology::FatTree {
+        load_balancing: LoadBalancing::Reps,
+        ..
+    } = scenario.topology
+    else {
+        return None;
+    };
+    Some((0..flows as u32).map(|f| Reps::new(seed, f)).collect())
 }
 
 /// The time-series recorder and the time-sequence tracer the scenario's

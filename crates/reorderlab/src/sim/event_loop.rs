@@ -102,6 +102,8 @@ impl Simulation {
             Event::Sample => self.sample(),
             Event::Traffic { source, session } => self.on_traffic(source, session),
             Event::Request { flow } => self.on_request(flow),
+            Event::HeaderDeliver { link } => self.deliver_header(link, self.now),
+            Event::LinkChange { index } => self.graph.apply_change(index),
         }
     }
 

@@ -7,8 +7,10 @@
 
 use std::collections::HashMap;
 
+use crate::engine::time::secs;
 use crate::engine::{Time, TimerSlot};
 use crate::impair::Element;
+use crate::net::changes::LinkChange;
 use crate::net::fattree::{Fabric, Shape};
 use crate::net::link::Link;
 use crate::net::multipath::{epsilon_probabilities, normalise, Multipath};
@@ -29,6 +31,8 @@ pub struct NetGraph {
     pub multipath: Multipath,
     /// Scratch buffer for packets released by an element.
     pub released: Vec<Packet>,
+    /// A fabric's cable changes, in scenario order (`topology.events`).
+    pub changes: Vec<LinkChange>,
 }
 
 impl NetGraph {
@@ -39,6 +43,7 @@ impl NetGraph {
         let nodes = topo.node_names.len();
         let routing = routes(scenario, nodes, &topo.links, &topo.link_index, seed);
         let mut links = topo.links;
+        let changes = fabric_ports(scenario, &topo.link_index, &mut links);
         let elements = attach_impairments(scenario, &topo.link_index, &mut links, seed);
         let multipath = build_multipath(scenario, &topo.link_index, &topo.node_index, &links, seed);
         NetGraph {
@@ -50,6 +55,14 @@ impl NetGraph {
             elements,
             multipath,
             released: Vec::with_capacity(64),
+            changes,
+        }
+    }
+
+    /// Apply `topology.events[i]` (its time has come).
+    pub fn apply_change(&mut self, i: u32) {
+        if let Routes::Fabric(f) = &mut self.routing {
+            self.changes[i as usize].apply(f, &mut self.links);
         }
     }
 
@@ -61,7 +74,7 @@ impl NetGraph {
         let links = &self.links;
         let queued = |l: u32| links[l as usize].queued_bytes(now);
         if self.multipath.is_empty() {
-            return self.routing.choose(node, pkt, queued);
+            return self.routing.choose(node, pkt, now, queued);
         }
         if pkt.route != 0 {
             match self.multipath.next_link(pkt.route, node) {
@@ -73,7 +86,7 @@ impl NetGraph {
             pkt.route = route;
             return self.multipath.next_link(route, node);
         }
-        self.routing.choose(node, pkt, queued)
+        self.routing.choose(node, pkt, now, queued)
     }
 }
 
@@ -91,17 +104,56 @@ pub fn routes(
             tiers,
             load_balancing,
             failed_links,
+            flowlet_gap,
             ..
         } => {
             let failed: Vec<u32> = failed_links.iter().map(|n| link_index[n]).collect();
             let shape = Shape::new(*k, *tiers);
-            Routes::Fabric(Box::new(Fabric::new(shape, *load_balancing, &failed, seed)))
+            let gap = secs(flowlet_gap.unwrap_or(DEFAULT_FLOWLET_GAP));
+            let f = Fabric::new(shape, *load_balancing, &failed, seed, gap);
+            Routes::Fabric(Box::new(f))
         }
         _ => {
             let pairs: Vec<(u32, u32)> = links.iter().map(|l| (l.from, l.to)).collect();
             Routes::Table(RoutingTable::shortest_paths(nodes, &pairs))
         }
     }
+}
+
+/// The flowlet gap when `topology.flowlet_gap` is not given: 100 us, a
+/// few round trips of a fabric at 1 us per hop (our choice; LetFlow's
+/// gap is a parameter of the fabric).
+pub const DEFAULT_FLOWLET_GAP: f64 = 100e-6;
+
+/// A fat-tree's switch ports get its ECN threshold and trimming; its
+/// cable changes are resolved to links (none for other topologies).
+fn fabric_ports(
+    scenario: &Scenario,
+    link_index: &HashMap<String, u32>,
+    links: &mut [Link],
+) -> Vec<LinkChange> {
+    let Topology::FatTree {
+        k,
+        tiers,
+        ecn_threshold_bytes,
+        trimming,
+        events,
+        ..
+    } = &scenario.topology
+    else {
+        return Vec::new();
+    };
+    let shape = Shape::new(*k, *tiers);
+    for l in links.iter_mut().filter(|l| l.from >= shape.hosts) {
+        l.ecn_threshold = ecn_threshold_bytes.unwrap_or(u64::MAX);
+        if *trimming {
+            l.headers = Some(Box::default());
+        }
+    }
+    let index = |name: &str| link_index[name];
+    (events.iter())
+        .map(|e| LinkChange::resolve(e, index, shape.cables(), links))
+        .collect()
 }
 
 /// The scenario's impairment elements, each appended to its link's ingress

@@ -6,6 +6,7 @@
 use crate::engine::{EventQueue, Time, TimerKind};
 use crate::metrics::pcap::Side;
 use crate::net::packet::{Packet, PacketKind};
+use crate::net::reps::Reps;
 use crate::tcp::truth::RetxCause;
 
 use super::graph::NetGraph;
@@ -47,11 +48,18 @@ impl Simulation {
             self.forward(pkt, node, self.now);
             return;
         }
+        if pkt.marks.trimmed() {
+            self.trimmed_arrived(pkt);
+            return;
+        }
         let fi = pkt.flow as usize;
         let mut out = std::mem::take(&mut self.out);
         let f = &mut self.flows[fi];
         f.in_network -= 1;
         if matches!(f.ends, Ends::Quic(_)) {
+            if pkt.is_data() {
+                f.ce_arrivals += pkt.marks.ce() as u64;
+            }
             self.out = out;
             self.quic_arrive(pkt);
             return;
@@ -60,8 +68,12 @@ impl Simulation {
         let from = match pkt.kind {
             PacketKind::Data => {
                 f.data_arrivals += 1;
+                f.ce_arrivals += pkt.marks.ce() as u64;
                 let receiver = &mut f.live_mut().receiver;
                 receiver.on_data(pkt, self.now, &mut out);
+                if pkt.marks.ce() || pkt.entropy != 0 {
+                    echo_marks(pkt, &mut out);
+                }
                 let (completed, delivered) = (
                     receiver.stats.completed_at.is_some(),
                     receiver.stats.segments_delivered,
@@ -92,6 +104,9 @@ impl Simulation {
                     d.on_ack(pkt.flow, pkt.seq, pkt.sack.as_slice(), self.now);
                 }
                 f.live_mut().sender.on_packet(pkt, self.now, &mut out);
+                if let Some(r) = self.reps.as_mut().and_then(|r| r.get_mut(fi)) {
+                    r.on_ack(pkt.entropy, pkt.marks.ece());
+                }
                 f.src
             }
         };
@@ -156,9 +171,29 @@ impl Simulation {
             }
         }
         self.flows[flow as usize].in_network += out.len() as u32;
+        if let Some(r) = self.reps.as_mut() {
+            // (a traffic generator's connections are opened during the run)
+            while r.len() <= flow as usize {
+                r.push(Reps::new(self.seed, r.len() as u32));
+            }
+            let r = &mut r[flow as usize];
+            out.iter_mut()
+                .filter(|p| p.is_data())
+                .for_each(|p| p.entropy = r.next_value());
+        }
         for mut pkt in out.drain(..) {
             self.forward(&mut pkt, node, self.now);
         }
+    }
+
+    /// A trimmed header reached the receiver: for a sender that used them
+    /// it is a NACK (NDP, Sec. 3.2; Ultra Ethernet); to the receivers and
+    /// senders here it is the loss of that copy, counted as such.
+    #[cold]
+    #[inline(never)]
+    fn trimmed_arrived(&mut self, pkt: &Packet) {
+        self.flows[pkt.flow as usize].trimmed_arrivals += 1;
+        self.dropped(pkt);
     }
 
     /// A packet of a flow left the network without arriving: for a data
@@ -179,5 +214,18 @@ impl Simulation {
         // (A flow whose last packet is dropped while it is otherwise over
         // stays live: rare, and a check here could come between two
         // packets of one send.)
+    }
+}
+
+/// What the receiving host's NIC echoes in the ACKs a data segment made:
+/// its entropy value (REPS) and, if it arrived marked CE, ECN-Echo on
+/// each (one ACK per marked segment, as DCTCP's receiver does without
+/// delayed ACKs: Alizadeh et al., SIGCOMM 2010, Sec. 3.1).
+fn echo_marks(pkt: &Packet, out: &mut [Packet]) {
+    for a in out.iter_mut().filter(|a| !a.is_data()) {
+        a.entropy = pkt.entropy;
+        if pkt.marks.ce() {
+            a.marks.set_ece();
+        }
     }
 }

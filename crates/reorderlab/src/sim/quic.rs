@@ -101,6 +101,8 @@ impl Simulation {
             ssthresh: w.ssthresh.is_finite().then_some(w.ssthresh),
             max_cwnd: s.max_cwnd,
             quic: Some(QuicFlowResult::of(q)),
+            ce_received: f.ce_arrivals,
+            trimmed_received: f.trimmed_arrivals,
         }
     }
 }

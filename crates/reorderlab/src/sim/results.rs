@@ -58,13 +58,14 @@ impl Simulation {
                 .iter()
                 .map(|&e| self.graph.elements[e as usize].held_packets().len() as u64)
                 .sum();
-            if s.arrivals != s.enqueued + s.queue_drops + s.ingress_drops + held_ingress {
+            let admitted = s.enqueued + s.trimmed;
+            if s.arrivals != admitted + s.queue_drops + s.ingress_drops + held_ingress {
                 bad.push(format!(
                     "{}: arrivals {} != enqueued + drops + held",
                     l.name, s.arrivals
                 ));
             }
-            if s.enqueued != s.delivered + l.in_system() as u64 {
+            if admitted != s.delivered + l.in_system() as u64 {
                 bad.push(format!(
                     "{}: enqueued {} != delivered + in system",
                     l.name, s.enqueued
@@ -381,6 +382,8 @@ impl Simulation {
             ssthresh: w.ssthresh.is_finite().then_some(w.ssthresh),
             max_cwnd: s.max_cwnd,
             quic: None,
+            ce_received: f.ce_arrivals,
+            trimmed_received: f.trimmed_arrivals,
         }
     }
 }

@@ -87,7 +87,25 @@ pub trait Walk {
             Admit::Accepted(Some(t)) => self.parts().1.schedule(t, Event::LinkDeliver { link: li }),
             Admit::Accepted(None) => {}
             Admit::Dropped => self.on_drop(pkt),
+            Admit::Trimmed(Some(t)) => self
+                .parts()
+                .1
+                .schedule(t, Event::HeaderDeliver { link: li }),
+            Admit::Trimmed(None) => {}
         }
+    }
+
+    /// Deliver the head of link `link`'s priority lane (a trimmed header),
+    /// whose event was just taken from the queue; its next head is
+    /// scheduled.
+    fn deliver_header(&mut self, link: u32, now: Time) {
+        let (graph, events) = self.parts();
+        let (mut pkt, next) = graph.links[link as usize].pop_header();
+        if let Some(t) = next {
+            events.schedule(t, Event::HeaderDeliver { link });
+        }
+        self.departed(link, &pkt, now);
+        self.leave_link(&mut pkt, link, 0, now);
     }
 
     /// The link's ingress elements from `from` on: whether the packet

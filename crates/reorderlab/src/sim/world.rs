@@ -32,6 +32,10 @@ pub(super) struct Flow {
     pub(super) timers: [TimerSlot; TIMER_KINDS],
     /// Data packets that reached the receiver (any copy).
     pub(super) data_arrivals: u64,
+    /// Of them, marked CE on the way; and trimmed headers that arrived
+    /// (counted as drops, not in `data_arrivals`).
+    pub(super) ce_arrivals: u64,
+    pub(super) trimmed_arrivals: u64,
     /// The traffic generator and session that opened this flow; `None` for
     /// the scenario's own flows.
     pub(super) origin: Option<Origin>,
@@ -285,6 +289,8 @@ pub struct Simulation {
     /// Keep the sender and receiver of every connection to the end, over
     /// or not ([`Simulation::keep_finished_connections`]).
     pub(super) keep_connections: bool,
+    /// REPS (`load_balancing = "reps"`): each flow's entropy values.
+    pub(super) reps: Option<Vec<crate::net::reps::Reps>>,
 }
 
 impl Simulation {

@@ -3,8 +3,8 @@
 //! hosts still reachable. They build the fabric's shape (`net/fattree.rs`),
 //! so they sit above the declarations, with the other checks.
 
-use super::error::{known_list, Check, SpecError};
-use super::fabric::LoadBalancing;
+use super::error::{known_list, num, Check, SpecError};
+use super::fabric::{LinkAction, LinkEvent, LoadBalancing};
 use super::network::Topology;
 use crate::net::fattree::{Fabric, Shape};
 
@@ -48,7 +48,7 @@ pub(super) fn check_fabric_routes(t: &Topology, ends: &[(&str, [(&str, u32); 2])
     let failed: Vec<u32> = (failed_links.iter())
         .filter_map(|f| names.iter().position(|n| n == f).map(|i| i as u32))
         .collect();
-    let fabric = Fabric::new(shape, LoadBalancing::Ecmp, &failed, 0);
+    let fabric = Fabric::new(shape, LoadBalancing::Ecmp, &failed, 0, 0);
     for (path, [(fa, a), (fb, b)]) in ends {
         for (field, node) in [(fa, a), (fb, b)] {
             if *node >= shape.hosts {
@@ -74,4 +74,70 @@ pub(super) fn check_fabric_routes(t: &Topology, ends: &[(&str, [(&str, u32); 2])
         }
     }
     Ok(())
+}
+
+/// A fat-tree's options that join fields: the ECN threshold below the
+/// buffer, the flowlet gap only with flowlets, and each event on a cable
+/// of the fabric within the run, with a factor exactly when it sets a rate.
+pub(super) fn check_fabric_options(t: &Topology, duration: f64) -> Check {
+    let Topology::FatTree {
+        k,
+        tiers,
+        buffer_bytes,
+        load_balancing,
+        ecn_threshold_bytes,
+        flowlet_gap,
+        events,
+        ..
+    } = t
+    else {
+        return Ok(());
+    };
+    if let Some(kb) = ecn_threshold_bytes.filter(|kb| kb >= buffer_bytes) {
+        return Err(SpecError::new(
+            "topology.ecn_threshold_bytes",
+            format!("must be below topology.buffer_bytes ({buffer_bytes}), got {kb}"),
+        ));
+    }
+    if flowlet_gap.is_some() && *load_balancing != LoadBalancing::Flowlet {
+        return Err(SpecError::new(
+            "topology.flowlet_gap",
+            "is only used by load_balancing = \"flowlet\"",
+        ));
+    }
+    if events.is_empty() {
+        return Ok(());
+    }
+    let names = Shape::new(*k, *tiers).link_names();
+    for (i, e) in events.iter().enumerate() {
+        check_event(i, e, &names, duration)?;
+    }
+    Ok(())
+}
+
+fn check_event(i: usize, e: &LinkEvent, names: &[String], duration: f64) -> Check {
+    let p = format!("topology.events[{i}]");
+    if !names.contains(&e.link) {
+        return Err(SpecError::new(
+            format!("{p}.link"),
+            format!("unknown link '{}' (known: {})", e.link, known_list(names)),
+        ));
+    }
+    if e.at >= duration {
+        return Err(SpecError::new(
+            format!("{p}.at"),
+            format!("must be < duration ({}), got {}", num(duration), num(e.at)),
+        ));
+    }
+    match (e.action, e.factor) {
+        (LinkAction::Rate, None) => Err(SpecError::new(
+            format!("{p}.factor"),
+            "is needed by action = \"rate\" (the fraction of the cable's rate)",
+        )),
+        (LinkAction::Down | LinkAction::Up, Some(_)) => Err(SpecError::new(
+            format!("{p}.factor"),
+            "is only used by action = \"rate\"",
+        )),
+        _ => Ok(()),
+    }
 }

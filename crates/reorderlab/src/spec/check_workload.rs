@@ -102,7 +102,7 @@ pub(super) fn check_workload_routes(i: usize, t: &Topology) -> Check {
     if failed.is_empty() {
         return Ok(());
     }
-    let fabric = Fabric::new(shape, LoadBalancing::Ecmp, &failed, 0);
+    let fabric = Fabric::new(shape, LoadBalancing::Ecmp, &failed, 0, 0);
     let cables = shape.cables();
     let refuse = |a: u32, b: u32| {
         SpecError::new(

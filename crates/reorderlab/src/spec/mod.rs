@@ -38,7 +38,7 @@ mod validate;
 mod workload;
 
 pub use error::{num, SpecError};
-pub use fabric::LoadBalancing;
+pub use fabric::{LinkAction, LinkEvent, LoadBalancing};
 pub use flow::{
     DelayedAck, FlowSpec, LongSamplesSpec, ReceiverSpec, RtoEstimatorSpec, RttTimingSpec, TcpSpec,
     UndoResponseSpec,

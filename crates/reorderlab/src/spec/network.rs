@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::fabric::LoadBalancing;
+use super::fabric::{LinkEvent, LoadBalancing};
 use super::ranges::{bit_rate, seconds_or_zero, unit, within};
 
 /// Queue discipline of a link.
@@ -215,6 +215,20 @@ pub enum Topology {
         /// Cables down for the whole run, by the name of either direction (`"edge0->agg1"`).
         #[serde(default)]
         failed_links: Vec<String>,
+        /// ECN: every switch port marks CE on a data packet arriving to more than this many bytes queued (DCTCP's K; none: no marking).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(range(min = 1), transform = unit("bytes"))]
+        ecn_threshold_bytes: Option<u64>,
+        /// Packet trimming: a switch port that would drop a data packet forwards its header at high priority instead (NDP; Ultra Ethernet).
+        #[serde(default, skip_serializing_if = "is_false")]
+        trimming: bool,
+        /// load_balancing = "flowlet": the idle gap after which a flow's next packet may take another uplink (default 100 us).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(transform = seconds_or_zero)]
+        flowlet_gap: Option<f64>,
+        /// Changes of cables during the run: down, up, or a fraction of their rate.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        events: Vec<LinkEvent>,
     },
     /// Explicit nodes and links.
     Custom {
@@ -233,6 +247,9 @@ fn default_access_delay() -> f64 {
 }
 fn default_hop_delay() -> f64 {
     0.002
+}
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 fn default_tiers() -> u8 {
     3

@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::check_fabric::check_fabric_routes;
+use super::check_fabric::{check_fabric_options, check_fabric_routes};
 use super::check_network::{check_impairment, check_multipath, check_topology, link_ends};
 use super::check_quic::{check_quic_flow, check_quic_settings_need_quic, is_quic};
 use super::check_workload::{check_workload, check_workload_routes};
@@ -287,6 +287,7 @@ impl Scenario {
             ));
         }
         check_topology(&self.topology)?;
+        check_fabric_options(&self.topology, self.duration)?;
         if self.flows.is_empty() && self.traffic.is_empty() && self.workloads.is_empty() {
             return Err(SpecError::new(
                 "flows",
