@@ -35,7 +35,6 @@ from reorderlab.papers.bbr_reordering.setting import (
     CHAIN_MODE,
     PAPER,
     RATES,
-    STATE_INTERVAL,
     chain,
     kernel_dir,
 )
@@ -161,8 +160,7 @@ def plot(rows: list[dict[str, Any]], out: Path, quick: bool) -> None:
             f"state-{row['cell']}",
             "time (s)",
             "",
-            f"BBR's state, chain at {row['rate'] / 1e6:g} Mb/s, {row['x']:.0%} delayed: "
-            f"kernel vs simulator (every {STATE_INTERVAL:g} s)",
+            f"BBR at {row['rate'] / 1e6:g} Mb/s, {row['x']:.0%} delayed: kernel vs simulator",
             panels=panels,
         ).draw(out, series)
 
