@@ -97,13 +97,22 @@ def table(
     return Derived(rows, {"chain": rows})
 
 
+#: One colour per curve: the kernel's solid with circles, the simulator's dashed.
+STYLES = {
+    f"{side} {curve}": f"C{i}{mark}"
+    for i, curve in enumerate(("BBR", "CUBIC", "Reno"))
+    for side, mark in (("kernel", "o-"), ("simulator", "s--"))
+}
+
+
 def _figure(rate: float, what: str, ylabel: str) -> LineFigure:
     return LineFigure(
         f"chain-{rate / 1e6:g}M-{what}",
         "fraction of packets delayed (%)",
         ylabel,
-        f"rr-tcp Fig. 4 chain at {rate / 1e6:g} Mb/s, Linux loss recovery: {what} "
+        f"Fig. 4 chain at {rate / 1e6:g} Mb/s, Linux loss recovery "
         "({duration:g} s, sim {seeds} seeds)",
+        styles=STYLES,
     )
 
 
