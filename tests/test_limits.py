@@ -370,7 +370,28 @@ def test_the_memory_estimate_is_within_4x_of_the_measured_peak(name: str) -> Non
     text = json.dumps(script.chain(**GROWN[name]))
     estimate = script.estimate(text)
     measured = script.measure(text)["measured"]
-    floor = 4 << 20  # below this the measurement is the interpreter's noise
-    assert estimate <= 4 * max(measured, floor), (name, estimate, measured)
-    if measured >= floor:
-        assert estimate >= measured / 4, (name, estimate, measured)
+    assert measured / 4 <= estimate <= 4 * measured, (name, estimate, measured)
+
+
+#: Which of the property tests' random valid scenarios (their fixed-seed
+#: stream, ``scripts/memory_estimate.py --random``) are measured here.
+CORPUS_SAMPLE = (0, 7, 19, 33, 58, 91, 140, 199)
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux's /proc")
+def test_the_memory_estimate_of_the_fuzz_corpus_is_within_4x_of_its_peak() -> None:
+    """Issue 40: the estimate within 4x of the measured peak on the fuzz
+    corpus. The property tests' random scenarios were estimated at 7-61 kB
+    and took 2.3-2.7 MB each (the engine's fixed cost was not in the
+    estimate: ratios 0.003-0.03). A sample of the first 200, each measured
+    here in a fresh process (VmHWM over VmRSS before the run)."""
+    script = _memory_script()
+    corpus = script.random_corpus(max(CORPUS_SAMPLE) + 1)
+    ratios = []
+    for i in CORPUS_SAMPLE:
+        name, data = corpus[i]
+        text = Scenario.from_dict(data).to_json()
+        estimate = script.estimate(text)
+        measured = script.measure(text)["measured"]
+        ratios.append((name, round(estimate / measured, 3)))
+    assert all(1 / 4 <= r <= 4 for _, r in ratios), ratios

@@ -5,6 +5,7 @@ and ground truth with the flow's own counters."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -193,3 +194,34 @@ def test_cli_plot_of_a_scenario_writes_csvs_and_pictures(
     assert {"result.json", "flows.csv", "tsg_flow0.png", "queue.png"} <= set(names)
     r = run_cli(["plot", str(tmp_path / "nowhere")], cli_env)
     assert r.returncode == 2 and r.stderr.startswith("error: ")
+
+
+def test_cli_run_plot_json_draws_and_keeps_stdout_json(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    """`run --plot --json` printed the JSON and drew nothing: it draws now,
+    and says what it wrote on stderr (stdout is the JSON alone)."""
+    (tmp_path / "busy.toml").write_text(BUSY, encoding="utf-8")
+    out = tmp_path / "out"
+    r = run_cli(["run", "busy.toml", "--plot", "--json", "--out", str(out)], cli_env, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["flows"][0]["flow"] == 0
+    for name in ("tsg_flow0.png", "cwnd_flow0.png", "rtt_flow0.png", "queue.png"):
+        assert (out / name).is_file(), name
+        assert f"wrote {out / name}" in r.stderr
+
+
+def test_cli_run_force_leaves_no_picture_of_the_run_it_replaces(
+    tmp_path: Path, cli_env: dict[str, str], small_toml: Path
+) -> None:
+    """`run --out X --force` over another run's folder removed its CSVs but
+    left its pictures (`--plot`), stale beside the new result."""
+    (tmp_path / "busy.toml").write_text(BUSY, encoding="utf-8")
+    out = tmp_path / "out"
+    r = run_cli(["run", "busy.toml", "--plot", "--out", str(out)], cli_env, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (out / "queue.png").is_file()
+    r = run_cli(["run", str(small_toml), "--out", str(out), "--force"], cli_env, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert sorted(p.name for p in out.glob("*.png")) == []
+    assert json.loads((out / "result.json").read_text())["scenario"] != "busy"

@@ -27,10 +27,12 @@ from reorderlab.store import (
     StoreBusyError,
     journal_path,
     lock_path,
+    read_journal,
     wait_for_background_closes,
 )
 
 from .conftest import ROOT, SMALL_TOML
+from .test_store_robust import real_run
 
 #: A sweep in a child process that pauses after ``pause_after`` durable
 #: runs (``on_run``: journaled) until the file ``go`` exists, then goes on;
@@ -107,11 +109,18 @@ def db_keys(path: Path) -> list[str]:
         con.close()
 
 
+@pytest.mark.parametrize("removed", [(".lock",), (".lock", ".journal")], ids=["lock", "both"])
 @pytest.mark.parametrize("existing", [False, True], ids=["new-store", "existing-store"])
-def test_a_deleted_lock_file_lets_no_second_writer_in(tmp_path: Path, existing: bool) -> None:
-    """Delete the lock file mid-sweep, start second writers (the Python
-    API and the command line): each is refused; the first sweep ends and
-    every run it reported stored is in the store, once."""
+def test_a_deleted_lock_file_lets_no_second_writer_in(
+    tmp_path: Path, existing: bool, removed: tuple[str, ...]
+) -> None:
+    """Delete the lock file (and the journal) mid-sweep, start second
+    writers (the Python API and the command line): each is refused; the
+    first sweep ends and every run it reported stored is in the store,
+    once. Deleting both of a new store, before its DuckDB file was
+    created, let the second writer in (the first then stopped "in use by
+    another process" and the runs it had journaled were lost): the lock
+    on the store file itself refuses it now."""
     store = tmp_path / "s.duckdb"
     if existing:  # a store with a run in it: the sweep opens it (Store), not NewStore
         rl.sweep(rl.Scenario.from_toml(SMALL_TOML), seeds=[99], workers=1, store=store)
@@ -121,7 +130,10 @@ def test_a_deleted_lock_file_lets_no_second_writer_in(tmp_path: Path, existing: 
     with paused_sweep(store, go, seeds=seeds, pause_after=5) as first:
         lines = read_until(first, "paused")
         assert journal_path(store).stat().st_size > 0  # its runs wait in the journal
-        lock_path(store).unlink()
+        if not existing:  # its DuckDB file is not made yet (the first flush is far)
+            assert not store.exists() or store.stat().st_size == 0
+        for suffix in removed:
+            Path(f"{store}{suffix}").unlink()
         with pytest.raises(StoreBusyError, match=r"in use by another process"):
             Store(store)
         with pytest.raises(StoreBusyError, match=r"in use by another process"):
@@ -148,6 +160,7 @@ def test_a_deleted_lock_file_lets_no_second_writer_in(tmp_path: Path, existing: 
     assert len(keys) == len(set(keys)) == 3 * seeds + existing
     assert set(reported) <= set(keys)
     assert not journal_path(store).exists()  # moved in; the empty journal removed
+    assert not Path(f"{store}.create").exists()
 
 
 def test_the_journal_is_locked_while_a_store_is_open_and_removed_after(tmp_path: Path) -> None:
@@ -169,3 +182,78 @@ def test_the_journal_is_locked_while_a_store_is_open_and_removed_after(tmp_path:
     assert not journal_path(store).exists()
     with Store(store) as again:  # free again
         assert len(again) == 0
+
+
+def test_a_journal_removed_mid_sweep_is_made_again_with_every_run_it_held(
+    tmp_path: Path,
+) -> None:
+    """Deleting the journal while a writer has runs in it (not yet moved
+    into DuckDB) deleted those runs for a writer killed before its next
+    flush. The writer looks at the journal before each append: removed, it
+    is made again (locked) with every run it held, then the new ones: the
+    file a kill would leave holds them all, and it still refuses a second
+    writer."""
+    store = tmp_path / "s.duckdb"
+    with Store(store, flush_interval=1e9, flush_rows=10**9) as st:
+        st.put_many([real_run(1), real_run(2)])
+        journal_path(store).unlink()
+        lock_path(store).unlink()
+        st.put_many([real_run(3)])
+        rows, ignored = read_journal(journal_path(store))  # what a kill -9 now leaves
+        assert ignored == 0
+        assert sorted(r[0] for r in rows) == sorted(real_run(s).key for s in (1, 2, 3))
+        child = subprocess.run(  # (a Store of this process would share the hold)
+            [sys.executable, "-c", f"from reorderlab.store import Store\nStore({str(store)!r})"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert child.returncode != 0 and "StoreBusyError" in child.stderr, child.stderr
+        st.put_many([real_run(4)])  # appended to the new journal (nothing twice)
+        assert len(read_journal(journal_path(store))[0]) == 4
+        assert journal_path(store).read_bytes().count(b"\n") == 4
+    assert len(db_keys(store)) == 4
+    assert not journal_path(store).exists()
+
+
+def test_a_new_store_being_written_is_busy_to_check_and_absent_to_readers(
+    tmp_path: Path,
+) -> None:
+    """While a sweep journals the first runs of a new store, its file is
+    the empty one the writer locks: `store check` says it is in use (not
+    "empty", not damaged), a reader finds no store yet, and `store repair`
+    is refused; once the writer is gone, the empty file is made a store."""
+    store = tmp_path / "s.duckdb"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time\nfrom reorderlab.store import NewStore\n"
+            f"new = NewStore({str(store)!r})\nprint('ready', flush=True)\ntime.sleep(120)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "ready\n"
+        assert store.stat().st_size == 0
+        for command in ("check", "repair"):
+            proc = subprocess.run(
+                [sys.executable, "-m", "reorderlab", "store", command, str(store)],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert proc.returncode == 2, (command, proc.stdout, proc.stderr)
+            assert proc.stderr.count("\n") == 1 and "in use by another process" in proc.stderr
+            assert "damaged" not in proc.stderr
+        with pytest.raises(FileNotFoundError, match="does not exist"):
+            Store(store, read_only=True)
+    finally:
+        holder.kill()
+        holder.wait(timeout=60)
+    assert store.stat().st_size == 0  # (left by the killed writer)
+    with Store(store) as st:
+        assert len(st) == 0
+    with Store(store, read_only=True) as st:
+        assert len(st) == 0

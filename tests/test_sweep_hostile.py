@@ -17,7 +17,7 @@ import reorderlab as rl
 from reorderlab.errors import MAX_LINE, one_line
 from reorderlab.scenario import ScenarioError
 from reorderlab.sweep import SweepFile
-from reorderlab.sweep.file import MAX_NAME, check_name
+from reorderlab.sweep.file import MAX_NAME, MAX_NAME_BYTES, check_name, make_name
 
 from .conftest import SMALL_TOML, small_scenario
 
@@ -214,3 +214,29 @@ def test_compare_and_scenarios_refuse_what_is_no_name_naming_the_field() -> None
         rl.Scenario.from_dict({**sc.to_dict(), "name": "x\ud800"})
     with pytest.raises(ValueError, match=r"^workers: must be at most 1024 .*got 10000$"):
         rl.sweep(sc, seeds=1, store=None, workers=10_000)
+
+
+def test_names_of_wide_letters_fit_a_file_name(tmp_path: Path) -> None:
+    """A name of 100 letters of 3 bytes (300 bytes in UTF-8) passed as a
+    sweep's name, and a scenario named with 200 letters of 2 bytes made
+    `compare` fail ("File name too long"): a file name has at most 255
+    bytes. A sweep's name is refused naming the bytes; `compare`'s folder
+    is cut to fit."""
+    with pytest.raises(ScenarioError, match=r"^name: must be at most 200 bytes in UTF-8, got 300"):
+        check_name("中" * 100)
+    assert check_name("é" * 100) == "é" * 100  # (200 bytes)
+    assert len(make_name("中" * 100, "x").encode()) <= MAX_NAME_BYTES
+    assert make_name("../..", "x") == "x" and make_name("a/b", "x") == "a-b"
+    text = SMALL_TOML.replace('name = "small"', 'name = "' + "é" * 200 + '"')
+    (tmp_path / "wide.toml").write_text(text)
+    args = ["compare", "wide.toml", "--seeds", "1", "--variants", "SACK,Reno", "--no-cache"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "reorderlab", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (folder,) = [p for p in (tmp_path / "results" / "compare").iterdir() if p.name != "latest"]
+    assert folder.name.startswith("é" * 100) and len(folder.name.encode()) <= 255

@@ -57,6 +57,7 @@ from reorderlab.scenario import (
     known_names,
 )
 from reorderlab.sweep import DEFAULT, seeds_list, sweep
+from reorderlab.sweep.file import make_name
 
 __all__ = [
     "LEAGUE_COLUMNS",
@@ -279,9 +280,11 @@ def folder_name(table: pd.DataFrame) -> str:
     """``SCENARIO-HASH``: one folder per compare run, the hash of its
     scenario, variants and options (:func:`_identity`)."""
     name = str(table.attrs.get("scenario", "scenario"))
-    safe = "".join(c if c.isalnum() or c in "._-" else "-" for c in name).strip(".-")
+    # a name, not a path, and short enough for a file name (a scenario
+    # named with 200 letters of 2 bytes: "File name too long")
+    safe = make_name(name, "scenario").rstrip(".-") or "scenario"
     ident = str(table.attrs.get("identity", ""))
-    return f"{safe or 'scenario'}-{ident}" if ident else safe or "scenario"
+    return f"{safe}-{ident}" if ident else safe
 
 
 def link_latest(folder: Path) -> Path | None:

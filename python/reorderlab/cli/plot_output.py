@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TextIO
 
 from reorderlab.cli.common import fail
 from reorderlab.runner import Result
@@ -26,9 +27,12 @@ def window_of(text: str | None) -> tuple[float, float] | None:
     return lo, hi
 
 
-def plot_result(result: Result, out: Path, a: argparse.Namespace) -> None:
+def plot_result(
+    result: Result, out: Path, a: argparse.Namespace, *, log: TextIO | None = None
+) -> None:
     """Write the pictures ``a`` asks for of ``result`` into ``out``; print
-    what was written and what the run has no data for."""
+    what was written and what the run has no data for (on ``log``,
+    default standard output)."""
     from reorderlab.runplots import KINDS, NoDataError, write_plots
 
     kinds = KINDS if a.kind is None else (a.kind,)
@@ -41,8 +45,8 @@ def plot_result(result: Result, out: Path, a: argparse.Namespace) -> None:
     except KeyError as exc:
         fail(f"--flow: {exc.args[0]}", 2)
     for path in written:
-        print(f"wrote {path}")
+        print(f"wrote {path}", file=log)
     for why in missing:
-        print(f"not drawn: {why}")
+        print(f"not drawn: {why}", file=log)
     if not written:
         fail("nothing to draw: the run recorded no trace and no series", 2)

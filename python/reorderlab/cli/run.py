@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from reorderlab.cli import output as show
 from reorderlab.cli.check import warn
 from reorderlab.cli.common import core_failure, errors, fail
 from reorderlab.pcap import tap_spec
+from reorderlab.runner import Result
 from reorderlab.runner import run as run_scenario
 from reorderlab.scenario import Scenario, load_scenario
 
@@ -45,8 +47,9 @@ def cmd_run(a: argparse.Namespace) -> None:
             from reorderlab.runplots import with_plot_recording
 
             sc = with_plot_recording(sc)
-            if a.out is None:
+            if a.out is None:  # (its own folder: another run's files there are replaced)
                 a.out = Path("results") / "plots" / Path(a.scenario).stem
+                prepare_out(a.out, sc.name, sc.seed if a.seed is None else a.seed, True)
         st = open_store(a.store, a.no_cache)
         try:
             try:
@@ -67,6 +70,8 @@ def cmd_run(a: argparse.Namespace) -> None:
                 raise
     if a.json:
         print(result.to_json(indent=2))
+        if a.plot:  # (what was written on stderr: stdout is the JSON alone)
+            _plot(result, a.out, sys.stderr)
         return
     con = show.console()
     con.print(show.flow_table(result))
@@ -80,14 +85,30 @@ def cmd_run(a: argparse.Namespace) -> None:
     if a.out is not None:
         con.print(f"wrote {a.out}/")
     if a.plot:
-        from reorderlab.cli.plot_output import plot_result
-
-        with errors():
-            plot_result(result, a.out, argparse.Namespace(flow=0, kind=None, window=None))
+        _plot(result, a.out, sys.stdout)
 
 
-#: What ``run --out`` writes into its folder (``Result.save`` and the captures).
-OUTPUTS = ("result.json", "flows.csv", "links.csv", "series_flow*.csv", "*.pcap")
+def _plot(result: Result, out: Path, log: TextIO) -> None:
+    """``--plot``: every picture of flow 0 into ``out``, what was written said on ``log``."""
+    from reorderlab.cli.plot_output import plot_result
+
+    with errors():
+        plot_result(result, out, argparse.Namespace(flow=0, kind=None, window=None), log=log)
+
+
+#: What ``run --out`` writes into its folder (``Result.save``, the captures
+#: and ``--plot``'s pictures, :func:`reorderlab.runplots.files.file_name`).
+OUTPUTS = (
+    "result.json",
+    "flows.csv",
+    "links.csv",
+    "series_flow*.csv",
+    "*.pcap",
+    "tsg_flow*.png",
+    "cwnd_flow*.png",
+    "rtt_flow*.png",
+    "queue.png",
+)
 
 
 def prepare_out(out: Path, name: str, seed: int, force: bool) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import duckdb
 
 from reorderlab.store import db
+from reorderlab.store.lock import WriterLock
 from reorderlab.store.paths import move_aside
 
 __all__ = ["has_runs", "recreate"]
@@ -37,13 +38,15 @@ def _opens(path: Path) -> bool:
     return True
 
 
-def recreate(path: Path, journal: Path) -> None:
+def recreate(path: Path, journal: Path, lock: WriterLock) -> None:
     """A store file at ``path`` whose creation was cut short cannot hold a
     run: with runs in its ``journal`` (a sweep into a new store journals
-    them first), it is set aside (``STORE.damaged``; removed if empty), so
-    that the open creates it again and moves the journal's runs in. One
-    line says so. (Without runs in the journal, opening it says what it
-    is.) Called with the store's writer lock held."""
+    them first), it is to be created again (``lock.fresh``: the open
+    creates it and moves the journal's runs in); a file with DuckDB's
+    headers is kept as ``STORE.damaged``. One line says so. (Without runs
+    in the journal, opening it says what it is.) Called with the store's
+    writer ``lock`` held. An empty file that this writer made to lock
+    (:mod:`.lock`) is no store cut short: nothing is said."""
     try:
         size = path.stat().st_size
     except FileNotFoundError:
@@ -53,12 +56,14 @@ def recreate(path: Path, journal: Path) -> None:
     if size > 0 and (not db.is_duckdb_file(path) or _opens(path)):
         return  # someone else's file (refused as it opens), or a healthy store
     if size == 0:
-        path.unlink()
+        if lock.made:
+            return
         what = "empty"
     else:
-        what = f"unreadable ({size} bytes), kept as {move_aside(path)}"
+        what = f"unreadable ({size} bytes), kept as {move_aside(path, keep=True)}"
+        lock.fresh = True
     _log.warning(
-        "results store %s: the file was %s, its creation cut short (a full disk?): "
+        "results store %s: the file was %s, its creation cut short (a full disk, a kill?): "
         "created it again from its journal",
         path,
         what,

@@ -24,14 +24,17 @@ import contextlib
 import logging
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
 
 from reorderlab.errors import StoreBusyError, StoreDamagedError, StoreError
 from reorderlab.store import failures
-from reorderlab.store.paths import check_file
+from reorderlab.store.paths import check_file, sibling
 from reorderlab.store.rows import COLUMNS, Row
+
+if TYPE_CHECKING:
+    from reorderlab.store.lock import WriterLock
 
 __all__ = [
     "CHECKPOINT_THRESHOLD",
@@ -40,6 +43,7 @@ __all__ = [
     "RUNS_TABLE",
     "check_size",
     "connect",
+    "create_beside",
     "create_or_migrate",
     "damage_guard",
     "damaged",
@@ -214,6 +218,32 @@ def connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         con.close()
         raise
     return con
+
+
+def create_beside(path: Path, real: Path, lock: WriterLock) -> duckdb.DuckDBPyConnection:
+    """Create the store's DuckDB file (``path``; its real path ``real``)
+    beside the file its writer has locked there (empty, or set aside as
+    damaged), then rename it over that file, locked before the rename
+    (:meth:`WriterLock.adopt`): no instant leaves the path unlocked to a
+    second writer. Connect to it."""
+    tmp = sibling(real, ".create")
+    with write_guard(path, tmp):
+        tmp.unlink(missing_ok=True)  # (left by a kill: nothing but the schema)
+        sibling(tmp, ".wal").unlink(missing_ok=True)
+        con = connect(tmp, read_only=False)
+        try:
+            with damage_guard(path):
+                create_or_migrate(con, tmp)
+        finally:
+            con.close()
+        lock.adopt(tmp)
+        done = False
+        try:
+            tmp.replace(real)
+            done = True
+        finally:
+            lock.adopted(done)
+    return connect(path, read_only=False)
 
 
 def smallest_whole_size(con: duckdb.DuckDBPyConnection) -> int | None:

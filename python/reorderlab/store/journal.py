@@ -19,7 +19,7 @@ import base64
 import os
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +154,9 @@ class Journal:
         self.refs = 0
         self.torn = False  # a write was cut short: start the next one on a new line
         self.recheck = False
+        #: locks a journal made again at ``path`` (the writer's lock on the
+        #: journal, :meth:`reorderlab.store.lock.WriterLock.relock_journal`)
+        self.relock: Callable[[], None] | None = None
 
     def append(self, rows: list[Row]) -> None:
         """Write ``rows`` to the journal (one system call), then mark them pending."""
@@ -163,9 +166,13 @@ class Journal:
         if self.torn:
             data = b"\n" + data  # ends the cut-short line; replay ignores it
         try:
+            if self.fd is not None and not self._in_place():
+                data = self._made_again() + data
             if self.fd is None:
                 # Created by the writer's lock, which holds it (no O_CREAT:
                 # a journal removed meanwhile is not made again unlocked).
+                if self.relock is not None:
+                    self.relock()  # (one removed meanwhile is made again, locked)
                 self.fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
             self.torn = True
             view = memoryview(data)
@@ -184,6 +191,28 @@ class Journal:
         self.pending_bytes += len(data)
         for r in rows:
             self.pending[r[0]] = r
+
+    def _in_place(self) -> bool:
+        """Is the file this writes to still the journal at ``path``?"""
+        assert self.fd is not None
+        try:
+            return os.path.samestat(os.fstat(self.fd), self.path.stat())
+        except FileNotFoundError:
+            return False
+
+    def _made_again(self) -> bytes:
+        """The journal was removed (or replaced) while the store is open:
+        the runs it held would be lost with this process. It is made again
+        at ``path``, locked (``relock``, as the file is opened next), and
+        every run it held (all pending) written to it first: the lines
+        returned. Durable again."""
+        if self.relock is None:
+            raise FileNotFoundError(self.path)
+        assert self.fd is not None
+        os.close(self.fd)
+        self.fd = None
+        self.torn = False
+        return b"".join(encode(r) for r in self.pending.values())
 
     def unseen(self, rows: Iterable[StoreRow]) -> list[Row]:
         """The runs of ``rows`` not pending here yet, packed as they are

@@ -55,9 +55,11 @@ class NewStore:
         except BaseException:
             registry.release_lock(self._real)
             raise
-        if self.path.exists():
+        if not registry.lock_of(self._real).fresh:
             # Created by another process between the caller's look and the
             # lock: its runs may include some of ours; the flush skips them.
+            # (Else the file is the empty one the lock made, or a new
+            # store's left so: :mod:`.lock`.)
             self._journal.recheck = True
         self._store: Store | None = None
         self._error: BaseException | None = None

@@ -8,6 +8,8 @@ DuckDB file itself and, beside it, files of the same name with a suffix:
 * ``STORE.lock``: held by the one process that writes (:mod:`.lock`);
 * ``STORE.wal``: DuckDB's own write-ahead log;
 * ``STORE.compact``: a compaction's new file, until it replaces the store;
+* ``STORE.create``: a new store's DuckDB file, until it replaces the empty
+  file its writer locked (:mod:`.lock`);
 * ``STORE.damaged``: what a repair set aside.
 
 Every module of the store names these files through this one, so that a
@@ -83,7 +85,16 @@ def lock_path(path: str | Path) -> Path:
 
 
 #: The files beside a store that are checked with it (:func:`check_files`).
-_SIBLINGS = (".journal", ".journal.bad", ".lock", ".wal", ".compact", ".compact.wal")
+_SIBLINGS = (
+    ".journal",
+    ".journal.bad",
+    ".lock",
+    ".wal",
+    ".compact",
+    ".compact.wal",
+    ".create",
+    ".create.wal",
+)
 
 
 def check_file(path: str | Path, store: str | Path | None = None) -> bool:
@@ -126,16 +137,26 @@ def check_files(path: str | Path) -> bool:
     return exists
 
 
-def move_aside(path: Path) -> Path:
+def move_aside(path: Path, *, keep: bool = False) -> Path:
     """Rename a damaged store file (and its DuckDB write-ahead log) out of the
-    way: ``STORE.damaged`` (``.damaged2``, ... if taken); its new name."""
+    way: ``STORE.damaged`` (``.damaged2``, ... if taken); its new name.
+    ``keep``: the file stays at ``path`` too (a second link: the writer's
+    lock on it holds until a new store is renamed over it, see
+    :meth:`reorderlab.store.lock.WriterLock.adopt`), where the file system
+    can link files."""
     aside = sibling(path, ".damaged")
     n = 1
     while aside.exists():
         n += 1
         aside = sibling(path, f".damaged{n}")
     try:
-        path.rename(aside)
+        if keep:
+            try:
+                os.link(path, aside)
+            except OSError:  # no hard links here: renamed
+                path.rename(aside)
+        else:
+            path.rename(aside)
         wal = sibling(path, ".wal")
         if wal.exists():
             wal.rename(sibling(aside, ".wal"))

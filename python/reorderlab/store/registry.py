@@ -31,7 +31,9 @@ __all__ = [
     "acquire_lock",
     "add_open",
     "discard_open",
+    "holds",
     "in_background",
+    "lock_of",
     "release_journal",
     "release_lock",
     "wait_for_background",
@@ -69,6 +71,9 @@ def acquire_journal(real: str, on_new: Callable[[], None]) -> Journal:
         if journal is None:
             on_new()
             journal = Journal(journal_path(real))
+            lock = _LOCKS.get(real)
+            if lock is not None:  # (held first by every writer)
+                journal.relock = lock.relock_journal
             _JOURNALS[real] = journal
         journal.refs += 1
     return journal
@@ -96,6 +101,19 @@ def acquire_lock(real: str, shown: Path) -> None:
             lock.take(shown)
             _LOCKS[real] = lock
         lock.refs += 1
+
+
+def holds(real: str) -> bool:
+    """Does this process hold the writer's lock of the store at ``real``?"""
+    with _LOCK:
+        return real in _LOCKS
+
+
+def lock_of(real: str) -> WriterLock:
+    """This process's hold on the writer's lock of the store at real path
+    ``real`` (taken by :func:`acquire_lock`)."""
+    with _LOCK:
+        return _LOCKS[real]
 
 
 def release_lock(real: str) -> None:

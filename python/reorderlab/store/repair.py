@@ -21,6 +21,7 @@ being written by another process is "busy", not damaged.
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -153,6 +154,11 @@ def check_store(path: str | Path) -> StoreReport:
         return report
     report.size = report.path.stat().st_size
     if report.size == 0:
+        if not registry.holds(os.path.realpath(report.path)) and _locked_elsewhere(report.path):
+            raise StoreBusyError(
+                f"results store {report.path} is in use by another process (it is being "
+                "created): check it when that is done"
+            )
         report.unopenable = "the file is empty"
         return report
     try:
@@ -171,6 +177,23 @@ def check_store(path: str | Path) -> StoreReport:
     finally:
         con.close()
     return report
+
+
+def _locked_elsewhere(path: Path) -> bool:
+    """Does another process hold the writer's lock on the store file
+    (:mod:`reorderlab.store.lock`: an empty file is a new store's, locked
+    until its DuckDB file replaces it)?"""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def _refuse_what_is_no_store(path: Path) -> bool:
@@ -220,16 +243,23 @@ def repair_store(path: str | Path) -> StoreReport:
     real = os.path.realpath(p)
     registry.acquire_lock(real, p)
     try:
-        report = check_store(p)
+        lock = registry.lock_of(real)
+        if lock.made:  # (made empty by the lock: there was no store file)
+            report = StoreReport(p, exists=False)
+            _check_journal(report)
+        else:
+            report = check_store(p)
         if report.healthy and report.exists:
             report.notes.append("nothing to repair")
             return report
         rows = _readable_rows(p, report) if report.exists else []
         if report.exists and report.size == 0:
-            p.unlink()  # nothing to keep
-            report.notes.append("the empty file is removed")
+            # nothing to keep: the new store replaces it (lock.fresh)
+            report.notes.append("the empty file is replaced")
         elif report.exists:
-            aside = move_aside(p)
+            # (a second link: the path stays locked until the new store replaces it)
+            aside = move_aside(p, keep=True)
+            lock.fresh = True
             report.notes.append(f"the damaged file is kept as {aside}")
         with Store(p) as store:  # a new file; replays (and checks) the journal
             store.insert_stored(rows)

@@ -104,6 +104,8 @@ class Store:
         # (a sweep's new store may be being created, a store closed)
         registry.wait_for_background(self._real)
         exists = check_files(self.path)  # regular files, or refused on one line
+        if exists and self.path.stat().st_size == 0:
+            exists = False  # a new store's empty file, locked by its writer (:mod:`.lock`)
         if read_only and not exists:
             if has_runs(journal_path(self._real)):
                 raise FileNotFoundError(
@@ -132,10 +134,17 @@ class Store:
         """Connect; check the file's size and layout (migrate it when
         writable); attach the journal. A new store whose creation was cut
         short (:func:`.cutshort.recreate`) is created again first."""
-        if not read_only:
-            recreate(self.path, self.journal_path)
         existed = self.path.exists() and self.path.stat().st_size > 0
-        self._conn = db.connect(self.path, read_only)
+        if read_only:
+            self._conn = db.connect(self.path, read_only)
+        else:
+            lock = registry.lock_of(self._real)
+            recreate(self.path, self.journal_path, lock)
+            if lock.fresh:
+                existed = False
+                self._conn = db.create_beside(self.path, Path(self._real), lock)
+            else:
+                self._conn = db.connect(self.path, read_only)
         with self._damage_guard():
             if existed:
                 db.check_size(self._conn, self.path)
@@ -284,9 +293,16 @@ class Store:
             tmp = compaction.write_copy(self._con, self.path)
         con, self._conn = self._con, None
         con.close()
+        lock = registry.lock_of(self._real)
         try:
             with db.write_guard(self.path, tmp):
-                tmp.replace(self.path)
+                lock.adopt(tmp)  # the store's path stays locked (:mod:`.lock`)
+                done = False
+                try:
+                    tmp.replace(self.path)
+                    done = True
+                finally:
+                    lock.adopted(done)
         finally:
             self._conn = db.connect(self.path, read_only=False)
         return before, self.path.stat().st_size

@@ -13,11 +13,14 @@ from reorderlab.scenario import FieldError, Scenario, ScenarioError, load_scenar
 from reorderlab.sweep.grid import Grid, seeds_list
 from reorderlab.textfile import TextFileError, check_regular, read_text
 
-__all__ = ["MAX_NAME", "SweepFile", "check_name"]
+__all__ = ["MAX_NAME", "MAX_NAME_BYTES", "SweepFile", "check_name", "make_name"]
 
 #: The longest name: it becomes a file name (``results/sweeps/NAME.csv``),
 #: which most file systems bound at 255 bytes.
 MAX_NAME = 100
+#: ... and in bytes (UTF-8): 100 letters of 3 bytes made a name of 300
+#: bytes, which no file could be named ("File name too long").
+MAX_NAME_BYTES = 200
 #: What a name may hold: letters, digits, ``_ - . + = ,`` and spaces, not
 #: starting with a dot.
 _NAME = re.compile(r"[^\W][\w\-.+=, ]*")
@@ -37,6 +40,10 @@ def check_name(name: Any, field_name: str = "name") -> str:
     if len(name) > MAX_NAME:
         message = f"must be at most {MAX_NAME} characters, got {len(name)} ({shown})"
         raise ScenarioError([FieldError(field_name, message)])
+    size = len(name.encode("utf-8", "replace"))
+    if size > MAX_NAME_BYTES:
+        message = f"must be at most {MAX_NAME_BYTES} bytes in UTF-8, got {size} ({shown})"
+        raise ScenarioError([FieldError(field_name, message)])
     if _NAME.fullmatch(name) is None or name.strip() != name:
         message = (
             f"must be a file name: letters, digits, spaces and _-.+=, not starting with "
@@ -52,11 +59,21 @@ def _shown(text: str, limit: int = 80) -> str:
     return one_line(text, limit)
 
 
+def make_name(text: str, default: str) -> str:
+    """``text`` made a name :func:`check_name` accepts: every character
+    but letters, digits and ``_-.+=,`` a ``-``, no leading dot or ``-``,
+    cut to :data:`MAX_NAME` characters and :data:`MAX_NAME_BYTES` bytes;
+    ``default`` if nothing is left."""
+    safe = re.sub(r"[^\w\-.+=,]", "-", text).lstrip(".-")[:MAX_NAME]
+    while len(safe.encode("utf-8", "replace")) > MAX_NAME_BYTES:
+        safe = safe[:-1]
+    return safe or default
+
+
 def _default_name(path: Path) -> str:
     """The name of a sweep file that gives none: its file name's stem,
     made a valid name (``.x.toml`` -> ``x``)."""
-    safe = re.sub(r"[^\w\-.+=,]", "-", path.stem).lstrip(".-")[:MAX_NAME]
-    return safe or "sweep"
+    return make_name(path.stem, "sweep")
 
 
 def _check_readable(path: Path, where: str = "") -> None:
