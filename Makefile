@@ -73,7 +73,8 @@ bench-sweep: install
 	$(PY) -m reorderlab bench --sweep
 
 # The fuzzing campaign (issue 25; docs/limits.md): 10^6 random ACK sequences
-# per sender variant (crates/reorderlab/tests/sender_fuzz.rs, with overflow
+# per sender variant (crates/reorderlab/tests/sender_fuzz.rs; QUIC variants:
+# tests/quic_fuzz.rs, per variant and controller; with overflow
 # checks), then 10^4 scenarios, half valid and half with one absurd field
 # (tests/test_properties.py). `make test` runs a short fixed-seed budget of
 # both. FUZZ_CASES / PROPERTY_EXAMPLES / FUZZ_SEED change the budget.
@@ -83,6 +84,8 @@ FUZZ_SEED ?= 1
 fuzz: install
 	REORDERLAB_FUZZ_CASES=$(FUZZ_CASES) REORDERLAB_FUZZ_SEED=$(FUZZ_SEED) \
 		cargo test -p reorderlab --test sender_fuzz -- --nocapture
+	REORDERLAB_QUIC_FUZZ_CASES=$(FUZZ_CASES) REORDERLAB_FUZZ_SEED=$(FUZZ_SEED) \
+		cargo test -p reorderlab --test quic_fuzz -- --nocapture
 	REORDERLAB_PROPERTY_EXAMPLES=$(PROPERTY_EXAMPLES) $(VENV)/bin/pytest -q -s tests/test_properties.py
 
 clean:

@@ -164,6 +164,14 @@ def impairment(link: str) -> st.SearchStrategy[dict[str, Any]]:
         st.fixed_dictionaries(
             {"kind": st.just("positioned"), "flow": st.just(0), "segments": st.just([3, 4])}
         ),
+        st.fixed_dictionaries(
+            {
+                "kind": st.just("netem"),
+                "delay": st.floats(1e-4, 0.02),
+                "reorder": st.floats(0.0, 1.0),
+                "correlation": st.floats(0.0, 0.9),
+            }
+        ),
     ]
     return st.one_of(kinds).map(lambda d: {**d, "link": link})
 
@@ -200,7 +208,9 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
             "segments": draw(st.sampled_from([0, 0, 5, 50, 500])),
         }
         if draw(st.booleans()):
-            flow["tcp"] = {"max_window": draw(st.integers(2, 200)), "syn": draw(st.booleans())}
+            # a QUIC flow has no SYN (docs/quic.md): refused, so not "valid"
+            syn = draw(st.booleans()) and not str(flow["variant"]).startswith("QUIC")
+            flow["tcp"] = {"max_window": draw(st.integers(2, 200)), "syn": syn}
         flows.append(flow)
     data: dict[str, Any] = {
         "duration": draw(st.floats(0.6, 2.0)),

@@ -561,6 +561,34 @@ class ReorderImpairment(Model):
     anchor: ReorderAnchor | None = None
 
 
+class NetemImpairment(Model):
+    """Linux netem's `delay D reorder P% C%` (`sch_netem.c`): each packet leaves at once with
+    probability `reorder` (correlated by `correlation` as netem's `get_crandom`), else after
+    `delay`; those that leave at once overtake the delayed ones.
+    """
+
+    kind: Literal["netem"] = "netem"
+
+    #: Link name, e.g. `"R1->R2"`.
+    link: Name
+
+    #: Before the link's queue (`ingress`) or after transmission and propagation (`egress`);
+    #: none: `egress` for `arq` (as ns-2's link-layer error modules), `ingress` otherwise.
+    position: Position | None = None
+
+    #: netem's `delay D`.
+    delay: Annotated[Real, Range(gt=0, le=1000000000, unit="s")]
+
+    #: netem's `reorder P%`, as a fraction.
+    reorder: Annotated[Real, Range(ge=0, le=1)]
+
+    #: netem's reorder correlation `C%`, as a fraction.
+    correlation: Annotated[Real, Range(ge=0, lt=1)] = 0.0
+
+    #: Only data packets (true) or every packet (false, as netem).
+    data_only: Bool = False
+
+
 class ArqImpairment(Model):
     """Link-layer ARQ (the wwan paper): each attempt fails with probability `frame_error`; a
     failed frame is retransmitted one `link_rtt` later until it gets through (or
@@ -598,6 +626,7 @@ Impairment = Annotated[
     | PositionedImpairment
     | SwapImpairment
     | ReorderImpairment
+    | NetemImpairment
     | ArqImpairment,
     Field(discriminator="kind"),
 ]
@@ -766,6 +795,40 @@ class ReceiverSpec(Model):
     max_sack_blocks: Annotated[Int, Range(ge=1, le=4)] = 4
 
 
+class QuicSpec(Model):
+    """QUIC loss detection and ACK settings. `None` = the variant's default."""
+
+    #: kPacketThreshold (RFC 9002 Sec. 6.1.1: 3); a very large value (e.g. 4294967295) turns
+    #: packet-threshold detection off.
+    packet_threshold: Annotated[U64, Range(ge=1, unit="packets")] | None = None
+
+    #: kTimeThreshold as a multiple of max(smoothed_rtt, latest_rtt) (RFC 9002 Sec. 6.1.2:
+    #: 1.125).
+    time_threshold: Annotated[Real, Range(ge=1)] | None = None
+
+    #: The receiver's max_ack_delay (RFC 9000 Sec. 18.2: 0.025).
+    max_ack_delay: Annotated[Real, Range(ge=0, le=1000000000, unit="s")] | None = None
+
+    #: The receiver ACKs at least every this many ack-eliciting packets (RFC 9000 Sec. 13.2.2:
+    #: 2).
+    ack_eliciting_threshold: Annotated[Int, Range(ge=1, le=1000000)] | None = None
+
+    #: ACK ranges the receiver keeps and sends per ACK frame (64).
+    max_ack_ranges: Annotated[Int, Range(ge=1, le=4096)] | None = None
+
+    #: The receiver discards packets this many or more below the largest received as possible
+    #: duplicates (quinn issue 2710: 129); none: no window.
+    dedup_window: Annotated[U64, Range(ge=1, unit="packets")] | None = None
+
+    #: Undo the window reduction of a recovery period whose first lost packet is acknowledged
+    #: later (the variant's default).
+    undo: Bool | None = None
+
+    #: Pace at 1.25 cwnd / smoothed_rtt (RFC 9002 Sec. 7.7), or BBR's rate; none: the variant's
+    #: (off, BBR always paces).
+    pacing: Bool | None = None
+
+
 class FlowSpec(Model):
     """The transport and application of one flow."""
 
@@ -795,6 +858,10 @@ class FlowSpec(Model):
 
     #: Receiver ACK policy.
     receiver: ReceiverSpec = Field(default_factory=ReceiverSpec)
+
+    #: QUIC settings, for a flow with a QUIC variant (`reorderlab variants`); none: the
+    #: variant's.
+    quic: QuicSpec | None = None
 
 
 #: Kind of traffic generator.

@@ -118,13 +118,20 @@ def undisturbed(scenario: Scenario) -> Scenario:
     return Scenario.from_dict(data)
 
 
+def is_quic_variant(name: str) -> bool:
+    """A QUIC variant of the registry (``crates/reorderlab/src/quic/variants.rs``:
+    every name is ``QUIC`` or starts with ``QUIC-``)."""
+    return name == "QUIC" or name.startswith("QUIC-")
+
+
 def _pick_variants(variants: str | Sequence[str]) -> list[str]:
     """``"all"``, a comma-separated string or a list -> registry names
     (aliases resolved, duplicates dropped)."""
     known = known_names("variants")
     if isinstance(variants, str):
         if variants.strip().lower() == "all":
-            return list(known)
+            # the TCP senders: a QUIC variant (docs/quic.md) runs when named
+            return [v for v in known if not is_quic_variant(v)]
         variants = [v.strip() for v in variants.split(",") if v.strip()]
     elif isinstance(variants, bytes | Mapping) or not isinstance(variants, Iterable):
         message = (
@@ -190,8 +197,9 @@ def compare(
 ) -> pd.DataFrame:
     """The league table of ``variants`` on ``scenario`` (module docstring).
 
-    ``variants``: ``"all"`` (every registered variant), a comma-separated
-    string or a list of names. ``cc``: one congestion control for every
+    ``variants``: ``"all"`` (every registered TCP variant; a QUIC one runs
+    when named), a comma-separated string or a list of names. ``cc``: one
+    congestion control for every
     variant (default: each variant's paper's). ``seeds``: a count or a list.
     ``backend``, ``address``, ``workers``, ``store`` and ``progress`` are
     :func:`reorderlab.sweep`'s (the default store caches every run; None

@@ -20,6 +20,7 @@ pub fn bench_names() -> Vec<&'static str> {
         "ref-gigabit-rack",
         "ref-gigabit-linux",
         "ref-gigabit-bbr",
+        "ref-gigabit-quic",
         "ref-tcppr-http",
         "ref-highspeed",
         "ref-highspeed-rack",
@@ -37,6 +38,7 @@ fn flow(src: &str, dst: &str, tcp: TcpSpec) -> FlowSpec {
         segments: 0,
         tcp,
         receiver: Default::default(),
+        quic: None,
     }
 }
 
@@ -178,6 +180,17 @@ pub fn ref_gigabit_bbr() -> Scenario {
     let mut sc = gigabit_with("ref-gigabit-bbr", "Linux");
     for f in &mut sc.flows {
         f.cc = "bbr".into();
+    }
+    sc
+}
+
+/// [`ref_gigabit`] over QUIC (RFC 9002, NewReno; issue 38: ACK frames
+/// with ranges, loss detection by packet and time threshold): its cost per
+/// event compares with `ref-gigabit`'s.
+pub fn ref_gigabit_quic() -> Scenario {
+    let mut sc = gigabit_with("ref-gigabit-quic", "QUIC");
+    for f in &mut sc.flows {
+        f.tcp.max_window = None;
     }
     sc
 }
@@ -380,6 +393,7 @@ pub fn scenario(name: &str) -> Option<Scenario> {
         "ref-gigabit-rack" => Some(ref_gigabit_rack()),
         "ref-gigabit-linux" => Some(ref_gigabit_linux()),
         "ref-gigabit-bbr" => Some(ref_gigabit_bbr()),
+        "ref-gigabit-quic" => Some(ref_gigabit_quic()),
         "ref-tcppr-http" => Some(ref_tcppr_http()),
         "ref-highspeed" => Some(ref_highspeed()),
         "ref-highspeed-rack" => Some(ref_highspeed_rack()),

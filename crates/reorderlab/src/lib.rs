@@ -19,6 +19,7 @@ pub mod impair;
 pub mod metrics;
 pub mod net;
 pub mod num;
+pub mod quic;
 pub mod result_codec;
 pub mod sim;
 pub mod spec;
@@ -198,6 +199,14 @@ pub fn variants_json() -> String {
                 .collect(),
             paper_cc: Some(v.paper_cc),
         })
+        .chain(quic::variants::QUIC_VARIANTS.iter().map(|v| Described {
+            name: v.name,
+            description: v.description,
+            source: v.source,
+            aliases: Vec::new(),
+            // RFC 9002 Sec. 7's NewReno
+            paper_cc: Some("reno"),
+        }))
         .collect();
     serde_json::to_string(&v).expect("serialisable")
 }

@@ -104,6 +104,7 @@ impl Case {
             mss: cfg.mss,
             expected_segments: cfg.segments,
             measure_from: 0,
+            paws: cfg.linux.is_some() && cfg.undo_by_timestamps,
         };
         Case {
             rng,

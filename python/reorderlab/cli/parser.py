@@ -343,7 +343,7 @@ def _sweep_parsers(sub: Any) -> None:
     p.add_argument(
         "--variants",
         default="all",
-        help="'all' (every registered variant, the default) or names, comma-separated.",
+        help="'all' (every registered TCP variant, the default) or names, comma-separated.",
     )
     p.add_argument(
         "--cc", help="Congestion control for every variant (default: each one's paper's)."

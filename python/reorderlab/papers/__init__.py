@@ -46,6 +46,7 @@ PAPERS: dict[str, tuple[str, ...]] = {
     "validation": ("fig4",),
     "spraying": ("fct",),
     "bbr-reordering": ("chain", "state", "gigabit", "kernel"),
+    "quic-reordering": ("table2711",),
 }
 
 _REGISTRY: dict[str, dict[str, FigureRecipe]] = {}

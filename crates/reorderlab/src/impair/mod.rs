@@ -9,6 +9,7 @@
 
 mod arq;
 mod loss;
+mod netem;
 mod reorder;
 
 use std::cmp::Ordering;
@@ -18,6 +19,7 @@ use serde::Serialize;
 
 pub use arq::Arq;
 pub use loss::{BurstLoss, GilbertElliott, Positioned};
+pub use netem::{Crandom, Netem};
 pub use reorder::{ReorderGenerator, ReorderVerdict};
 
 use crate::engine::rng::Component;
@@ -104,6 +106,10 @@ enum Model {
         data_only: bool,
     },
     Arq(Arq),
+    Netem {
+        netem: Netem,
+        data_only: bool,
+    },
 }
 
 /// One impairment element on a link.
@@ -187,6 +193,15 @@ impl Element {
                     anchor.unwrap_or_default(),
                     &mut rng,
                 )),
+                data_only,
+            },
+            ImpairmentModel::Netem {
+                delay,
+                reorder,
+                correlation,
+                data_only,
+            } => Model::Netem {
+                netem: Netem::new(secs(delay), reorder, correlation, &mut rng),
                 data_only,
             },
             ImpairmentModel::Arq {
@@ -282,6 +297,14 @@ impl Element {
                     Verdict::Hold
                 } else {
                     Verdict::Pass
+                }
+            }
+            Model::Netem { netem, data_only } => {
+                if !applies(*data_only) || netem.at_once(&mut self.rng) {
+                    Verdict::Pass
+                } else {
+                    let release = now + netem.delay;
+                    return self.hold(pkt, release);
                 }
             }
             Model::Arq(arq) => match arq.release_time(now, self.held.is_empty(), &mut self.rng) {
@@ -398,6 +421,11 @@ pub const IMPAIRMENTS: &[ImpairmentInfo] = &[
         kind: "arq",
         description: "Link-layer ARQ: retry each failed frame one link RTT later, deliver in order or out of order (the wwan paper)",
         params: "frame_error in [0, 1); link_rtt (s); in_order = false; max_attempts (optional)",
+    },
+    ImpairmentInfo {
+        kind: "netem",
+        description: "Linux netem's `delay D reorder P% C%`: a packet leaves at once with (correlated) probability P, else after D",
+        params: "delay (s) > 0; reorder in [0, 1]; correlation in [0, 1) = 0; data_only = false",
     },
 ];
 

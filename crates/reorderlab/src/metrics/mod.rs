@@ -171,6 +171,10 @@ pub struct FlowResult {
     pub cwnd: f64,
     pub ssthresh: Option<f64>,
     pub max_cwnd: f64,
+    /// A QUIC flow's loss recovery counters (`crate::quic`); absent (not
+    /// written) for TCP.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quic: Option<crate::quic::QuicFlowResult>,
 }
 
 /// Per-link results.

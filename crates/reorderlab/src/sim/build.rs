@@ -34,11 +34,17 @@ pub(crate) fn receiver_config(
         mss: cfg.mss,
         expected_segments: cfg.segments,
         measure_from: 0,
+        // The Linux variants with timestamps (not Linux-classic) stand
+        // for a Linux peer: its receiver applies PAWS.
+        paws: cfg.linux.is_some() && cfg.undo_by_timestamps,
     }
 }
 
 /// One of the scenario's flows, not started yet.
 fn new_flow(i: u32, fs: &FlowSpec, nodes: &HashMap<String, u32>, warmup: Time) -> Flow {
+    if crate::spec::check_quic::is_quic(fs) {
+        return new_quic_flow(i, fs, nodes, warmup);
+    }
     let cfg = variants::resolve(&fs.variant, &fs.tcp, fs.segments).expect("validated variant");
     let cc = CongestionControl::by_name(&fs.cc).expect("validated cc");
     let (src, dst) = (nodes[&fs.src], nodes[&fs.dst]);
@@ -56,6 +62,34 @@ fn new_flow(i: u32, fs: &FlowSpec, nodes: &HashMap<String, u32>, warmup: Time) -
         warmup,
         None,
     )
+}
+
+/// A flow with a QUIC variant (`crate::quic`).
+fn new_quic_flow(i: u32, fs: &FlowSpec, nodes: &HashMap<String, u32>, warmup: Time) -> Flow {
+    let q = fs.quic.clone().unwrap_or_default();
+    let sizes = (fs.tcp.mss, fs.tcp.ack_size);
+    let cfg = crate::quic::variants::resolve(&fs.variant, &q, sizes, fs.segments)
+        .expect("validated QUIC variant");
+    let cc = CongestionControl::by_name(&fs.cc).expect("validated cc");
+    let (src, dst) = (nodes[&fs.src], nodes[&fs.dst]);
+    let start = secs(fs.start);
+    let measure_from = start.max(warmup);
+    let ends = crate::quic::QuicEnds::new(cfg, cc, i, (src, dst), measure_from);
+    Flow {
+        name: fs.name.clone().unwrap_or_else(|| format!("f{i}")),
+        cc_name: fs.cc.to_ascii_lowercase(),
+        src,
+        dst,
+        start,
+        measure_from,
+        ends: Ends::Quic(Box::new(ends)),
+        in_network: 0,
+        timers: [TimerSlot::default(); TIMER_KINDS],
+        data_arrivals: 0,
+        origin: None,
+        done: false,
+        web: None,
+    }
 }
 
 fn new_traffic(
@@ -163,8 +197,10 @@ impl Simulation {
         let flows: Vec<Flow> = (scenario.flows.iter().chain(&expanded).enumerate())
             .map(|(i, fs)| {
                 let mut f = new_flow(i as u32, fs, &graph.node_index, warmup);
-                if let Ends::Live(e) = &mut f.ends {
-                    e.sender.seed(seed);
+                match &mut f.ends {
+                    Ends::Live(e) => e.sender.seed(seed),
+                    Ends::Quic(q) => q.seed(seed),
+                    Ends::Over(_) => {}
                 }
                 f
             })

@@ -72,6 +72,10 @@ impl Simulation {
             return;
         };
         let f = &self.flows[pkt.flow as usize];
+        if matches!(f.ends, super::world::Ends::Quic(_)) {
+            // a QUIC flow's packets are not TCP segments: not captured
+            return;
+        }
         let cfg = f.sender().cfg();
         let wire = FlowWire {
             flow: pkt.flow,

@@ -107,7 +107,10 @@ impl Simulation {
 
     pub(super) fn start_flow(&mut self, flow: u32) {
         let mut out = std::mem::take(&mut self.out);
-        (self.flows[flow as usize].live_mut().sender).start(self.now, &mut out);
+        match &mut self.flows[flow as usize].ends {
+            Ends::Quic(q) => q.sender.start(self.now, &mut out),
+            _ => (self.flows[flow as usize].live_mut().sender).start(self.now, &mut out),
+        }
         let src = self.flows[flow as usize].src;
         self.send_all(&mut out, flow, src);
         self.out = out;
@@ -121,6 +124,7 @@ impl Simulation {
             Ends::Over(_) => None,
             Ends::Live(e) if kind == TimerKind::DelAck => e.receiver.deadline(),
             Ends::Live(e) => e.sender.deadline(kind),
+            Ends::Quic(q) => q.deadline(kind),
         };
         match f.timers[kind as usize].on_fire(gen, self.now, deadline) {
             Fire::Ignore => {}
@@ -131,6 +135,14 @@ impl Simulation {
             Fire::Expire => {
                 let mut out = std::mem::take(&mut self.out);
                 let (src, dst) = (f.src, f.dst);
+                let node_of = |k| if k == TimerKind::DelAck { dst } else { src };
+                if let Some(q) = f.quic_mut() {
+                    q.on_timer(kind, self.now, &mut out);
+                    self.send_all(&mut out, flow, node_of(kind));
+                    self.out = out;
+                    self.sync_timers(flow);
+                    return;
+                }
                 let e = f.live_mut();
                 let node = if kind == TimerKind::DelAck {
                     e.receiver.on_timer(self.now, &mut out);
@@ -161,12 +173,13 @@ impl Simulation {
     /// receiver's state did not change, so its timer needs no look.
     pub(super) fn sync_sender_timers(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
-        let Ends::Live(e) = &f.ends else {
-            return;
-        };
         for kind in [TimerKind::Rto, TimerKind::Aux] {
-            if let Some((t, gen)) = f.timers[kind as usize].sync(e.sender.deadline(kind), self.now)
-            {
+            let deadline = match &f.ends {
+                Ends::Live(e) => e.sender.deadline(kind),
+                Ends::Quic(q) => q.deadline(kind),
+                Ends::Over(_) => return,
+            };
+            if let Some((t, gen)) = f.timers[kind as usize].sync(deadline, self.now) {
                 self.events.schedule(t, Event::Timer { flow, kind, gen });
             }
         }
@@ -176,10 +189,12 @@ impl Simulation {
     pub(super) fn sync_receiver_timer(&mut self, flow: u32) {
         let f = &mut self.flows[flow as usize];
         let kind = TimerKind::DelAck;
-        let Ends::Live(e) = &f.ends else {
-            return;
+        let deadline = match &f.ends {
+            Ends::Live(e) => e.receiver.deadline(),
+            Ends::Quic(q) => q.deadline(kind),
+            Ends::Over(_) => return,
         };
-        if let Some((t, gen)) = f.timers[kind as usize].sync(e.receiver.deadline(), self.now) {
+        if let Some((t, gen)) = f.timers[kind as usize].sync(deadline, self.now) {
             self.events.schedule(t, Event::Timer { flow, kind, gen });
         }
     }
@@ -191,6 +206,9 @@ impl Simulation {
         let flows = &self.flows;
         rec.sample(to_secs(self.now), |f, name| {
             let fl = &flows[f as usize];
+            if let Ends::Quic(q) = &fl.ends {
+                return super::quic::sample(q, name);
+            }
             if name == "delivered" {
                 fl.receiver().stats.segments_delivered as f64
             } else {

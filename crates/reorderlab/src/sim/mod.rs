@@ -19,6 +19,7 @@ pub mod event_loop;
 pub mod graph;
 mod path;
 pub mod paths;
+mod quic;
 mod results;
 pub mod revision;
 mod traffic;

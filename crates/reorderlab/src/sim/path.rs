@@ -51,6 +51,11 @@ impl Simulation {
         let mut out = std::mem::take(&mut self.out);
         let f = &mut self.flows[fi];
         f.in_network -= 1;
+        if matches!(f.ends, Ends::Quic(_)) {
+            self.out = out;
+            self.quic_arrive(pkt);
+            return;
+        }
         let at_receiver = matches!(pkt.kind, PacketKind::Data | PacketKind::Syn);
         let from = match pkt.kind {
             PacketKind::Data => {
@@ -142,7 +147,7 @@ impl Simulation {
             }
         }
         if let Some(d) = self.details.as_mut() {
-            if d.wants(flow) {
+            if d.wants(flow) && matches!(self.flows[flow as usize].ends, Ends::Live(_)) {
                 let s = self.flows[flow as usize].sender();
                 let truth = s.truth();
                 let counts = [RetxCause::Fast, RetxCause::Timeout, RetxCause::Probe]
@@ -161,6 +166,10 @@ impl Simulation {
     fn dropped(&mut self, pkt: &Packet) {
         let f = &mut self.flows[pkt.flow as usize];
         f.in_network -= 1;
+        if let Some(q) = f.quic_mut() {
+            q.on_drop(pkt);
+            return;
+        }
         if pkt.is_data() {
             f.live_mut().sender.on_drop(pkt.seq, pkt.copy);
             if let Some(d) = self.details.as_mut() {

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::world::{ConnSummary, Endpoints, Flow, Simulation, Source};
+use super::world::{ConnSummary, Endpoints, Ends, Flow, Simulation, Source};
 use crate::app::PageObject;
 use crate::engine::time::to_secs;
 use crate::metrics::{
@@ -106,6 +106,9 @@ impl Simulation {
                     f.data_arrivals
                 ));
             }
+            if let Ends::Quic(q) = &f.ends {
+                bad.extend(q.check().into_iter().map(|b| format!("flow {i}: {b}")));
+            }
         }
         bad
     }
@@ -158,7 +161,7 @@ impl Simulation {
             reorder_density: self.flows[..self.scenario_flows]
                 .iter()
                 .enumerate()
-                .map(|(i, f)| (i.to_string(), f.receiver().stats.reordering.density()))
+                .map(|(i, f)| (i.to_string(), super::quic::reorder_density(f)))
                 .collect(),
             impairments: self
                 .graph
@@ -304,6 +307,9 @@ impl Simulation {
     }
 
     fn flow_result(&self, i: u32, f: &Flow) -> FlowResult {
+        if let Ends::Quic(q) = &f.ends {
+            return self.quic_flow_result(i, f, q);
+        }
         let Endpoints { sender, receiver } = f.live();
         let s = sender.stats();
         let r = &receiver.stats;
@@ -374,6 +380,7 @@ impl Simulation {
             cwnd: w.cwnd,
             ssthresh: w.ssthresh.is_finite().then_some(w.ssthresh),
             max_cwnd: s.max_cwnd,
+            quic: None,
         }
     }
 }

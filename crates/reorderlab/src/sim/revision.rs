@@ -73,7 +73,34 @@
 /// (`tcp_try_undo_partial` -> `tcp_undo_cwnd_reduction(sk, true)`;
 /// `tcp_rack_detect_loss` takes marked segments off `tsorted_sent_queue`;
 /// the validation matrix's 25 %-held cells).
-pub const MODEL_REVISION: u32 = 23;
+/// 24: their Open state sends while the packets in flight (the pipe:
+/// SACKed and lost segments not counted, retransmissions out counted) are
+/// below cwnd, as the kernel's `tcp_cwnd_test` does in every state, not
+/// by packets out plus RFC 3042's limited transmit (the validation
+/// matrix's 25 %-held cells: after a partial undo the simulator sent 0-2
+/// segments per ACK where the kernel sent 2-4).
+/// 25: their undo restores cwnd = max(cwnd, prior_cwnd) (`tcp_undo_cwnd_reduction`
+/// with `tcp_reno_undo_cwnd`, CUBIC's `undo_cwnd` too) and ssthresh =
+/// `tcp_current_ssthresh` of the reduction's start, max(ssthresh, 3/4
+/// cwnd), not cwnd plus what the reduction took and the old ssthresh.
+/// 26: their CUBIC is the kernel's integer arithmetic (`bictcp_update`
+/// with its table cube root, jiffies and `cnt`, `tcp_cong_avoid_ai`,
+/// `cubictcp_recalc_ssthresh` from cwnd, nothing restored on undo, all
+/// forgotten on a timeout; `tcp/cc/cubic_kernel.rs`), not RFC 9438's
+/// curve in floating point (the conformance script recovery-full-ack:
+/// 7 -> 8, not 7.44).
+/// 27: `Linux-classic` reads the DSACKs its peer sends and undoes by them
+/// (its `tcp_dsack = 0` only stops the sending: `tcp_dsack_set`,
+/// `tcp_send_dupack`); it ignored them, while RACK's reo_wnd grew on them
+/// (a configuration no kernel has, issue 35). Without DSACKs from the
+/// receiver (the validation's `Linux-classic`) nothing changes.
+/// 28: the receiver of a Linux-family flow with timestamps applies PAWS
+/// as the kernel does (`tcp_paws_discard`, `tcp_replace_ts_recent`,
+/// `tcp_send_dupack`; `tcp/paws.rs`): a delayed original older than the
+/// retransmission that filled the hole at RCV.NXT by more than 1 ms is
+/// dropped and has to be retransmitted (found by the bbr helper: the
+/// kernel's spurious retransmissions equal the receiver's PAWS drops).
+pub const MODEL_REVISION: u32 = 28;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

@@ -10,6 +10,7 @@ use crate::metrics::pcap::PcapTaps;
 use crate::metrics::{DetailRecorder, EngineCounters, SeriesRecorder, TraceRecorder};
 use crate::net::link::Link;
 use crate::net::packet::Packet;
+use crate::quic::QuicEnds;
 use crate::spec::SpecError;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
@@ -47,6 +48,9 @@ pub(super) enum Ends {
     /// thousands of generated connections stay small and a finished
     /// connection's memory goes back for the next one.
     Live(Box<Endpoints>),
+    /// A QUIC connection (`crate::quic`): a scenario flow with a QUIC
+    /// variant, live to the end of the run.
+    Quic(Box<QuicEnds>),
     /// A connection a traffic generator opened, over and inert
     /// ([`Simulation::retire_if_over`]): only what its results need.
     Over(ConnSummary),
@@ -111,6 +115,32 @@ impl ConnSummary {
     }
 }
 
+impl ConnSummary {
+    /// What the invariants and the traffic totals read of a QUIC flow.
+    pub(super) fn of_quic(q: &QuicEnds) -> ConnSummary {
+        let (s, r, t) = (&q.sender.stats, &q.receiver.stats, &q.sender.truth);
+        ConnSummary {
+            data_packets_sent: s.packets_sent,
+            new_segments_sent: s.new_chunks_sent,
+            retransmits: s.retransmits,
+            fast_retransmits: 0,
+            timeouts: s.ptos,
+            dsacks_received: 0,
+            min_cwnd: s.min_cwnd,
+            spurious_retransmits: t.spurious_losses,
+            data_drops: t.drops,
+            segments: q.sender.cfg.segments.unwrap_or(0),
+            tail_drops: 0,
+            tail_retransmits: 0,
+            segments_delivered: r.chunks_delivered,
+            bytes_delivered: r.bytes_delivered,
+            bytes_delivered_measured: r.bytes_delivered_measured,
+            order_violations: 0,
+            completed_at: r.completed_at,
+        }
+    }
+}
+
 impl Flow {
     /// The sender and receiver of a flow that is not over (only a flow
     /// with nothing in the network and no timer armed is ever over, so
@@ -120,6 +150,7 @@ impl Flow {
         match &self.ends {
             Ends::Live(e) => e,
             Ends::Over(_) => unreachable!("flow {} is over", self.name),
+            Ends::Quic(_) => unreachable!("flow {} is a QUIC flow", self.name),
         }
     }
 
@@ -128,6 +159,7 @@ impl Flow {
         match &mut self.ends {
             Ends::Live(e) => e,
             Ends::Over(_) => unreachable!("flow {} is over", self.name),
+            Ends::Quic(_) => unreachable!("flow {} is a QUIC flow", self.name),
         }
     }
 
@@ -141,11 +173,21 @@ impl Flow {
         &self.live().receiver
     }
 
+    /// The QUIC connection, if this is a QUIC flow.
+    #[inline]
+    pub(super) fn quic_mut(&mut self) -> Option<&mut QuicEnds> {
+        match &mut self.ends {
+            Ends::Quic(q) => Some(q),
+            _ => None,
+        }
+    }
+
     /// What the results read of its ends, whether live or over.
     pub(super) fn summary(&self) -> ConnSummary {
         match &self.ends {
             Ends::Live(e) => ConnSummary::of(e),
             Ends::Over(s) => s.clone(),
+            Ends::Quic(q) => ConnSummary::of_quic(q),
         }
     }
 }
@@ -276,6 +318,14 @@ impl Simulation {
         (self.flows.iter())
             .filter(|f| matches!(f.ends, Ends::Over(_)))
             .count()
+    }
+
+    /// The QUIC connection of `flow`, if it is a QUIC flow.
+    pub fn quic(&self, flow: usize) -> Option<&QuicEnds> {
+        match &self.flows[flow].ends {
+            Ends::Quic(q) => Some(q),
+            _ => None,
+        }
     }
 
     /// The receiver of `flow` (panics as [`Simulation::sender`] does).

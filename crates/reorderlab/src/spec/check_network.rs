@@ -151,7 +151,7 @@ const MAX_MEAN_ATTEMPTS: f64 = 1e6;
 pub(super) fn check_impairment(p: &str, model: &ImpairmentModel, flows: usize) -> Check {
     match model {
         ImpairmentModel::Loss { .. } | ImpairmentModel::GilbertElliott { .. } => Ok(()),
-        ImpairmentModel::Swap { .. } => Ok(()),
+        ImpairmentModel::Swap { .. } | ImpairmentModel::Netem { .. } => Ok(()),
         ImpairmentModel::Delay { delay, .. } => delay.validate_time(&format!("{p}.delay")),
         ImpairmentModel::BurstLoss { duration, .. } => {
             duration.validate_time(&format!("{p}.duration"))

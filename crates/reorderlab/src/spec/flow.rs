@@ -39,6 +39,9 @@ pub struct FlowSpec {
     /// Receiver ACK policy.
     #[serde(default)]
     pub receiver: ReceiverSpec,
+    /// QUIC settings, for a flow with a QUIC variant (`reorderlab variants`); none: the variant's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quic: Option<super::quic::QuicSpec>,
 }
 
 pub(super) fn default_variant() -> String {

@@ -184,6 +184,25 @@ pub enum ImpairmentModel {
         #[serde(default)]
         anchor: Option<ReorderAnchor>,
     },
+    /// Linux netem's `delay D reorder P% C%` (`sch_netem.c`): each packet
+    /// leaves at once with probability `reorder` (correlated by
+    /// `correlation` as netem's `get_crandom`), else after `delay`; those
+    /// that leave at once overtake the delayed ones.
+    Netem {
+        /// netem's `delay D`.
+        #[schemars(transform = seconds)]
+        delay: f64,
+        /// netem's `reorder P%`, as a fraction.
+        #[schemars(transform = within("[0, 1]"))]
+        reorder: f64,
+        /// netem's reorder correlation `C%`, as a fraction.
+        #[serde(default)]
+        #[schemars(transform = within("[0, 1)"))]
+        correlation: f64,
+        /// Only data packets (true) or every packet (false, as netem).
+        #[serde(default)]
+        data_only: bool,
+    },
     /// Link-layer ARQ (the wwan paper): each attempt fails with probability
     /// `frame_error`; a failed frame is retransmitted one `link_rtt` later
     /// until it gets through (or `max_attempts` is reached: then dropped).

@@ -18,6 +18,7 @@
 
 mod check_fabric;
 mod check_network;
+pub(crate) mod check_quic;
 mod check_workload;
 mod error;
 mod fabric;
@@ -26,6 +27,7 @@ mod flow;
 mod impairment;
 pub mod limits;
 mod network;
+mod quic;
 mod random;
 mod ranges;
 mod record;
@@ -45,6 +47,7 @@ pub use impairment::{
     CopiesDropped, ImpairmentModel, ImpairmentSpec, MultipathSpec, Position, ReorderAnchor,
 };
 pub use network::{LinkSpec, QueueSpec, Topology};
+pub use quic::QuicSpec;
 pub use random::RandomVar;
 pub use record::{PcapTapSpec, RecordSpec, SERIES_NAMES};
 pub use scenario::Scenario;

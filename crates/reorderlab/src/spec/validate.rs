@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::check_fabric::check_fabric_routes;
 use super::check_network::{check_impairment, check_multipath, check_topology, link_ends};
+use super::check_quic::{check_quic_flow, check_quic_settings_need_quic, is_quic};
 use super::check_workload::{check_workload, check_workload_routes};
 use super::error::{known_list, num, Check, SpecError};
 use super::fields::check_fields;
@@ -63,7 +64,12 @@ fn check_start(path: &str, start: f64, duration: f64) -> Check {
 
 fn check_flow(i: usize, f: &FlowSpec, duration: f64) -> Check {
     let p = format!("flows[{i}]");
-    check_transport(&p, &f.variant, &f.cc, &f.tcp)?;
+    check_quic_settings_need_quic(&p, f)?;
+    if is_quic(f) {
+        check_quic_flow(&p, f)?;
+    } else {
+        check_transport(&p, &f.variant, &f.cc, &f.tcp)?;
+    }
     check_start(&format!("{p}.start"), f.start, duration)
 }
 
@@ -128,9 +134,10 @@ fn check_names(p: &str, variant: &str, cc: &str) -> Check {
         return Err(SpecError::new(
             format!("{p}.variant"),
             format!(
-                "unknown variant '{}' (known: {})",
+                "unknown variant '{}' (known: {}; QUIC, for flows: {})",
                 variant,
-                variants::names().join(", ")
+                variants::names().join(", "),
+                crate::quic::variants::names().join(", ")
             ),
         ));
     }

@@ -216,6 +216,7 @@ impl WorkloadSpec {
                     segments: segments_of(bytes, mss),
                     tcp: self.tcp.clone(),
                     receiver: self.receiver.clone(),
+                    quic: None,
                 }
             })
             .collect()

@@ -31,6 +31,7 @@ pub mod limited;
 pub mod minmax;
 pub mod ncr;
 pub mod pacing;
+pub mod paws;
 pub mod policy;
 pub mod rate;
 pub mod receiver;

@@ -7,6 +7,7 @@ use crate::metrics::ReorderingMetrics;
 use crate::net::packet::{Packet, PacketKind, SackBlocks};
 use crate::spec::DelayedAck;
 use crate::tcp::intervals::IntervalSet;
+use crate::tcp::paws::Paws;
 
 /// Quick ACKs granted in quickack mode (Linux `TCP_MAX_QUICKACKS`).
 pub const MAX_QUICKACKS: u32 = 16;
@@ -26,6 +27,8 @@ pub struct ReceiverConfig {
     pub expected_segments: Option<u64>,
     /// Delivered bytes are counted towards throughput from this time on.
     pub measure_from: Time,
+    /// The Linux receiver's PAWS with timestamps ([`crate::tcp::paws`]).
+    pub paws: bool,
 }
 
 /// Receiver counters.
@@ -62,6 +65,8 @@ pub struct Receiver {
     delack_deadline: Option<Time>,
     quick_left: u32,
     ts_recent: Time,
+    /// PAWS and its TS.Recent rule, if on.
+    paws: Option<Paws>,
     /// Transmission index of the segment that triggered the next ACK,
     /// echoed like the RTX bit of Ludwig's proposal (rr-tcp Sec. 3); only
     /// the `-RTX` sender variants read it.
@@ -72,6 +77,7 @@ pub struct Receiver {
 
 impl Receiver {
     pub fn new(cfg: ReceiverConfig, flow: u32, peer: u32) -> Receiver {
+        let paws = cfg.paws.then(Paws::default);
         Receiver {
             cfg,
             flow,
@@ -83,6 +89,7 @@ impl Receiver {
             delack_deadline: None,
             quick_left: MAX_QUICKACKS,
             ts_recent: 0,
+            paws,
             echo_copy: 0,
             last_delivered: None,
             stats: ReceiverStats::default(),
@@ -113,6 +120,21 @@ impl Receiver {
     pub fn on_data(&mut self, pkt: &Packet, now: Time, out: &mut Vec<Packet>) {
         let s = pkt.seq;
         self.echo_copy = pkt.copy;
+        if let Some(p) = self.paws.as_mut() {
+            if p.rejects(pkt.ts) {
+                // tcp_paws_discard: dropped; tcp_send_dupack answers at
+                // once, with a DSACK (and quickack) only below RCV.NXT.
+                let below = (s < self.rcv_nxt).then_some(s);
+                if below.is_some() {
+                    self.quick_left = MAX_QUICKACKS;
+                }
+                self.send_ack(now, below, out);
+                return;
+            }
+            if p.replace(s, pkt.ts) {
+                self.ts_recent = pkt.ts;
+            }
+        }
         // Above RCV.NXT, one search both tells a duplicate and inserts a
         // new segment (the out-of-order set never holds RCV.NXT itself).
         let ooo_range = if s > self.rcv_nxt {
@@ -129,7 +151,7 @@ impl Receiver {
             self.send_ack(now, Some(s), out);
         } else if s == self.rcv_nxt {
             self.stats.reordering.on_unique_arrival(s);
-            if self.unacked == 0 {
+            if self.unacked == 0 && self.paws.is_none() {
                 // RFC 7323 Sec. 4.3: echo the earliest unacknowledged
                 // in-sequence segment.
                 self.ts_recent = pkt.ts;
@@ -263,6 +285,9 @@ impl Receiver {
             now,
         );
         ack.seq = self.rcv_nxt;
+        if let Some(p) = self.paws.as_mut() {
+            p.rcv_wup = self.rcv_nxt;
+        }
         ack.ts = self.ts_recent;
         ack.copy = self.echo_copy;
         ack.immediate = dup.is_some() || !self.ooo.is_empty();
@@ -457,6 +482,7 @@ mod tests {
             mss: 1000,
             expected_segments: None,
             measure_from: 0,
+            paws: false,
         }
     }
 

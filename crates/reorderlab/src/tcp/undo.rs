@@ -9,6 +9,7 @@
 use std::collections::VecDeque;
 
 use crate::engine::Time;
+use crate::num::floor;
 use crate::tcp::dsack::RetxLog;
 use crate::tcp::tcb::{CaState, Tcb};
 
@@ -60,10 +61,20 @@ impl Undo {
         if self.episodes.len() == MAX_EPISODES {
             self.episodes.pop_front();
         }
+        // Linux remembers `tcp_current_ssthresh`: out of a cwnd reduction,
+        // max(ssthresh, 3/4 cwnd) in whole segments (`tcp_enter_recovery`,
+        // `tcp_enter_loss`).
+        let prior_ssthresh = match tcb.cfg.linux {
+            Some(_) => {
+                let c = floor(tcb.w.cwnd).max(0.0) as u64;
+                tcb.w.ssthresh.max(((c >> 1) + (c >> 2)) as f64)
+            }
+            None => tcb.w.ssthresh,
+        };
         self.episodes.push_back(Episode {
             episode: self.count,
             prior_cwnd: tcb.w.cwnd,
-            prior_ssthresh: tcb.w.ssthresh,
+            prior_ssthresh,
             reduced_to: tcb.w.cwnd,
             retrans: 0,
             dupacks: tcb.dupacks,

@@ -40,6 +40,7 @@ pub fn sack_flow(max_window: u32) -> FlowSpec {
             ..TcpSpec::default()
         },
         receiver: Default::default(),
+        quic: None,
     }
 }
 

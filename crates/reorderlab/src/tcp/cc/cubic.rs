@@ -35,6 +35,7 @@
 //! application-limited periods from t (Sec. 4.2; the senders here are
 //! bulk), RFC 9406's HyStart++.
 
+use super::cubic_kernel::KernelCubic;
 use super::hystart::HyStart;
 use super::ops::{AckSample, CongestionOps, Window};
 use super::reno::Reno;
@@ -67,7 +68,7 @@ struct Epoch {
 }
 
 /// CUBIC (RFC 9438).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Cubic {
     /// C (0.4).
     pub c: f64,
@@ -77,6 +78,10 @@ pub struct Cubic {
     pub fast_convergence: bool,
     /// Linux's HyStart, when the sender asks for it.
     pub hystart: Option<HyStart>,
+    /// The kernel's integer arithmetic (the `Linux` variants): when set,
+    /// congestion avoidance, the decrease and the timeout follow it
+    /// instead of the RFC's curve in floating point.
+    pub kernel: Option<Box<KernelCubic>>,
     s: Epoch,
     undo: Option<Epoch>,
 }
@@ -88,6 +93,7 @@ impl Default for Cubic {
             beta_cubic: BETA_CUBIC,
             fast_convergence: true,
             hystart: None,
+            kernel: None,
             s: Epoch::default(),
             undo: None,
         }
@@ -161,6 +167,10 @@ impl CongestionOps for Cubic {
             Reno.on_ack(w, acked, now, srtt);
             return;
         }
+        if let Some(k) = self.kernel.as_mut() {
+            k.on_ack(w, acked, now);
+            return;
+        }
         let t_epoch = match self.s.t_epoch {
             Some(t) => t,
             None => {
@@ -194,6 +204,9 @@ impl CongestionOps for Cubic {
     /// beta_cubic (at least 2). The epoch ends; the next one starts at the
     /// first ACK in congestion avoidance.
     fn ssthresh_after_loss(&mut self, w: &Window, flight: u32, _now: Time) -> f64 {
+        if let Some(k) = self.kernel.as_mut() {
+            return k.ssthresh_after_loss(w);
+        }
         self.undo = Some(self.s);
         let cwnd = w.cwnd;
         let s = &mut self.s;
@@ -210,6 +223,9 @@ impl CongestionOps for Cubic {
     /// Sec. 4.8: reset the epoch; the next one has K = 0 and W_max =
     /// cwnd_epoch.
     fn on_timeout(&mut self, _now: Time) {
+        if let Some(k) = self.kernel.as_mut() {
+            k.on_timeout();
+        }
         self.s.t_epoch = None;
         self.s.after_timeout = true;
         if let Some(h) = self.hystart.as_mut() {
@@ -220,10 +236,13 @@ impl CongestionOps for Cubic {
     /// HyStart's samples; those of the first second of a congestion
     /// avoidance epoch are discarded, as Linux does (`cubictcp_acked`).
     fn on_ack_sample(&mut self, w: &mut Window, s: &AckSample) {
-        let recent = self
-            .s
-            .t_epoch
-            .is_some_and(|t| s.now.saturating_sub(t) < NS_PER_SEC);
+        let recent = match self.kernel.as_mut() {
+            Some(k) => k.on_rtt_sample(s.rtt, s.now),
+            None => self
+                .s
+                .t_epoch
+                .is_some_and(|t| s.now.saturating_sub(t) < NS_PER_SEC),
+        };
         if let Some(h) = self.hystart.as_mut() {
             h.on_ack(w, s, recent);
         }
@@ -231,6 +250,10 @@ impl CongestionOps for Cubic {
 
     /// Sec. 4.9.2: restore the state saved at the congestion event.
     fn on_undo(&mut self) {
+        if self.kernel.is_some() {
+            // `undo_cwnd` is `tcp_reno_undo_cwnd`: CUBIC's state stays.
+            return;
+        }
         if let Some(s) = self.undo.take() {
             self.s = s;
         }

@@ -10,6 +10,7 @@
 pub mod bbr;
 pub mod bic;
 pub mod cubic;
+pub mod cubic_kernel;
 pub mod highspeed;
 pub mod hystart;
 pub mod ops;
@@ -185,6 +186,14 @@ impl CongestionControl {
         }
     }
 
+    /// CUBIC in the kernel's integer arithmetic (the `Linux` variants,
+    /// [`cubic_kernel`]); other controllers are unchanged.
+    pub fn follow_kernel(&mut self, hz: u32) {
+        if let CongestionControl::Cubic(c) = self {
+            c.kernel = Some(Box::new(cubic_kernel::KernelCubic::new(hz)));
+        }
+    }
+
     /// Linux's HyStart in slow start (CUBIC only: it is part of
     /// `tcp_cubic.c`; other controllers are unchanged).
     pub fn enable_hystart(&mut self, flavour: HyStartFlavour) {
@@ -243,6 +252,41 @@ mod tests {
             Some(CongestionControl::Cubic(_))
         ));
         assert!(CongestionControl::by_name("vegas").is_none());
+    }
+
+    /// The `Linux` variants' CUBIC is the kernel's integer `bictcp_update`
+    /// (the conformance script recovery-full-ack): a loss at cwnd 10 gives
+    /// ssthresh 7; at cwnd 7 an ACK of 9 segments one RTT later grows cwnd
+    /// to 8 (target 8, cnt 7); RFC 9438's curve in floating point grows
+    /// it less than a segment.
+    #[test]
+    fn linux_cubic_grows_by_whole_segments() {
+        for kernel in [true, false] {
+            let mut c = CongestionControl::by_name("cubic").unwrap();
+            if kernel {
+                c.follow_kernel(250);
+            }
+            let mut w = Window {
+                cwnd: 10.0,
+                ssthresh: f64::INFINITY,
+            };
+            let sample = AckSample {
+                now: 100_000_000,
+                rtt: Some(100_000_000),
+                una: 10,
+                nxt: 10,
+            };
+            c.on_ack_sample(&mut w, &sample);
+            w.ssthresh = c.ssthresh_after_loss(&w, 10, 200_000_000);
+            assert_eq!(w.ssthresh, 7.0, "{kernel}");
+            w.cwnd = 7.0;
+            c.on_ack_per_segment(&mut w, 9, 300_000_000, Some(100_000_000));
+            if kernel {
+                assert_eq!(w.cwnd, 8.0);
+            } else {
+                assert!(w.cwnd > 7.0 && w.cwnd < 8.0, "{}", w.cwnd);
+            }
+        }
     }
 
     #[test]

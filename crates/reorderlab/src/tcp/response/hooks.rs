@@ -4,6 +4,7 @@
 //! [`super::Response`].
 
 use crate::engine::Time;
+use crate::num::floor;
 use crate::tcp::limited::LtState;
 use crate::tcp::tcb::{CaState, Tcb};
 
@@ -153,6 +154,14 @@ pub trait LossResponse {
     fn window_allows(&self, tcb: &Tcb, lt: &LtState, retransmission: bool) -> bool {
         let cwnd = tcb.w.cwnd;
         match tcb.ca {
+            // Linux `tcp_cwnd_test` (tcp_output.c), in every state: one
+            // more segment while `tcp_packets_in_flight` (packets out, less
+            // the SACKed and the lost, plus the retransmissions out: the
+            // pipe) is below cwnd; SACKed segments free room at once, so
+            // there is no limited transmit of its own.
+            CaState::Open if tcb.cfg.linux.is_some() => {
+                tcb.sb.pipe() as f64 + 1.0 <= floor(cwnd).max(1.0)
+            }
             CaState::Open => match self.dupack_send_limit(tcb, lt.elt_send_limit()) {
                 Some(limit) => tcb.sb.pipe() < limit,
                 None => {

@@ -81,6 +81,9 @@ impl Sender {
             cc.enable_hystart(flavour);
         }
         let hz = cfg.linux.map_or(crate::tcp::kernel::DEFAULT_HZ, |k| k.hz);
+        if cfg.linux.is_some() {
+            cc.follow_kernel(hz);
+        }
         cc.configure(cfg.mss, hz, flow);
         let mut tcb = Tcb::new(cfg.clone(), cc, flow, peer);
         Sender {

@@ -109,6 +109,15 @@ impl Sender {
         let latest = i == self.undo.episodes.len();
         let t = &mut self.tcb;
         match t.cfg.undo_response {
+            // Linux `tcp_undo_cwnd_reduction`: cwnd = the congestion
+            // control's `undo_cwnd`, for Reno and CUBIC alike
+            // `tcp_reno_undo_cwnd` = max(cwnd, prior_cwnd); ssthresh =
+            // prior_ssthresh if that is larger (`tcp_current_ssthresh` at
+            // the reduction, [`crate::tcp::undo::Undo::begin_reduction`]).
+            UndoResponse::Restore if t.cfg.linux.is_some() => {
+                t.w.cwnd = t.w.cwnd.max(u.prior_cwnd).min(t.cfg.max_window as f64);
+                t.w.ssthresh = t.w.ssthresh.max(u.prior_ssthresh);
+            }
             UndoResponse::Restore => {
                 let delta = (u.prior_cwnd - u.reduced_to).max(0.0);
                 t.w.cwnd = (t.w.cwnd + delta).min(t.cfg.max_window as f64);

@@ -346,8 +346,13 @@ pub(super) fn linux(c: &mut SenderConfig) {
 /// `tcp_early_retrans = 0`, `tcp_frto = 0`, `tcp_dsack = 0` and
 /// `tcp_timestamps = 0` on both sides, `tcp_reordering = tcp_max_reordering
 /// = 3`), as that kernel behaves: no TLP or early retransmit, conventional
-/// timeout recovery, no undo (no DSACK, no timestamps to undo by), DupThresh
-/// fixed at 3; and what no switch turns off: RACK loss detection (RFC 8985
+/// timeout recovery, no undo by timestamps, DupThresh fixed at 3; and what
+/// no switch turns off: the DSACKs a peer sends are read (`tcp_dsack = 0`
+/// only stops sending them, `tcp_dsack_set` / `tcp_send_dupack`; the
+/// sender's `tcp_check_dsack` and `tcp_try_undo_dsack` do not read it), so
+/// with a receiver that sends DSACKs the reduction is undone and RACK's
+/// reo_wnd grows (`tcp_rack_update_reo_wnd`: `tcp_recovery = 0` leaves
+/// `TCP_RACK_STATIC_REO_WND` unset); RACK loss detection (RFC 8985
 /// Sec. 6.2; measured on 6.18: with `tcp_recovery = 0` and 10 % of packets
 /// held a constant 10 ms, 551 reorderings of 3 or more packets gave 7 fast
 /// retransmits, the same as with `tcp_recovery = 1`; at 40 ms 59 fast
@@ -358,7 +363,6 @@ pub(super) fn linux(c: &mut SenderConfig) {
 pub(super) fn linux_classic(c: &mut SenderConfig) {
     rack_tlp(c);
     c.tlp = TailLossProbe::Off;
-    c.dsack = DsackResponse::Ignore;
     // tcp_max_reordering = 3: tp->reordering cannot grow.
     c.dupthresh = DupthreshPolicy::Fixed(3);
     // CUBIC's HyStart has no sysctl (it acts only with cc = "cubic").

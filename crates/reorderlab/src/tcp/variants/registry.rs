@@ -343,7 +343,7 @@ pub const VARIANTS: &[VariantInfo] = &[
     },
     VariantInfo {
         name: "Linux-classic",
-        description: "A Linux kernel with tcp_recovery, early retransmit / TLP, F-RTO, DSACK and timestamps off and reordering fixed at 3, as it behaves: RACK (reo_wnd min_RTT/4, no DSACK growth) with DupThresh 3, PRR, no TLP, no undo, conventional RTO recovery, Linux RTO and IW 10 (the emulator's Linux-classic kernel configuration)",
+        description: "A Linux kernel with tcp_recovery, early retransmit / TLP, F-RTO, DSACK and timestamps off and reordering fixed at 3, as it behaves: RACK (reo_wnd min_RTT/4, growing only on the DSACKs a peer sends) with DupThresh 3, PRR, no TLP, undo only by a peer's DSACKs (it sends none), conventional RTO recovery, Linux RTO and IW 10 (the emulator's Linux-classic kernel configuration)",
         source: "RFC 8985 Sec. 6 (no TLP), RFC 6937; Linux sysctls tcp_recovery, tcp_early_retrans, tcp_frto, tcp_dsack, tcp_timestamps, tcp_(max_)reordering (measured on 6.18, see compositions.rs)",
         paper_cc: "reno",
         paper_cc_source: "the emulator's Linux-classic kernel (docs/emulation.md): classic TCP's control",

@@ -202,9 +202,11 @@ mod tests {
             (c.tlp, c.early_retransmit),
             (TailLossProbe::Off, EarlyRetransmit::Off)
         );
+        assert_eq!(c.rto_recovery, RtoRecovery::Conventional);
+        // tcp_dsack = 0 stops the sending of DSACKs, not their reading.
         assert_eq!(
-            (c.dsack, c.rto_recovery),
-            (DsackResponse::Ignore, RtoRecovery::Conventional)
+            (c.dsack, l.dsack),
+            (DsackResponse::Undo, DsackResponse::Undo)
         );
         // What the kernel cannot switch off is the Linux variant's.
         assert_eq!(

@@ -215,3 +215,78 @@ fn linux_partial_undo_forgets_the_loss_marks() {
         }
     }
 }
+
+/// `tcp_cwnd_test` (tcp_output.c): Linux sends while
+/// `tcp_packets_in_flight` (the pipe: SACKed segments are not in flight)
+/// is below cwnd, in the Open state too. After the ACK of 0 (cwnd 11, 1..11
+/// out), an ACK SACKing 3 and 4 leaves 9 in flight: two new segments. The
+/// RFC rule (packets out within cwnd, plus limited transmit's one per
+/// duplicate ACK, RFC 3042) sends one (the validation matrix's 25 %-held
+/// cells: after a partial undo the simulator sent 0-2 segments per ACK
+/// where the kernel sent 2-4).
+#[test]
+fn linux_sends_by_packets_in_flight_in_the_open_state() {
+    for (variant, expected) in [("Linux", vec![12, 13]), ("SACK", vec![12])] {
+        let mut s = sender(variant, 10);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        assert_eq!(sent(&mut out).len(), 10, "{variant}");
+        s.on_packet(&ack(1, &[]), ms(50), &mut out);
+        assert_eq!(sent(&mut out), vec![10, 11], "{variant}");
+        s.on_packet(&ack(1, &[(3, 5)]), ms(51), &mut out);
+        assert_eq!(s.ca_state(), CaState::Open, "{variant}");
+        assert_eq!(sent(&mut out), expected, "{variant}");
+    }
+}
+
+/// `tcp_undo_cwnd_reduction`: cwnd = `tcp_reno_undo_cwnd` = max(cwnd,
+/// prior_cwnd) and ssthresh = prior_ssthresh, which `tcp_enter_recovery`
+/// took as `tcp_current_ssthresh` = max(ssthresh, 3/4 cwnd). In congestion
+/// avoidance at cwnd 20, ssthresh 10: 9 SACKed, the reorder timer marks
+/// 0..8 lost, 0 is retransmitted; the partial ACK of 0 echoes the
+/// original's timestamp and undoes: ssthresh 15, cwnd 20 (plus the ACK's
+/// growth, 1/20). The RFC variants restore ssthresh 10 and give cwnd back
+/// what the reduction took from it.
+#[test]
+fn linux_undo_restores_max_of_cwnd_and_prior_and_three_quarters_ssthresh() {
+    let mut s = sender_with("Linux", 20, Some(10));
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    assert_eq!(sent(&mut out).len(), 20);
+    s.on_packet(&ack(0, &[(19, 20)]), ms(50), &mut out);
+    sent(&mut out);
+    let reo = s.deadline(TimerKind::Aux).unwrap();
+    s.on_timer(TimerKind::Aux, reo, &mut out);
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert_eq!(s.window().ssthresh, 10.0);
+    assert_eq!(sent(&mut out)[0], 0);
+    let mut partial = ack(1, &[(19, 20)]);
+    partial.ts = 0;
+    s.on_packet(&partial, reo + ms(5), &mut out);
+    assert_eq!(s.stats().undos, 1);
+    assert_eq!(s.window().ssthresh, 15.0);
+    assert!(
+        (s.window().cwnd - 20.05).abs() < 1e-9,
+        "{}",
+        s.window().cwnd
+    );
+}
+
+/// `Linux-classic`'s `tcp_dsack = 0` stops the kernel from sending DSACKs
+/// (`tcp_dsack_set`, `tcp_send_dupack` read the sysctl); as a sender it
+/// still reads those its peer sends (`tcp_sacktag_write_queue` ->
+/// `tcp_check_dsack`) and undoes (`tcp_try_undo_dsack`). With a receiver
+/// that sends DSACKs (the simulator's default) the spurious fast
+/// retransmission of 0 is undone, as by `Linux`; the model ignored them.
+#[test]
+fn linux_classic_reads_the_dsacks_a_peer_sends() {
+    for variant in ["Linux-classic", "Linux"] {
+        let (mut s, mut out) = delayed_first_segment(variant);
+        assert_eq!(s.ca_state(), CaState::Recovery, "{variant}");
+        let nxt = s.scoreboard().nxt();
+        s.on_packet(&ack(nxt, &[]), ms(70), &mut out);
+        s.on_packet(&ack(nxt, &[(0, 1)]), ms(101), &mut out);
+        assert_eq!(s.stats().undos, 1, "{variant}");
+        assert!(s.window().ssthresh.is_infinite(), "{variant}");
+    }
+}
