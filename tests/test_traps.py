@@ -139,7 +139,9 @@ def test_many_flows_say_a_shared_problem_once() -> None:
     assert found[0].message.count("BDP of") == 1
 
 
-@pytest.mark.parametrize("name", ["chain.toml", "ecmp.toml", "cellular-arq.toml"])
+@pytest.mark.parametrize(
+    "name", ["chain.toml", "ecmp.toml", "cellular-arq.toml", "cellular-arq-paced.toml"]
+)
 def test_the_examples_have_no_warnings(name: str) -> None:
     assert check(rl.Scenario.load(ROOT / "examples" / name)) == []
 

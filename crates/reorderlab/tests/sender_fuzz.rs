@@ -1,5 +1,5 @@
 //! A fuzzer of the TCP sender (issue 25): every registered variant, with
-//! every congestion control, driven through its public API (`Sender::new`,
+//! every congestion control (BBR included) and with or without pacing, driven through its public API (`Sender::new`,
 //! `start`, `on_packet`, `on_timer`, `deadline`, `write`, `on_drop`) by
 //! random event sequences: data delivered out of order, duplicated or lost
 //! on the way to a real receiver, whose ACKs (SACK, DSACK) are themselves
@@ -414,6 +414,11 @@ fn random_tcp_spec(rng: &mut Rng) -> TcpSpec {
     }
     if maybe(rng) {
         t.limited_transmit = Some(rng.uniform() < 0.5);
+    }
+    // Linux's internal pacing for the controllers that do not pace
+    // themselves (BBR, among the controllers drawn, always paces).
+    if maybe(rng) {
+        t.pacing = Some(rng.uniform() < 0.5);
     }
     t
 }

@@ -45,6 +45,7 @@ PAPERS: dict[str, tuple[str, ...]] = {
     "wwan": ("fig2", "fig3", "fig4"),
     "validation": ("fig4",),
     "spraying": ("fct",),
+    "bbr-reordering": ("chain", "state", "gigabit", "kernel"),
     "quic-reordering": ("table2711",),
 }
 
