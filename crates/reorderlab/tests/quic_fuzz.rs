@@ -14,6 +14,8 @@
 //! runs a short budget; `make fuzz` the campaign
 //! (`REORDERLAB_QUIC_FUZZ_CASES` cases per variant and controller).
 
+mod common;
+use common::env_u64;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use reorderlab::engine::time::ms;
@@ -26,13 +28,6 @@ use reorderlab::tcp::cc::CongestionControl;
 
 const CI_CASES: u64 = 200;
 const MAX_STEPS: u64 = 200;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 struct Case {
     rng: Rng,

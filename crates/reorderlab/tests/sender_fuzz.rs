@@ -23,6 +23,8 @@
 //! cases per variant). A failure prints the case to replay with
 //! `REORDERLAB_FUZZ_ONLY=<variant>:<case>`.
 
+mod common;
+use common::env_u64;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -43,13 +45,6 @@ const MAX_STEPS: u64 = 64;
 /// Timer firings in one move of the clock, at most (TCP-PR with a tiny
 /// mxrtt retransmits at every firing: more only costs time).
 const MAX_FIRINGS: u32 = 1_000;
-
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// The world one case drives: the sender, a receiver, and the packets on
 /// their way each direction (any of them may be taken next: reordering).

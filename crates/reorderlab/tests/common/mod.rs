@@ -165,3 +165,12 @@ pub fn pair_flow(pair: u32, variant: &str, start: f64) -> FlowSpec {
 pub fn http(server: &str, client: &str, sessions: u32) -> reorderlab::spec::TrafficSpec {
     reorderlab::spec::TrafficSpec::http(server, client, sessions)
 }
+
+/// A count from the environment (a fuzz campaign's budget), or `default`
+/// when unset or not a number.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
