@@ -112,6 +112,15 @@ impl QuicSender {
         self.send(now, out);
     }
 
+    /// The lowest packet number this sender still tracks (outstanding or
+    /// kept as lost; the next to send when none): an ACK range below it
+    /// tells it nothing. It never decreases.
+    pub fn ack_floor(&self) -> u64 {
+        let ld = &self.ld;
+        let lowest = [ld.outstanding.first_pn(), ld.lost.first_pn()];
+        lowest.into_iter().flatten().min().unwrap_or(self.next_pn)
+    }
+
     /// All data acknowledged.
     pub fn is_done(&self) -> bool {
         self.cfg.segments.is_some_and(|n| self.chunks_acked >= n)
@@ -160,7 +169,7 @@ impl QuicSender {
         if let Some(c) = self.next_chunk() {
             return Some(c);
         }
-        let c = self.ld.outstanding.values().map(|p| p.chunk).next()?;
+        let c = self.ld.outstanding.first()?.chunk;
         Some((c, true))
     }
 
@@ -253,12 +262,7 @@ impl QuicSender {
         let lost = self.on_lost(now);
         if let Some(r) = self.rate.as_deref_mut() {
             let ld = &self.ld;
-            let lowest = ld
-                .outstanding
-                .keys()
-                .next()
-                .copied()
-                .unwrap_or(self.next_pn);
+            let lowest = ld.outstanding.first_pn().unwrap_or(self.next_pn);
             let flight = (ld.outstanding.len() as u32, lowest);
             let srtt = ld.rtt.smoothed;
             r.finish_ack(
