@@ -381,6 +381,16 @@ impl QuicSender {
             "ssthresh" => self.cc.w.ssthresh,
             "in_flight" | "flight" => (self.ld.bytes_in_flight / self.cfg.mss as u64) as f64,
             "srtt" => self.ld.rtt.smoothed as f64 / 1e9,
+            "pacing_rate" => {
+                (self.pacer.as_ref()).map_or(f64::NAN, |p| p.rate as f64 / self.cfg.mss as f64)
+            }
+            "bbr_bw" => self
+                .cc
+                .cc
+                .bbr()
+                .map_or(f64::NAN, |b| b.bw_segments_per_sec()),
+            "bbr_min_rtt" => (self.cc.cc.bbr().and_then(|b| b.min_rtt_us))
+                .map_or(f64::NAN, |us| us as f64 * 1e-6),
             _ => 0.0,
         }
     }
