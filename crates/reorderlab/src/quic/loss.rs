@@ -81,6 +81,8 @@ pub struct Thresholds {
     pub packet: u64,
     /// kTimeThreshold as numerator / denominator.
     pub time: (u64, u64),
+    /// Added to the loss delay (quic-go PR 5734's time cushion; 0 else).
+    pub cushion: Time,
 }
 
 impl Default for Thresholds {
@@ -88,6 +90,7 @@ impl Default for Thresholds {
         Thresholds {
             packet: PACKET_THRESHOLD,
             time: TIME_THRESHOLD,
+            cushion: 0,
         }
     }
 }
@@ -208,11 +211,15 @@ impl LossDetection {
     }
 
     /// Sec. 6.1.2: max(kTimeThreshold * max(smoothed_rtt, latest_rtt),
-    /// kGranularity).
+    /// kGranularity) (plus a variant's cushion, 0 else).
     pub fn loss_delay(&self) -> Time {
+        (self.time_threshold_delay() + self.thresholds.cushion).max(GRANULARITY)
+    }
+
+    /// kTimeThreshold * max(smoothed_rtt, latest_rtt).
+    pub fn time_threshold_delay(&self) -> Time {
         let (num, den) = self.thresholds.time;
-        let rtt = self.rtt.smoothed.max(self.rtt.latest);
-        (rtt * num / den).max(GRANULARITY)
+        self.rtt.smoothed.max(self.rtt.latest) * num / den
     }
 
     /// Sec. 6.2.1: the probe timeout with its exponential backoff.

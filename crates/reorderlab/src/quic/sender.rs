@@ -257,7 +257,11 @@ impl QuicSender {
         }
         (self.cc).on_acked(&acked, now, self.ld.rtt.smoothed);
         if !self.ld.out.spurious.is_empty() {
-            self.on_spurious(now);
+            let late = adapt::LateAck {
+                largest: frame.largest,
+                ack_delay: frame.ack_delay,
+            };
+            self.on_spurious(late, now);
         }
         let lost = self.on_lost(now);
         if let Some(r) = self.rate.as_deref_mut() {
@@ -287,10 +291,10 @@ impl QuicSender {
         self.send(now, out);
     }
 
-    fn on_spurious(&mut self, now: Time) {
+    fn on_spurious(&mut self, late: adapt::LateAck, now: Time) {
         let spurious = std::mem::take(&mut self.ld.out.spurious);
         self.stats.late_acked += spurious.len() as u64;
-        adapt::on_spurious(self.cfg.adapt, &mut self.ld, &spurious, now);
+        adapt::on_spurious(self.cfg.adapt, &mut self.ld, &spurious, late, now);
         if self.cfg.undo && self.cc.undo_if_started_by(&spurious) {
             if let Some(r) = self.rate.as_deref_mut() {
                 r.on_undo(&mut self.cc);
