@@ -51,6 +51,10 @@ pub struct QuicConfig {
     /// The receiver discards packets this many below the largest it
     /// received as possible duplicates (quinn issue 2710); none: never.
     pub dedup_window: Option<u64>,
+    /// Flow control as a window (RFC 9000 Sec. 4.1, 4.2): new stream data
+    /// only below the lowest unacknowledged chunk plus this many chunks;
+    /// none: unlimited.
+    pub max_window: Option<u64>,
     /// Pace the sending (the controller's rate, or 1.25 cwnd / srtt).
     pub pacing: bool,
 }
@@ -69,6 +73,7 @@ impl Default for QuicConfig {
             ack_eliciting_threshold: ACK_ELICITING_THRESHOLD,
             max_ack_ranges: MAX_ACK_RANGES,
             dedup_window: None,
+            max_window: None,
             pacing: false,
         }
     }

@@ -34,6 +34,8 @@ pub mod variants;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_window;
 
 pub use config::QuicConfig;
 pub use conn::{QuicEnds, QuicFlowResult};

@@ -61,6 +61,10 @@ pub struct QuicSender {
     /// Acknowledged chunks (a bit per chunk).
     chunk_acked: Vec<u64>,
     chunks_acked: u64,
+    /// The lowest chunk not yet acknowledged: every chunk below it is
+    /// (the stream data the receiver holds in order, as far as the
+    /// sender knows).
+    in_order: u64,
     probes: u32,
     started: bool,
     pub stats: QuicStats,
@@ -91,6 +95,7 @@ impl QuicSender {
             retx: VecDeque::new(),
             chunk_acked: Vec::new(),
             chunks_acked: 0,
+            in_order: 0,
             probes: 0,
             started: false,
             truth: Truth::default(),
@@ -140,6 +145,22 @@ impl QuicSender {
             self.chunk_acked[w] |= 1 << b;
             self.chunks_acked += 1;
         }
+        while self.is_acked(self.in_order as u32) {
+            self.in_order += 1;
+        }
+    }
+
+    /// Whether the next new chunk may go out: the transfer has more, and
+    /// flow control allows it. RFC 9000 Sec. 4.1: "A sender MUST NOT send
+    /// data in excess of either limit"; the receiver's MAX_DATA credit is
+    /// modelled as the data it holds in order plus `max_window` chunks
+    /// (Sec. 4.2: the receiver raises the limit as data is consumed), which
+    /// the sender learns from the ACKs (as TCP's receive window). Data sent
+    /// again is below the limit already and is never held.
+    fn may_send_new(&self) -> bool {
+        let more = self.cfg.segments.is_none_or(|n| self.next_chunk < n);
+        let credit = (self.cfg.max_window).is_none_or(|w| self.next_chunk < self.in_order + w);
+        more && credit
     }
 
     /// The window in bytes.
@@ -155,7 +176,7 @@ impl QuicSender {
                 return Some((c, true));
             }
         }
-        if self.cfg.segments.is_some_and(|n| self.next_chunk >= n) {
+        if !self.may_send_new() {
             return None;
         }
         let c = self.next_chunk;
@@ -350,8 +371,7 @@ impl QuicSender {
                 let p = self.pacer.as_ref()?;
                 let window_open =
                     self.ld.bytes_in_flight + self.cfg.mss as u64 <= self.cwnd_bytes();
-                let more =
-                    !self.retx.is_empty() || self.cfg.segments.is_none_or(|n| self.next_chunk < n);
+                let more = !self.retx.is_empty() || self.may_send_new();
                 (self.started && window_open && more)
                     .then_some(p.next_departure)
                     .filter(|_| p.rate > 0)

@@ -115,6 +115,7 @@ pub fn resolve(
         c.max_ack_ranges = n as usize;
     }
     c.dedup_window = q.dedup_window.or(c.dedup_window);
+    c.max_window = q.max_window.or(c.max_window);
     c.undo = q.undo.unwrap_or(c.undo);
     c.pacing = q.pacing.unwrap_or(c.pacing);
     Some(c)

@@ -35,6 +35,10 @@ pub struct QuicSpec {
     #[serde(default)]
     #[schemars(range(min = 1), transform = unit("packets"))]
     pub dedup_window: Option<u64>,
+    /// Flow control as a window: the receiver's credit (MAX_DATA, RFC 9000 Sec. 4.1) is the stream data it has in order plus this many packets' worth, so the sender sends new data only below the in-order acknowledged point plus this many packets (the QUIC counterpart of tcp.max_window); none: unlimited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1), transform = unit("packets"))]
+    pub max_window: Option<u64>,
     /// Undo the window reduction of a recovery period whose first lost packet is acknowledged later (the variant's default).
     #[serde(default)]
     pub undo: Option<bool>,
