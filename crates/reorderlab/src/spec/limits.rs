@@ -258,7 +258,7 @@ fn base_rtt(t: &Topology) -> f64 {
 
 /// Data packets one flow can send in `seconds`, at most: one segment per
 /// `8 x mss / rate` seconds ([`path_rate`]), and no more than its maximum
-/// window (`tcp.max_window`, the variant's default if unset) per round
+/// window (`tcp.max_window` or `quic.max_window`, the variant's default if unset) per round
 /// trip ([`base_rtt`]; queueing only makes the round trip longer). The
 /// window bound made a 10 Gb/s chain's trace of 2 s (a window of 10,000
 /// segments over 24 ms: 3.3 Gb/s) 133 MB rather than 400 MB.
@@ -270,7 +270,10 @@ fn flow_packets(f: &FlowSpec, seconds: f64, rate: f64, rtt: f64) -> f64 {
         .or(sender.as_ref().map(|c| c.mss))
         .unwrap_or(DEFAULT_MSS);
     let by_rate = seconds * rate / (8.0 * mss.max(1) as f64);
-    let window = f.tcp.max_window.or(sender.map(|c| c.max_window));
+    // a QUIC flow's window is quic.max_window (flow control)
+    let quic_window = (f.quic.as_ref()).and_then(|q| q.max_window);
+    let quic_window = quic_window.map(|w| u32::try_from(w).unwrap_or(u32::MAX));
+    let window = (f.tcp.max_window.or(quic_window)).or(sender.map(|c| c.max_window));
     match window {
         Some(w) if rtt > 0.0 => by_rate.min(seconds * w as f64 / rtt),
         _ => by_rate,
