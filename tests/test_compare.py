@@ -285,3 +285,66 @@ def test_markdown_is_the_text_table_s_cells(league: pd.DataFrame) -> None:
     text = text_table(league)
     for line, cells in zip(md[2:], text.rows, strict=True):
         assert line == "| " + " | ".join(cells).replace("+-", "±") + " |"
+
+
+# --- QUIC rows: tcp.max_window carried to quic.max_window --------------------
+
+CHAIN = ROOT / "examples" / "chain.toml"
+
+
+def _chain(max_window: int | None, duration: float) -> rl.Scenario:
+    """examples/chain.toml (one flow, tcp.max_window = 50 and min_rto) for
+    ``duration`` s with its window set to ``max_window`` (None: removed)."""
+    data = rl.load_scenario(CHAIN).to_dict()
+    data["duration"] = duration
+    tcp = data["flows"][0]["tcp"]
+    if max_window is None:
+        tcp.pop("max_window")
+    else:
+        tcp["max_window"] = max_window
+    return rl.Scenario.from_dict(data)
+
+
+def test_a_quic_row_gets_the_flows_window_and_leaves_out_tcp_only_fields() -> None:
+    from reorderlab.league import _with_sender
+
+    sc = _chain(50, 5.0)
+    quic, note = _with_sender(sc, "QUIC", "reno")
+    flow = quic.flows[0]
+    assert flow.quic is not None and flow.quic.max_window == 50
+    assert flow.tcp.max_window is None and flow.tcp.min_rto is None
+    assert (
+        note == "QUIC rows: tcp.max_window carried to quic.max_window; tcp.min_rto not used by QUIC"
+    )
+    # a TCP row keeps its fields and says nothing
+    tcp, none = _with_sender(sc, "RACK-TLP", "reno")
+    assert tcp.flows[0].tcp.max_window == 50 and tcp.flows[0].quic is None and none is None
+
+
+def test_compare_of_the_chain_example_with_rack_tlp_and_quic(
+    tmp_path: Path, cli_env: dict[str, str]
+) -> None:
+    """The user's command: it was refused (flows[0].tcp.max_window: is for
+    TCP flows); both rows run, the note line says what the QUIC rows did."""
+    out = tmp_path / "league"
+    args = ["compare", str(CHAIN), "--variants", "RACK-TLP,QUIC", "--seeds", "1"]
+    proc = run_cli([*args, "--workers", "1", "--no-cache", "--out", str(out)], cli_env)
+    assert proc.returncode == 0, proc.stderr
+    note = "QUIC rows: tcp.max_window carried to quic.max_window; tcp.min_rto not used by QUIC"
+    assert note in proc.stdout
+    assert sorted(pd.read_csv(out / "league.csv")["variant"]) == ["QUIC", "RACK-TLP"]
+    assert json.loads((out / "league.json").read_text("utf-8"))["notes"] == [note]
+
+
+def test_the_quic_row_runs_under_the_window() -> None:
+    """A window of 5 packets over the chain's 50 ms round trip allows at
+    most 5 x 1500 B x 8 / 50 ms = 1.2 Mb/s; the same QUIC flow without a
+    window goes well above it (so the bound fails without the carry)."""
+    bound = 5 * 1500 * 8 / 0.050 / 1e6
+    league = rl.compare(_chain(5, 20.0), "RACK-TLP,QUIC", seeds=1, store=None, workers=1)
+    quic = league.set_index("variant").loc["QUIC"]
+    assert 0.5 * bound < quic["goodput_mbps"] <= bound, quic["goodput_mbps"]
+    data = _chain(None, 20.0).to_dict()
+    data["flows"][0].update(variant="QUIC", cc="reno", tcp={})
+    free = rl.run(rl.Scenario.from_dict(data), seed=1).flows["throughput_bps"].iloc[0] / 1e6
+    assert free > 1.5 * bound, free

@@ -80,3 +80,22 @@ def test_the_cli_refuses_on_one_line(tmp_path: Path, cli_env: dict[str, str]) ->
     assert "got 50" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("value", [0, -3, 2.5, "ten"])
+def test_a_bad_quic_window_is_refused_on_one_line(value: Any) -> None:
+    flow = {"variant": "QUIC", "quic": {"max_window": value}}
+    with pytest.raises(ScenarioError) as err:
+        rl.Scenario.from_dict(_scenario(flow))
+    text = str(err.value).strip()
+    assert "flows[0].quic.max_window" in text, text
+    assert str(value) in text, text
+    assert len(text.splitlines()) == 1
+
+
+def test_an_unset_quic_window_is_not_in_the_canonical_scenario() -> None:
+    """Cache keys of QUIC runs written before the field stay the same."""
+    plain = rl.Scenario.from_dict(_scenario({"variant": "QUIC", "quic": {"packet_threshold": 5}}))
+    assert "max_window" not in plain.canonical_json()
+    capped = rl.Scenario.from_dict(_scenario({"variant": "QUIC", "quic": {"max_window": 8}}))
+    assert '"max_window":8' in capped.canonical_json().replace(" ", "")

@@ -47,6 +47,7 @@ import orjson
 import pandas as pd
 
 from reorderlab import _core
+from reorderlab.league_quic import as_quic_flows, quic_note
 from reorderlab.runner import as_scenario
 from reorderlab.scenario import (
     FieldError,
@@ -171,16 +172,20 @@ def _check_cc(cc: str | None) -> str | None:
     raise ScenarioError([FieldError("cc", message)])
 
 
-def _with_sender(scenario: Scenario, variant: str, cc: str) -> Scenario:
-    """Every flow of ``scenario`` with this variant and congestion control."""
-    params: dict[str, Any] = {}
-    for i in range(len(scenario.flows)):
-        params[f"flows[{i}].variant"] = variant
-        params[f"flows[{i}].cc"] = cc
-    for i in range(len(scenario.workloads or [])):
-        params[f"workloads[{i}].variant"] = variant
-        params[f"workloads[{i}].cc"] = cc
-    return scenario.with_params(params)
+def _with_sender(scenario: Scenario, variant: str, cc: str) -> tuple[Scenario, str | None]:
+    """Every flow of ``scenario`` with this variant and congestion control;
+    for a QUIC variant, its flows' TCP-only fields carried or dropped
+    (:mod:`reorderlab.league_quic`), and the note saying which (None when
+    none or for a TCP variant)."""
+    data = scenario.to_dict()
+    for section in ("flows", "workloads"):
+        for item in data.get(section) or []:
+            item["variant"] = variant
+            item["cc"] = cc
+    note = None
+    if is_quic_variant(variant):
+        note = quic_note(*as_quic_flows(data))
+    return Scenario.from_dict(data), note
 
 
 def compare(
@@ -221,11 +226,15 @@ def compare(
     seed_values = seeds_list(seeds)
     calm = undisturbed(sc)
     points: list[tuple[dict[str, Any], Scenario]] = []
+    notes: list[str] = []
     for name in names:
         chosen = fixed_cc or defaults[name]
         for disturbed, base in ((True, sc), (False, calm)):
             params = {"variant": name, "cc": chosen, "disturbed": disturbed}
-            points.append((params, _with_sender(base, name, chosen)))
+            point, said = _with_sender(base, name, chosen)
+            points.append((params, point))
+            if said is not None and said not in notes:
+                notes.append(said)
     drops: dict[str, float] = {}
 
     def note(job: Any, text: str) -> None:
@@ -250,6 +259,7 @@ def compare(
     table.attrs["scenario"] = sc.name
     table.attrs["seeds"] = seed_values
     table.attrs["identity"] = _identity(sc, names, fixed_cc, seed_values)
+    table.attrs["notes"] = notes
     return table
 
 
@@ -520,6 +530,8 @@ def write_league(table: pd.DataFrame, out: str | Path) -> list[Path]:
         "identity": table.attrs.get("identity", ""),
         "ties": "ranks whose 95 % intervals overlap are shared (tied: true, shown =N)",
     }
+    if table.attrs.get("notes"):
+        meta["notes"] = list(table.attrs["notes"])
     paths[1].write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     runs = table.attrs.get("runs")
     if runs is not None:

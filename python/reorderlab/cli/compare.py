@@ -58,6 +58,8 @@ def cmd_compare(a: argparse.Namespace) -> None:
         f"{stats.wall_s:.2f} s wall"
     )
     con.print(f"undisturbed = {UNDISTURBED}; =N: senders whose 95 % intervals overlap")
+    for note in league.attrs.get("notes", []):
+        con.print(note)
     con.print(f"wrote {', '.join(str(p) for p in written)}")
     if latest is not None:
         con.print(f"{latest} -> {folder.name}")
