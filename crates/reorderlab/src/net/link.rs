@@ -283,7 +283,7 @@ impl Link {
         };
         let pending = self.tx_pending as u64;
         pending.max(1) <= self.stats.max_queue as u64
-            && limit_packets.is_none_or(|l| pending + 1 <= l as u64)
+            && limit_packets.is_none_or(|l| pending < l as u64)
             && limit_bytes.is_none_or(|l| self.tx_bytes + size as u64 <= l)
             && self.tx_bytes <= self.ecn_threshold
     }
@@ -606,7 +606,9 @@ mod tests {
             let (mut now, mut busy, mut max_queue) = (0, 0, 0u32);
             for seq in 0..20_000u32 {
                 now += rng.next_u64() % 1_500_000;
-                while l.next_arrival().is_some_and(|t| t <= now) && rng.next_u64() % 4 != 0 {
+                while l.next_arrival().is_some_and(|t| t <= now)
+                    && !rng.next_u64().is_multiple_of(4)
+                {
                     l.pop_arrival();
                 }
                 let size = 40 + (rng.next_u64() % 1460) as u32;
