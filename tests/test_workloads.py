@@ -92,12 +92,12 @@ def test_the_spraying_recipe_measures_and_claims(tmp_path: Path) -> None:
     assert not rec.in_all and rec not in select()
     claims = rec.run(True, tmp_path, None)
     df = pd.read_csv(tmp_path / "fct.csv")
-    assert len(df) == 2 * 2 * 2 * 2  # senders x policies x fabrics x seeds
+    assert len(df) == 2 * 2 * 3 * 2  # senders x policies x fabrics x seeds
     assert (df["completed"] == 1.0).all()
     assert (df["p99_slowdown"] >= df["p50_slowdown"]).all()
     assert (df["p50_slowdown"] >= 1.0).all(), "nothing beats the empty fabric"
     assert (df["goodput_gbps"] > 0).all() and (df["goodput_gbps"] < 16 * 10).all()
-    assert len(claims) == 6
+    assert len(claims) == 8
     assert {c.claim for c in claims} == {
         f"{v}: {what}"
         for v in ("Linux", "SACK")
@@ -105,6 +105,7 @@ def test_the_spraying_recipe_measures_and_claims(tmp_path: Path) -> None:
             "random spraying beats ECMP's p99 FCT on the symmetric fabric",
             "spraying on the symmetric fabric resends at most 1 % of packets needlessly",
             "a failed link raises RPS's p99 FCT",
+            "a link failing mid-run raises RPS's p99 FCT",
         )
     }
     assert all(c.quote and c.seed_share is not None for c in claims)
