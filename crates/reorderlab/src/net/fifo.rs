@@ -118,14 +118,19 @@ impl Fifo {
         Some(pkt)
     }
 
-    /// Where the oldest packet is stored (0 if none): a prefetch hint for
-    /// the event loop, never dereferenced (a later growth may move it).
+    /// Where the oldest packet is stored, and the arrival time of the one
+    /// after it (read when the oldest leaves): prefetch hints for the event
+    /// loop, never dereferenced (a later growth may move them; 0 if empty).
     #[inline]
-    pub fn front_addr(&self) -> usize {
+    pub fn front_addrs(&self) -> [usize; 2] {
         if self.len == 0 {
-            return 0;
+            return [0, 0];
         }
-        self.packets.as_ptr().wrapping_add(self.head) as usize
+        let next = self.slot(1);
+        [
+            self.packets.as_ptr().wrapping_add(self.head) as usize,
+            self.times.as_ptr().wrapping_add(next) as usize,
+        ]
     }
 
     /// Arrival time of the oldest packet.

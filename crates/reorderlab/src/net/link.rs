@@ -402,10 +402,11 @@ impl Link {
         pkt
     }
 
-    /// Where the head packet is stored: a prefetch hint (0 if none).
+    /// Where the head packet is stored and the next one's arrival time:
+    /// prefetch hints (0 if none).
     #[inline]
-    pub fn head_addr(&self) -> usize {
-        self.in_flight.front_addr()
+    pub fn head_addrs(&self) -> [usize; 2] {
+        self.in_flight.front_addrs()
     }
 
     /// Arrival time of the head packet, if any.
