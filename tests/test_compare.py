@@ -308,7 +308,7 @@ def _chain(max_window: int | None, duration: float) -> rl.Scenario:
 def test_a_quic_row_gets_the_flows_window_and_leaves_out_tcp_only_fields() -> None:
     from reorderlab.league import _with_sender
 
-    sc = _chain(50, 5.0)
+    sc = _chain(50, 10.0)
     quic, note = _with_sender(sc, "QUIC", "reno")
     flow = quic.flows[0]
     assert flow.quic is not None and flow.quic.max_window == 50

@@ -855,6 +855,12 @@ class QuicSpec(Model):
     #: duplicates (quinn issue 2710: 129); none: no window.
     dedup_window: Annotated[U64, Range(ge=1, unit="packets")] | None = None
 
+    #: Flow control as a window: the receiver's credit (MAX_DATA, RFC 9000 Sec. 4.1) is the
+    #: stream data it has in order plus this many packets' worth, so the sender sends new data
+    #: only below the in-order acknowledged point plus this many packets (the QUIC counterpart of
+    #: tcp.max_window); none: unlimited.
+    max_window: Annotated[U64, Range(ge=1, unit="packets")] | None = None
+
     #: Undo the window reduction of a recovery period whose first lost packet is acknowledged
     #: later (the variant's default).
     undo: Bool | None = None
