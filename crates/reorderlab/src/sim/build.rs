@@ -42,9 +42,13 @@ pub(crate) fn receiver_config(
 }
 
 /// One of the scenario's flows, not started yet.
-fn new_flow(i: u32, fs: &FlowSpec, nodes: &HashMap<String, u32>, warmup: Time) -> Flow {
+fn new_flow(i: u32, fs: &FlowSpec, sc: &Scenario, nodes: &HashMap<String, u32>) -> Flow {
+    let warmup = secs(sc.warmup);
     if crate::spec::check_quic::is_quic(fs) {
         return new_quic_flow(i, fs, nodes, warmup);
+    }
+    if crate::spec::check_uet::is_uet(fs) {
+        return super::uet::new_uet_flow(i, fs, sc, nodes);
     }
     let cfg = variants::resolve(&fs.variant, &fs.tcp, fs.segments).expect("validated variant");
     let cc = CongestionControl::by_name(&fs.cc).expect("validated cc");
@@ -129,9 +133,9 @@ fn expand_workloads(scenario: &Scenario, seed: u64) -> Vec<FlowSpec> {
     let hosts = Shape::new(k, tiers).hosts;
     (scenario.workloads.iter().enumerate())
         .flat_map(|(w, ws)| {
+            // (a UET workload sends tcp.mss-byte packets, 1500 by default)
             let mss = variants::resolve(&ws.variant, &ws.tcp, 1)
-                .expect("validated variant")
-                .mss;
+                .map_or(ws.tcp.mss.unwrap_or(1500), |c| c.mss);
             ws.expand(w, hosts, seed, mss)
         })
         .collect()
@@ -201,11 +205,11 @@ impl Simulation {
         let expanded = expand_workloads(scenario, seed);
         let flows: Vec<Flow> = (scenario.flows.iter().chain(&expanded).enumerate())
             .map(|(i, fs)| {
-                let mut f = new_flow(i as u32, fs, &graph.node_index, warmup);
+                let mut f = new_flow(i as u32, fs, scenario, &graph.node_index);
                 match &mut f.ends {
                     Ends::Live(e) => e.sender.seed(seed),
                     Ends::Quic(q) => q.seed(seed),
-                    Ends::Over(_) => {}
+                    Ends::Uet(_) | Ends::Over(_) => {}
                 }
                 f
             })

@@ -56,12 +56,16 @@ impl Simulation {
         let mut out = std::mem::take(&mut self.out);
         let f = &mut self.flows[fi];
         f.in_network -= 1;
-        if matches!(f.ends, Ends::Quic(_)) {
+        if matches!(f.ends, Ends::Quic(_) | Ends::Uet(_)) {
             if pkt.is_data() {
                 f.ce_arrivals += pkt.marks.ce() as u64;
             }
             self.out = out;
-            self.quic_arrive(pkt);
+            if matches!(f.ends, Ends::Quic(_)) {
+                self.quic_arrive(pkt);
+            } else {
+                self.uet_arrive(pkt);
+            }
             return;
         }
         let at_receiver = matches!(pkt.kind, PacketKind::Data | PacketKind::Syn);
@@ -186,13 +190,17 @@ impl Simulation {
         }
     }
 
-    /// A trimmed header reached the receiver: for a sender that used them
-    /// it is a NACK (NDP, Sec. 3.2; Ultra Ethernet); to the receivers and
-    /// senders here it is the loss of that copy, counted as such.
+    /// A trimmed header reached the receiver: for a UET flow it is a NACK
+    /// (NDP, Sec. 3.2; Ultra Ethernet: `sim/uet.rs`); to the TCP and QUIC
+    /// receivers and senders it is the loss of that copy, counted as such.
     #[cold]
     #[inline(never)]
     fn trimmed_arrived(&mut self, pkt: &Packet) {
         self.flows[pkt.flow as usize].trimmed_arrivals += 1;
+        if matches!(self.flows[pkt.flow as usize].ends, Ends::Uet(_)) {
+            self.uet_trimmed(pkt);
+            return;
+        }
         self.dropped(pkt);
     }
 
@@ -203,6 +211,10 @@ impl Simulation {
         f.in_network -= 1;
         if let Some(q) = f.quic_mut() {
             q.on_drop(pkt);
+            return;
+        }
+        if let Some(u) = f.uet_mut() {
+            u.on_drop(pkt);
             return;
         }
         if pkt.is_data() {

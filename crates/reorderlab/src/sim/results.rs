@@ -110,6 +110,9 @@ impl Simulation {
             if let Ends::Quic(q) = &f.ends {
                 bad.extend(q.check().into_iter().map(|b| format!("flow {i}: {b}")));
             }
+            if let Ends::Uet(u) = &f.ends {
+                bad.extend(u.check().into_iter().map(|b| format!("flow {i}: {b}")));
+            }
         }
         bad
     }
@@ -311,6 +314,9 @@ impl Simulation {
         if let Ends::Quic(q) = &f.ends {
             return self.quic_flow_result(i, f, q);
         }
+        if let Ends::Uet(u) = &f.ends {
+            return self.uet_flow_result(i, f, u);
+        }
         let Endpoints { sender, receiver } = f.live();
         let s = sender.stats();
         let r = &receiver.stats;
@@ -384,6 +390,7 @@ impl Simulation {
             quic: None,
             ce_received: f.ce_arrivals,
             trimmed_received: f.trimmed_arrivals,
+            uet: None,
         }
     }
 }
