@@ -290,3 +290,36 @@ fn linux_classic_reads_the_dsacks_a_peer_sends() {
         assert!(s.window().ssthresh.is_infinite(), "{variant}");
     }
 }
+
+/// `tcp_may_raise_cwnd` / `tcp_cong_control`: once `tp->reordering` is
+/// above 3 the kernel grows the window on every ACK that delivers data,
+/// one that only SACKs included, by the segments it delivered; and an ACK
+/// of new data grows by its newly SACKed segments as well
+/// (`tcp_newly_delivered`). Segment 0 held: 5-6 SACKed (reordering 3: no
+/// growth), then 1 below them (reordering 6: +1), then 2 (+1), then the
+/// ACK of 0-2 that also SACKs 7 (one cumulatively delivered, one newly
+/// SACKed: +2). `Linux-classic` (`tcp_max_reordering` 3) grows only on the
+/// cumulative ACK, by what it delivered.
+#[test]
+fn linux_grows_on_sack_only_acks_once_reordering_is_above_three() {
+    for (variant, growth) in [
+        ("Linux", [0.0, 1.0, 2.0, 4.0]),
+        ("Linux-classic", [0.0, 0.0, 0.0, 2.0]),
+    ] {
+        let mut s = sender(variant, 10);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        let base = s.window().cwnd;
+        let acks = [
+            ack(0, &[(5, 7)]),
+            ack(0, &[(1, 2), (5, 7)]),
+            ack(0, &[(1, 3), (5, 7)]),
+            ack(3, &[(5, 8)]),
+        ];
+        for (k, a) in acks.iter().enumerate() {
+            s.on_packet(a, ms(50), &mut out);
+            assert_eq!(s.ca_state(), CaState::Open, "{variant}: ACK {k}");
+            assert_eq!(s.window().cwnd - base, growth[k], "{variant}: ACK {k}");
+        }
+    }
+}
