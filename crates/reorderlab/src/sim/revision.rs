@@ -105,7 +105,11 @@
 /// and, once `tp->reordering` is above 3, on ACKs that only SACK too
 /// (`tcp_may_raise_cwnd`: `FLAG_FORWARD_PROGRESS`), outside Recovery; it
 /// grew by the cumulatively acknowledged, never-SACKed segments only.
-pub const MODEL_REVISION: u32 = 29;
+/// 30: a `Linux` sender's partial ACK for a delayed original while
+/// retransmissions are out (`tcp_try_undo_partial` returns true) marks
+/// nothing lost and retransmits nothing; it clocks out new data only
+/// (`tcp_fastretrans_alert` returns before `tcp_identify_packet_loss`).
+pub const MODEL_REVISION: u32 = 30;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

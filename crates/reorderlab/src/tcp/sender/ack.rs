@@ -56,7 +56,7 @@ impl Sender {
         let d = self.read_deliveries(pkt, m_before, now);
         let cwnd_before = self.tcb.w.cwnd;
         if let Some(cum) = d.cum {
-            self.undo_if_original_filled_hole(ack, una_before, pkt.ts);
+            self.hold_retransmissions = self.undo_if_original_filled_hole(ack, una_before, pkt.ts);
             self.on_snd_una_advanced(&cum, d.newly_sacked, pkt, now, out);
         }
         self.detection.after_deliveries(&mut self.tcb, now);
@@ -70,7 +70,7 @@ impl Sender {
         self.measure_reordering(&d.scan, m_before, now);
         self.update_highest_acked(pkt, m_before);
         let marked_before = self.tcb.stats.rack_marked_lost;
-        let entered = self.detect_losses(d.dsack, now, out);
+        let entered = !self.hold_retransmissions && self.detect_losses(d.dsack, now, out);
         if ack <= una_before {
             self.grow_on_sack_only(d.newly_sacked, now);
         }
@@ -84,6 +84,7 @@ impl Sender {
         self.response.after_ack(&mut self.tcb, end);
         self.rate_finish_ack(rate_start, d.delivered, now);
         let sent_new = self.send_allowed(now, out);
+        self.hold_retransmissions = false;
         self.reschedule_probe(ack > una_before, sent_new, now);
         self.check_done(now);
     }
