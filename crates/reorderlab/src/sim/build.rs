@@ -38,6 +38,7 @@ pub(crate) fn receiver_config(
         // The Linux variants with timestamps (not Linux-classic) stand
         // for a Linux peer: its receiver applies PAWS.
         paws: cfg.linux.is_some() && cfg.undo_by_timestamps,
+        dctcp: false,
     }
 }
 
@@ -54,7 +55,8 @@ fn new_flow(i: u32, fs: &FlowSpec, sc: &Scenario, nodes: &HashMap<String, u32>) 
     let cc = CongestionControl::by_name(&fs.cc).expect("validated cc");
     let (src, dst) = (nodes[&fs.src], nodes[&fs.dst]);
     let start = secs(fs.start);
-    let rcfg = receiver_config(&fs.receiver, fs.tcp.ack_size, &cfg);
+    let mut rcfg = receiver_config(&fs.receiver, fs.tcp.ack_size, &cfg);
+    rcfg.dctcp = matches!(cc, CongestionControl::Dctcp(_));
     let name = fs.name.clone().unwrap_or_else(|| format!("f{i}"));
     let cc_name = fs.cc.to_ascii_lowercase();
     Flow::new(
@@ -107,7 +109,8 @@ fn new_traffic(
     end: Time,
 ) -> Traffic {
     let sender = variants::resolve(&ts.variant, &ts.tcp, 1).expect("validated variant");
-    let receiver = receiver_config(&ts.receiver, ts.tcp.ack_size, &sender);
+    let mut receiver = receiver_config(&ts.receiver, ts.tcp.ack_size, &sender);
+    receiver.dctcp = ts.cc.eq_ignore_ascii_case("dctcp");
     Traffic {
         name: ts.name.clone().unwrap_or_else(|| format!("traffic{k}")),
         server: nodes[&ts.server],

@@ -76,7 +76,7 @@ impl Simulation {
                 let receiver = &mut f.live_mut().receiver;
                 receiver.on_data(pkt, self.now, &mut out);
                 if pkt.marks.ce() || pkt.entropy != 0 {
-                    echo_marks(pkt, &mut out);
+                    echo_marks(pkt, &mut out, receiver.echoes_ce());
                 }
                 let (completed, delivered) = (
                     receiver.stats.completed_at.is_some(),
@@ -232,11 +232,13 @@ impl Simulation {
 /// What the receiving host's NIC echoes in the ACKs a data segment made:
 /// its entropy value (REPS) and, if it arrived marked CE, ECN-Echo on
 /// each (one ACK per marked segment, as DCTCP's receiver does without
-/// delayed ACKs: Alizadeh et al., SIGCOMM 2010, Sec. 3.1).
-fn echo_marks(pkt: &Packet, out: &mut [Packet]) {
+/// delayed ACKs: Alizadeh et al., SIGCOMM 2010, Sec. 3.1), unless the
+/// receiver echoes CE itself (`own_ece`: DCTCP's state machine, RFC 8257
+/// Sec. 3.2, `tcp/receiver.rs`).
+fn echo_marks(pkt: &Packet, out: &mut [Packet], own_ece: bool) {
     for a in out.iter_mut().filter(|a| !a.is_data()) {
         a.entropy = pkt.entropy;
-        if pkt.marks.ce() {
+        if pkt.marks.ce() && !own_ece {
             a.marks.set_ece();
         }
     }

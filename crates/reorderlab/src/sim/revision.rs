@@ -109,7 +109,13 @@
 /// retransmissions are out (`tcp_try_undo_partial` returns true) marks
 /// nothing lost and retransmits nothing; it clocks out new data only
 /// (`tcp_fastretrans_alert` returns before `tcp_identify_packet_loss`).
-pub const MODEL_REVISION: u32 = 30;
+/// 31: `cc = "dctcp"` (RFC 8257; Linux `tcp_dctcp.c`): the sender reads
+/// ECN-Echo per ACK (alpha once per window, a cut by alpha / 2 at most
+/// once per window, a loss halves) and its receiver echoes CE by DCTCP's
+/// two-state machine (`dctcp_ece_ack_update`) instead of the host's echo
+/// per marked segment; UET flows (`crate::uet`). No existing flow
+/// changes (none used ECN-Echo or these).
+pub const MODEL_REVISION: u32 = 31;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

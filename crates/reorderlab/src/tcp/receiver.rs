@@ -29,6 +29,9 @@ pub struct ReceiverConfig {
     pub measure_from: Time,
     /// The Linux receiver's PAWS with timestamps ([`crate::tcp::paws`]).
     pub paws: bool,
+    /// DCTCP's receiver (RFC 8257 Sec. 3.2): ECN-Echo by its two-state
+    /// machine (a flow whose sender runs `cc = "dctcp"`).
+    pub dctcp: bool,
 }
 
 /// Receiver counters.
@@ -72,6 +75,8 @@ pub struct Receiver {
     /// the `-RTX` sender variants read it.
     echo_copy: u16,
     last_delivered: Option<u32>,
+    /// DCTCP: the last data segment arrived with CE.
+    ce_state: bool,
     pub stats: ReceiverStats,
 }
 
@@ -92,8 +97,30 @@ impl Receiver {
             paws,
             echo_copy: 0,
             last_delivered: None,
+            ce_state: false,
             stats: ReceiverStats::default(),
         }
+    }
+
+    /// The receiver echoes CE itself (DCTCP's state machine), not the
+    /// host per marked segment (`sim/path.rs`).
+    pub fn echoes_ce(&self) -> bool {
+        self.cfg.dctcp
+    }
+
+    /// DCTCP's CE state machine (RFC 8257 Sec. 3.2; Linux
+    /// `dctcp_ece_ack_update`): when a segment's CE differs from the
+    /// last one's, a delayed ACK is sent first with the old state's
+    /// ECN-Echo, and this segment is acknowledged at once. Whether it must.
+    fn dctcp_ce_event(&mut self, ce: bool, now: Time, out: &mut Vec<Packet>) -> bool {
+        if !self.cfg.dctcp || ce == self.ce_state {
+            return false;
+        }
+        if self.unacked > 0 {
+            self.send_ack(now, None, out);
+        }
+        self.ce_state = ce;
+        true
     }
 
     pub fn rcv_nxt(&self) -> u32 {
@@ -119,6 +146,7 @@ impl Receiver {
     /// A data segment arrived.
     pub fn on_data(&mut self, pkt: &Packet, now: Time, out: &mut Vec<Packet>) {
         let s = pkt.seq;
+        let ce_changed = self.dctcp_ce_event(pkt.marks.ce(), now, out);
         self.echo_copy = pkt.copy;
         if let Some(p) = self.paws.as_mut() {
             if p.rejects(pkt.ts) {
@@ -159,8 +187,10 @@ impl Receiver {
             let filled_hole = !self.ooo.is_empty();
             self.advance(now);
             self.unacked += 1;
-            let ack_now =
-                filled_hole || self.wants_immediate_ack() || self.unacked >= self.cfg.delack_every;
+            let ack_now = filled_hole
+                || ce_changed
+                || self.wants_immediate_ack()
+                || self.unacked >= self.cfg.delack_every;
             if ack_now {
                 self.send_ack(now, None, out);
             } else if self.delack_deadline.is_none() {
@@ -292,6 +322,9 @@ impl Receiver {
         ack.copy = self.echo_copy;
         ack.immediate = dup.is_some() || !self.ooo.is_empty();
         ack.sack = self.sack_blocks(dup);
+        if self.cfg.dctcp && self.ce_state {
+            ack.marks.set_ece();
+        }
         if dup.is_some() && self.cfg.dsack && self.cfg.sack {
             self.stats.dsacks_sent += 1;
         }
@@ -483,6 +516,7 @@ mod tests {
             expected_segments: None,
             measure_from: 0,
             paws: false,
+            dctcp: false,
         }
     }
 

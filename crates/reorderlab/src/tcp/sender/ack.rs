@@ -82,11 +82,32 @@ impl Sender {
             newly_lost: (self.tcb.stats.rack_marked_lost - marked_before) as u32,
         };
         self.response.after_ack(&mut self.tcb, end);
+        self.dctcp_on_ack(pkt.marks.ece(), d.delivered);
         self.rate_finish_ack(rate_start, d.delivered, now);
         let sent_new = self.send_allowed(now, out);
         self.hold_retransmissions = false;
         self.reschedule_probe(ack > una_before, sent_new, now);
         self.check_done(now);
+    }
+
+    /// DCTCP (RFC 8257 Sec. 3.3; Linux `dctcp_update_alpha` per ACK, and
+    /// `tcp_enter_cwr` with `dctcp_ssthresh` on ECN-Echo): alpha from the
+    /// share of acknowledged segments whose ACK carried ECN-Echo, once
+    /// per window; on ECN-Echo outside loss recovery the window is cut by
+    /// alpha / 2, at most once per window. (Linux then lowers cwnd to the
+    /// new ssthresh by PRR in its CWR state; here at once.)
+    #[inline]
+    fn dctcp_on_ack(&mut self, ece: bool, delivered: u32) {
+        let (una, nxt) = (self.tcb.sb.una(), self.tcb.sb.nxt());
+        let open = self.tcb.ca == CaState::Open;
+        let t = &mut self.tcb;
+        let Some(d) = t.cc.dctcp_mut() else {
+            return;
+        };
+        d.on_ack_ecn(delivered, ece, una, nxt);
+        if ece && open {
+            d.on_ece(&mut t.w, una, nxt);
+        }
     }
 
     /// An old (reordered) ACK: its cumulative point says nothing new, but
