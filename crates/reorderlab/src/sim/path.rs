@@ -57,15 +57,8 @@ impl Simulation {
         let f = &mut self.flows[fi];
         f.in_network -= 1;
         if matches!(f.ends, Ends::Quic(_) | Ends::Uet(_)) {
-            if pkt.is_data() {
-                f.ce_arrivals += pkt.marks.ce() as u64;
-            }
             self.out = out;
-            if matches!(f.ends, Ends::Quic(_)) {
-                self.quic_arrive(pkt);
-            } else {
-                self.uet_arrive(pkt);
-            }
+            self.datagram_arrive(pkt);
             return;
         }
         let at_receiver = matches!(pkt.kind, PacketKind::Data | PacketKind::Syn);
@@ -123,6 +116,19 @@ impl Simulation {
         }
         if self.flows[fi].origin.is_some() {
             self.retire_if_over(fi);
+        }
+    }
+
+    /// A packet of a QUIC or UET flow reached its destination.
+    fn datagram_arrive(&mut self, pkt: &Packet) {
+        let f = &mut self.flows[pkt.flow as usize];
+        if pkt.is_data() {
+            f.ce_arrivals += pkt.marks.ce() as u64;
+        }
+        if matches!(f.ends, Ends::Quic(_)) {
+            self.quic_arrive(pkt);
+        } else {
+            self.uet_arrive(pkt);
         }
     }
 

@@ -311,12 +311,14 @@ impl Simulation {
     }
 
     fn flow_result(&self, i: u32, f: &Flow) -> FlowResult {
-        if let Ends::Quic(q) = &f.ends {
-            return self.quic_flow_result(i, f, q);
+        match &f.ends {
+            Ends::Quic(q) => self.quic_flow_result(i, f, q),
+            Ends::Uet(u) => self.uet_flow_result(i, f, u),
+            _ => self.tcp_flow_result(i, f),
         }
-        if let Ends::Uet(u) = &f.ends {
-            return self.uet_flow_result(i, f, u);
-        }
+    }
+
+    fn tcp_flow_result(&self, i: u32, f: &Flow) -> FlowResult {
         let Endpoints { sender, receiver } = f.live();
         let s = sender.stats();
         let r = &receiver.stats;

@@ -145,7 +145,7 @@ mod tests {
             ..Default::default()
         };
         d.on_ack_ecn(1, false, 1, 11); // opens the window (one unmarked)
-        // 10 segments in the window, 5 marked: F = 1/2, alpha = 1/32
+                                       // 10 segments in the window, 5 marked: F = 1/2, alpha = 1/32
         for i in 0..9 {
             d.on_ack_ecn(1, i % 2 == 0, 3 + i, 21 + i);
         }
