@@ -125,14 +125,21 @@ def is_quic_variant(name: str) -> bool:
     return name == "QUIC" or name.startswith("QUIC-")
 
 
+def is_uet_variant(name: str) -> bool:
+    """A UET variant of the registry (``crates/reorderlab/src/uet/config.rs``:
+    every name is ``UET`` or starts with ``UET-``)."""
+    return name == "UET" or name.startswith("UET-")
+
+
 def _pick_variants(variants: str | Sequence[str]) -> list[str]:
     """``"all"``, a comma-separated string or a list -> registry names
     (aliases resolved, duplicates dropped)."""
     known = known_names("variants")
     if isinstance(variants, str):
         if variants.strip().lower() == "all":
-            # the TCP senders: a QUIC variant (docs/quic.md) runs when named
-            return [v for v in known if not is_quic_variant(v)]
+            # the TCP senders: a QUIC variant (docs/quic.md) or a UET one
+            # (docs/fabrics.md) runs when named
+            return [v for v in known if not (is_quic_variant(v) or is_uet_variant(v))]
         variants = [v.strip() for v in variants.split(",") if v.strip()]
     elif isinstance(variants, bytes | Mapping) or not isinstance(variants, Iterable):
         message = (

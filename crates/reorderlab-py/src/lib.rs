@@ -278,11 +278,12 @@ fn variants() -> String {
 /// The registry's spelling of a sender variant's name or alias
 /// (case-insensitive), `None` for an unknown name: the one canonical name
 /// (`reorderlab::tcp::variants::canonical_name`, then the QUIC variants of
-/// `reorderlab::quic::variants`).
+/// `reorderlab::quic::variants`, then the UET ones of `reorderlab::uet::config`).
 #[pyfunction]
 fn canonical_variant(name: &str) -> Option<&'static str> {
     reorderlab::tcp::variants::canonical_name(name)
         .or_else(|| reorderlab::quic::variants::find(name).map(|v| v.name))
+        .or_else(|| reorderlab::uet::config::find(name).map(|v| v.name))
 }
 
 /// JSON list of the registered congestion controls: `{"name","description","source"}`.

@@ -24,6 +24,7 @@ pub mod result_codec;
 pub mod sim;
 pub mod spec;
 pub mod tcp;
+pub mod uet;
 
 use serde::Serialize;
 
@@ -205,6 +206,14 @@ pub fn variants_json() -> String {
             source: v.source,
             aliases: Vec::new(),
             // RFC 9002 Sec. 7's NewReno
+            paper_cc: Some("reno"),
+        }))
+        .chain(uet::config::UET_VARIANTS.iter().map(|v| Described {
+            name: v.name,
+            description: v.description,
+            source: v.source,
+            aliases: Vec::new(),
+            // its own window (uet-htsim's DCTCP rule); `cc` stays the default
             paper_cc: Some("reno"),
         }))
         .collect();

@@ -100,6 +100,7 @@ impl Case {
             expected_segments: cfg.segments,
             measure_from: 0,
             paws: cfg.linux.is_some() && cfg.undo_by_timestamps,
+            dctcp: false,
         };
         Case {
             rng,

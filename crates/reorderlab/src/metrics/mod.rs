@@ -181,6 +181,10 @@ pub struct FlowResult {
     /// Trimmed headers that reached the receiver, each a NACK for a sender that used them (not written when 0).
     #[serde(skip_serializing_if = "is_zero")]
     pub trimmed_received: u64,
+    /// A UET flow's counters (`crate::uet`): retransmissions by cause,
+    /// NACKs, probes; absent (not written) for TCP and QUIC.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uet: Option<crate::uet::UetFlowResult>,
 }
 
 /// Per-link results.

@@ -169,5 +169,6 @@ pub fn in_persistent_congestion(
 /// Whether the QUIC sender drives controller `cc`: the window-based ones
 /// and BBR (through delivery-rate samples, [`super::rate`]).
 pub fn drives(cc: &CongestionControl) -> bool {
-    !cc.is_rate_based() || cc.bbr().is_some()
+    // (DCTCP needs ECN-Echo, which the QUIC model does not carry)
+    !matches!(cc, CongestionControl::Dctcp(_)) && (!cc.is_rate_based() || cc.bbr().is_some())
 }

@@ -38,19 +38,25 @@ pub(crate) fn receiver_config(
         // The Linux variants with timestamps (not Linux-classic) stand
         // for a Linux peer: its receiver applies PAWS.
         paws: cfg.linux.is_some() && cfg.undo_by_timestamps,
+        dctcp: false,
     }
 }
 
 /// One of the scenario's flows, not started yet.
-fn new_flow(i: u32, fs: &FlowSpec, nodes: &HashMap<String, u32>, warmup: Time) -> Flow {
+fn new_flow(i: u32, fs: &FlowSpec, sc: &Scenario, nodes: &HashMap<String, u32>) -> Flow {
+    let warmup = secs(sc.warmup);
     if crate::spec::check_quic::is_quic(fs) {
         return new_quic_flow(i, fs, nodes, warmup);
+    }
+    if crate::spec::check_uet::is_uet(fs) {
+        return super::uet::new_uet_flow(i, fs, sc, nodes);
     }
     let cfg = variants::resolve(&fs.variant, &fs.tcp, fs.segments).expect("validated variant");
     let cc = CongestionControl::by_name(&fs.cc).expect("validated cc");
     let (src, dst) = (nodes[&fs.src], nodes[&fs.dst]);
     let start = secs(fs.start);
-    let rcfg = receiver_config(&fs.receiver, fs.tcp.ack_size, &cfg);
+    let mut rcfg = receiver_config(&fs.receiver, fs.tcp.ack_size, &cfg);
+    rcfg.dctcp = matches!(cc, CongestionControl::Dctcp(_));
     let name = fs.name.clone().unwrap_or_else(|| format!("f{i}"));
     let cc_name = fs.cc.to_ascii_lowercase();
     Flow::new(
@@ -103,7 +109,8 @@ fn new_traffic(
     end: Time,
 ) -> Traffic {
     let sender = variants::resolve(&ts.variant, &ts.tcp, 1).expect("validated variant");
-    let receiver = receiver_config(&ts.receiver, ts.tcp.ack_size, &sender);
+    let mut receiver = receiver_config(&ts.receiver, ts.tcp.ack_size, &sender);
+    receiver.dctcp = ts.cc.eq_ignore_ascii_case("dctcp");
     Traffic {
         name: ts.name.clone().unwrap_or_else(|| format!("traffic{k}")),
         server: nodes[&ts.server],
@@ -129,9 +136,9 @@ fn expand_workloads(scenario: &Scenario, seed: u64) -> Vec<FlowSpec> {
     let hosts = Shape::new(k, tiers).hosts;
     (scenario.workloads.iter().enumerate())
         .flat_map(|(w, ws)| {
+            // (a UET workload sends tcp.mss-byte packets, 1500 by default)
             let mss = variants::resolve(&ws.variant, &ws.tcp, 1)
-                .expect("validated variant")
-                .mss;
+                .map_or(ws.tcp.mss.unwrap_or(1500), |c| c.mss);
             ws.expand(w, hosts, seed, mss)
         })
         .collect()
@@ -201,11 +208,11 @@ impl Simulation {
         let expanded = expand_workloads(scenario, seed);
         let flows: Vec<Flow> = (scenario.flows.iter().chain(&expanded).enumerate())
             .map(|(i, fs)| {
-                let mut f = new_flow(i as u32, fs, &graph.node_index, warmup);
+                let mut f = new_flow(i as u32, fs, scenario, &graph.node_index);
                 match &mut f.ends {
                     Ends::Live(e) => e.sender.seed(seed),
                     Ends::Quic(q) => q.seed(seed),
-                    Ends::Over(_) => {}
+                    Ends::Uet(_) | Ends::Over(_) => {}
                 }
                 f
             })

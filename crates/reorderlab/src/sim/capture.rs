@@ -72,8 +72,11 @@ impl Simulation {
             return;
         };
         let f = &self.flows[pkt.flow as usize];
-        if matches!(f.ends, super::world::Ends::Quic(_)) {
-            // a QUIC flow's packets are not TCP segments: not captured
+        if matches!(
+            f.ends,
+            super::world::Ends::Quic(_) | super::world::Ends::Uet(_)
+        ) {
+            // a QUIC or UET flow's packets are not TCP segments: not captured
             return;
         }
         let cfg = f.sender().cfg();

@@ -111,6 +111,7 @@ impl Simulation {
         let mut out = std::mem::take(&mut self.out);
         match &mut self.flows[flow as usize].ends {
             Ends::Quic(q) => q.sender.start(self.now, &mut out),
+            Ends::Uet(u) => u.sender.start(self.now, &mut out),
             _ => (self.flows[flow as usize].live_mut().sender).start(self.now, &mut out),
         }
         let src = self.flows[flow as usize].src;
@@ -127,6 +128,7 @@ impl Simulation {
             Ends::Live(e) if kind == TimerKind::DelAck => e.receiver.deadline(),
             Ends::Live(e) => e.sender.deadline(kind),
             Ends::Quic(q) => q.deadline(kind),
+            Ends::Uet(u) => u.deadline(kind),
         };
         match f.timers[kind as usize].on_fire(gen, self.now, deadline) {
             Fire::Ignore => {}
@@ -143,6 +145,13 @@ impl Simulation {
                     self.send_all(&mut out, flow, node_of(kind));
                     self.out = out;
                     self.sync_timers(flow);
+                    return;
+                }
+                if let Some(u) = f.uet_mut() {
+                    u.on_timer(kind, self.now, &mut out);
+                    self.send_all(&mut out, flow, src);
+                    self.out = out;
+                    self.sync_sender_timers(flow);
                     return;
                 }
                 if kind == TimerKind::Rto {
@@ -192,6 +201,7 @@ impl Simulation {
             let deadline = match &f.ends {
                 Ends::Live(e) => e.sender.deadline(kind),
                 Ends::Quic(q) => q.deadline(kind),
+                Ends::Uet(u) => u.deadline(kind),
                 Ends::Over(_) => return,
             };
             if let Some((t, gen)) = f.timers[kind as usize].sync(deadline, self.now) {
@@ -207,6 +217,7 @@ impl Simulation {
         let deadline = match &f.ends {
             Ends::Live(e) => e.receiver.deadline(),
             Ends::Quic(q) => q.deadline(kind),
+            Ends::Uet(_) => return,
             Ends::Over(_) => return,
         };
         if let Some((t, gen)) = f.timers[kind as usize].sync(deadline, self.now) {
@@ -223,6 +234,9 @@ impl Simulation {
             let fl = &flows[f as usize];
             if let Ends::Quic(q) = &fl.ends {
                 return super::quic::sample(q, name);
+            }
+            if let Ends::Uet(u) = &fl.ends {
+                return super::uet::sample(u, name);
             }
             if name == "delivered" {
                 fl.receiver().stats.segments_delivered as f64

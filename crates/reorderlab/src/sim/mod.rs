@@ -23,6 +23,7 @@ mod quic;
 mod results;
 pub mod revision;
 mod traffic;
+mod uet;
 pub mod walk;
 mod world;
 

@@ -56,12 +56,9 @@ impl Simulation {
         let mut out = std::mem::take(&mut self.out);
         let f = &mut self.flows[fi];
         f.in_network -= 1;
-        if matches!(f.ends, Ends::Quic(_)) {
-            if pkt.is_data() {
-                f.ce_arrivals += pkt.marks.ce() as u64;
-            }
+        if matches!(f.ends, Ends::Quic(_) | Ends::Uet(_)) {
             self.out = out;
-            self.quic_arrive(pkt);
+            self.datagram_arrive(pkt);
             return;
         }
         let at_receiver = matches!(pkt.kind, PacketKind::Data | PacketKind::Syn);
@@ -72,7 +69,7 @@ impl Simulation {
                 let receiver = &mut f.live_mut().receiver;
                 receiver.on_data(pkt, self.now, &mut out);
                 if pkt.marks.ce() || pkt.entropy != 0 {
-                    echo_marks(pkt, &mut out);
+                    echo_marks(pkt, &mut out, receiver.echoes_ce());
                 }
                 let (completed, delivered) = (
                     receiver.stats.completed_at.is_some(),
@@ -119,6 +116,19 @@ impl Simulation {
         }
         if self.flows[fi].origin.is_some() {
             self.retire_if_over(fi);
+        }
+    }
+
+    /// A packet of a QUIC or UET flow reached its destination.
+    fn datagram_arrive(&mut self, pkt: &Packet) {
+        let f = &mut self.flows[pkt.flow as usize];
+        if pkt.is_data() {
+            f.ce_arrivals += pkt.marks.ce() as u64;
+        }
+        if matches!(f.ends, Ends::Quic(_)) {
+            self.quic_arrive(pkt);
+        } else {
+            self.uet_arrive(pkt);
         }
     }
 
@@ -186,13 +196,17 @@ impl Simulation {
         }
     }
 
-    /// A trimmed header reached the receiver: for a sender that used them
-    /// it is a NACK (NDP, Sec. 3.2; Ultra Ethernet); to the receivers and
-    /// senders here it is the loss of that copy, counted as such.
+    /// A trimmed header reached the receiver: for a UET flow it is a NACK
+    /// (NDP, Sec. 3.2; Ultra Ethernet: `sim/uet.rs`); to the TCP and QUIC
+    /// receivers and senders it is the loss of that copy, counted as such.
     #[cold]
     #[inline(never)]
     fn trimmed_arrived(&mut self, pkt: &Packet) {
         self.flows[pkt.flow as usize].trimmed_arrivals += 1;
+        if matches!(self.flows[pkt.flow as usize].ends, Ends::Uet(_)) {
+            self.uet_trimmed(pkt);
+            return;
+        }
         self.dropped(pkt);
     }
 
@@ -203,6 +217,10 @@ impl Simulation {
         f.in_network -= 1;
         if let Some(q) = f.quic_mut() {
             q.on_drop(pkt);
+            return;
+        }
+        if let Some(u) = f.uet_mut() {
+            u.on_drop(pkt);
             return;
         }
         if pkt.is_data() {
@@ -220,11 +238,13 @@ impl Simulation {
 /// What the receiving host's NIC echoes in the ACKs a data segment made:
 /// its entropy value (REPS) and, if it arrived marked CE, ECN-Echo on
 /// each (one ACK per marked segment, as DCTCP's receiver does without
-/// delayed ACKs: Alizadeh et al., SIGCOMM 2010, Sec. 3.1).
-fn echo_marks(pkt: &Packet, out: &mut [Packet]) {
+/// delayed ACKs: Alizadeh et al., SIGCOMM 2010, Sec. 3.1), unless the
+/// receiver echoes CE itself (`own_ece`: DCTCP's state machine, RFC 8257
+/// Sec. 3.2, `tcp/receiver.rs`).
+fn echo_marks(pkt: &Packet, out: &mut [Packet], own_ece: bool) {
     for a in out.iter_mut().filter(|a| !a.is_data()) {
         a.entropy = pkt.entropy;
-        if pkt.marks.ce() {
+        if pkt.marks.ce() && !own_ece {
             a.marks.set_ece();
         }
     }

@@ -103,6 +103,7 @@ impl Simulation {
             quic: Some(QuicFlowResult::of(q)),
             ce_received: f.ce_arrivals,
             trimmed_received: f.trimmed_arrivals,
+            uet: None,
         }
     }
 }
@@ -115,11 +116,11 @@ pub(super) fn sample(q: &QuicEnds, name: &str) -> f64 {
     q.sender.sample(name)
 }
 
-/// RFC 5236 reorder density of a flow's receiver; none for QUIC (its
+/// RFC 5236 reorder density of a flow's receiver; none for QUIC or UET (its
 /// receiver keeps no such record).
 pub(super) fn reorder_density(f: &Flow) -> Vec<f64> {
     match &f.ends {
-        Ends::Quic(_) => Vec::new(),
+        Ends::Quic(_) | Ends::Uet(_) => Vec::new(),
         _ => f.receiver().stats.reordering.density(),
     }
 }

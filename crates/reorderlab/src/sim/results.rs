@@ -110,6 +110,9 @@ impl Simulation {
             if let Ends::Quic(q) = &f.ends {
                 bad.extend(q.check().into_iter().map(|b| format!("flow {i}: {b}")));
             }
+            if let Ends::Uet(u) = &f.ends {
+                bad.extend(u.check().into_iter().map(|b| format!("flow {i}: {b}")));
+            }
         }
         bad
     }
@@ -308,9 +311,14 @@ impl Simulation {
     }
 
     fn flow_result(&self, i: u32, f: &Flow) -> FlowResult {
-        if let Ends::Quic(q) = &f.ends {
-            return self.quic_flow_result(i, f, q);
+        match &f.ends {
+            Ends::Quic(q) => self.quic_flow_result(i, f, q),
+            Ends::Uet(u) => self.uet_flow_result(i, f, u),
+            _ => self.tcp_flow_result(i, f),
         }
+    }
+
+    fn tcp_flow_result(&self, i: u32, f: &Flow) -> FlowResult {
         let Endpoints { sender, receiver } = f.live();
         let s = sender.stats();
         let r = &receiver.stats;
@@ -384,6 +392,7 @@ impl Simulation {
             quic: None,
             ce_received: f.ce_arrivals,
             trimmed_received: f.trimmed_arrivals,
+            uet: None,
         }
     }
 }

@@ -100,7 +100,22 @@
 /// retransmission that filled the hole at RCV.NXT by more than 1 ms is
 /// dropped and has to be retransmitted (found by the bbr helper: the
 /// kernel's spurious retransmissions equal the receiver's PAWS drops).
-pub const MODEL_REVISION: u32 = 28;
+/// 29: a `Linux` sender grows cwnd by what an ACK delivered, its newly
+/// SACKed segments included (`tcp_newly_delivered` -> `tcp_cong_control`),
+/// and, once `tp->reordering` is above 3, on ACKs that only SACK too
+/// (`tcp_may_raise_cwnd`: `FLAG_FORWARD_PROGRESS`), outside Recovery; it
+/// grew by the cumulatively acknowledged, never-SACKed segments only.
+/// 30: a `Linux` sender's partial ACK for a delayed original while
+/// retransmissions are out (`tcp_try_undo_partial` returns true) marks
+/// nothing lost and retransmits nothing; it clocks out new data only
+/// (`tcp_fastretrans_alert` returns before `tcp_identify_packet_loss`).
+/// 31: `cc = "dctcp"` (RFC 8257; Linux `tcp_dctcp.c`): the sender reads
+/// ECN-Echo per ACK (alpha once per window, a cut by alpha / 2 at most
+/// once per window, a loss halves) and its receiver echoes CE by DCTCP's
+/// two-state machine (`dctcp_ece_ack_update`) instead of the host's echo
+/// per marked segment; UET flows (`crate::uet`). No existing flow
+/// changes (none used ECN-Echo or these).
+pub const MODEL_REVISION: u32 = 31;
 
 /// Crate version plus model revision: part of every cache key.
 pub fn engine_version() -> String {

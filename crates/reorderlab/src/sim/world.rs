@@ -14,6 +14,7 @@ use crate::quic::QuicEnds;
 use crate::spec::SpecError;
 use crate::tcp::cc::CongestionControl;
 use crate::tcp::{Receiver, ReceiverConfig, Sender, SenderConfig};
+use crate::uet::UetEnds;
 
 use super::graph::NetGraph;
 /// One flow: its endpoints and timer slots.
@@ -55,6 +56,9 @@ pub(super) enum Ends {
     /// A QUIC connection (`crate::quic`): a scenario flow with a QUIC
     /// variant, live to the end of the run.
     Quic(Box<QuicEnds>),
+    /// A UET flow (`crate::uet`): a flow with a UET variant, live to the
+    /// end of the run.
+    Uet(Box<UetEnds>),
     /// A connection a traffic generator opened, over and inert
     /// ([`Simulation::retire_if_over`]): only what its results need.
     Over(ConnSummary),
@@ -145,6 +149,32 @@ impl ConnSummary {
     }
 }
 
+impl ConnSummary {
+    /// What the invariants and the traffic totals read of a UET flow.
+    pub(super) fn of_uet(u: &UetEnds) -> ConnSummary {
+        let (s, r) = (&u.sender.stats, &u.receiver.stats);
+        ConnSummary {
+            data_packets_sent: s.packets_sent,
+            new_segments_sent: s.new_sent,
+            retransmits: s.retransmits,
+            fast_retransmits: 0,
+            timeouts: s.timeouts,
+            dsacks_received: 0,
+            min_cwnd: s.min_cwnd / u.sender.cfg.mss as f64,
+            spurious_retransmits: u.sender.truth.spurious_retransmits(),
+            data_drops: u.sender.truth.drops,
+            segments: u.sender.cfg.segments.unwrap_or(0),
+            tail_drops: 0,
+            tail_retransmits: 0,
+            segments_delivered: r.packets_delivered,
+            bytes_delivered: r.bytes_delivered,
+            bytes_delivered_measured: r.bytes_delivered_measured,
+            order_violations: 0,
+            completed_at: r.completed_at,
+        }
+    }
+}
+
 impl Flow {
     /// The sender and receiver of a flow that is not over (only a flow
     /// with nothing in the network and no timer armed is ever over, so
@@ -155,6 +185,7 @@ impl Flow {
             Ends::Live(e) => e,
             Ends::Over(_) => unreachable!("flow {} is over", self.name),
             Ends::Quic(_) => unreachable!("flow {} is a QUIC flow", self.name),
+            Ends::Uet(_) => unreachable!("flow {} is a UET flow", self.name),
         }
     }
 
@@ -164,6 +195,7 @@ impl Flow {
             Ends::Live(e) => e,
             Ends::Over(_) => unreachable!("flow {} is over", self.name),
             Ends::Quic(_) => unreachable!("flow {} is a QUIC flow", self.name),
+            Ends::Uet(_) => unreachable!("flow {} is a UET flow", self.name),
         }
     }
 
@@ -186,12 +218,22 @@ impl Flow {
         }
     }
 
+    /// The UET connection, if this is a UET flow.
+    #[inline]
+    pub(super) fn uet_mut(&mut self) -> Option<&mut UetEnds> {
+        match &mut self.ends {
+            Ends::Uet(u) => Some(u),
+            _ => None,
+        }
+    }
+
     /// What the results read of its ends, whether live or over.
     pub(super) fn summary(&self) -> ConnSummary {
         match &self.ends {
             Ends::Live(e) => ConnSummary::of(e),
             Ends::Over(s) => s.clone(),
             Ends::Quic(q) => ConnSummary::of_quic(q),
+            Ends::Uet(u) => ConnSummary::of_uet(u),
         }
     }
 }
@@ -330,6 +372,14 @@ impl Simulation {
     pub fn quic(&self, flow: usize) -> Option<&QuicEnds> {
         match &self.flows[flow].ends {
             Ends::Quic(q) => Some(q),
+            _ => None,
+        }
+    }
+
+    /// The UET connection of `flow`, if it is a UET flow.
+    pub fn uet(&self, flow: usize) -> Option<&UetEnds> {
+        match &self.flows[flow].ends {
+            Ends::Uet(u) => Some(u),
             _ => None,
         }
     }

@@ -19,6 +19,7 @@
 mod check_fabric;
 mod check_network;
 pub(crate) mod check_quic;
+pub(crate) mod check_uet;
 mod check_workload;
 mod error;
 mod fabric;

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use super::check_fabric::{check_fabric_options, check_fabric_routes};
 use super::check_network::{check_impairment, check_multipath, check_topology, link_ends};
 use super::check_quic::{check_quic_flow, check_quic_settings_need_quic, is_quic};
+use super::check_uet::{check_uet_flow, is_uet};
 use super::check_workload::{check_workload, check_workload_routes};
 use super::error::{known_list, num, Check, SpecError};
 use super::fields::check_fields;
@@ -67,6 +68,8 @@ fn check_flow(i: usize, f: &FlowSpec, duration: f64) -> Check {
     check_quic_settings_need_quic(&p, f)?;
     if is_quic(f) {
         check_quic_flow(&p, f)?;
+    } else if is_uet(f) {
+        check_uet_flow(&p, &f.variant, &f.cc, f.tcp.syn)?;
     } else {
         check_transport(&p, &f.variant, &f.cc, &f.tcp)?;
     }
@@ -134,10 +137,11 @@ fn check_names(p: &str, variant: &str, cc: &str) -> Check {
         return Err(SpecError::new(
             format!("{p}.variant"),
             format!(
-                "unknown variant '{}' (known: {}; QUIC, for flows: {})",
+                "unknown variant '{}' (known: {}; QUIC, for flows: {}; UET, for flows and workloads: {})",
                 variant,
                 variants::names().join(", "),
-                crate::quic::variants::names().join(", ")
+                crate::quic::variants::names().join(", "),
+                crate::uet::config::names().join(", ")
             ),
         ));
     }
@@ -301,7 +305,12 @@ impl Scenario {
             check_traffic(i, t, self.duration)?;
         }
         for (i, w) in self.workloads.iter().enumerate() {
-            check_transport(&format!("workloads[{i}]"), &w.variant, &w.cc, &w.tcp)?;
+            let p = format!("workloads[{i}]");
+            if crate::uet::config::find(&w.variant).is_some() {
+                check_uet_flow(&p, &w.variant, &w.cc, w.tcp.syn)?;
+            } else {
+                check_transport(&p, &w.variant, &w.cc, &w.tcp)?;
+            }
             check_workload(i, w, &self.topology, self.duration)?;
         }
         check_record(self)?;

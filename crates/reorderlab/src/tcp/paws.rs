@@ -110,6 +110,7 @@ mod tests {
                 expected_segments: None,
                 measure_from: 0,
                 paws,
+                dctcp: false,
             };
             let mut r = Receiver::new(cfg, 0, 0);
             let mut out = Vec::new();

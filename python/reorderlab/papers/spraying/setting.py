@@ -29,7 +29,9 @@ Setting (``docs/fabrics.md``)
 Senders (every flow of a run the same)
     The DupThresh family: ``NewReno`` (no SACK), ``SACK`` (RFC 6675);
     DSACK-TA (RR-TCP's adaptive DupThresh); the RACK family: ``RACK-TLP``
-    (RFC 8985) and the ``Linux`` model. TCP-PR is left out (:data:`VARIANTS`).
+    (RFC 8985) and the ``Linux`` model; the fabric's own transport, ``UET``
+    (SLEEK, after uet-htsim: ``docs/fabrics.md``). TCP-PR is left out
+    (:data:`VARIANTS`).
 
 Measures, per run and sender
     FCT slowdown: a flow's completion time over its ideal (its bytes at the
@@ -81,14 +83,15 @@ FABRICS = ("symmetric", "failed link", "failed mid-run")
 #: When the cable fails in the "failed mid-run" fabric: a third of the way
 #: into the ideal 3 MB a host sends (2.4 ms at 10 Gb/s), every flow under way.
 FAIL_AT = 0.8e-3
-#: The DupThresh family, RR-TCP's adaptive DupThresh, the RACK family. (TCP-PR
+#: The DupThresh family, RR-TCP's adaptive DupThresh, the RACK family, UET's
+#: out-of-order-tolerant sender (its window its own: no ``cc``). (TCP-PR
 #: is left out: on this loaded fabric most of its flows meet its extreme-loss
 #: rule (tcp-pr Table III: a burst of drops emulates a timeout), which waits
 #: mxrtt raised to at least 1 s whatever ``tcp.min_rto`` says, longer than the
 #: 0.5 s run: 6-15 of 48 flows finish; run for 5 s all 48 do, the median in
 #: 1.004 s. Comparable only once that wait follows the flow's minimum RTO, a
 #: sender change.)
-VARIANTS = ("NewReno", "SACK", "DSACK-TA", "RACK-TLP", "Linux")
+VARIANTS = ("NewReno", "SACK", "DSACK-TA", "RACK-TLP", "Linux", "UET")
 
 SEEDS = Modes(full=10, quick=4)
 

@@ -11,6 +11,7 @@ pub mod bbr;
 pub mod bic;
 pub mod cubic;
 pub mod cubic_kernel;
+pub mod dctcp;
 pub mod highspeed;
 pub mod hystart;
 pub mod ops;
@@ -20,6 +21,7 @@ pub mod scalable;
 pub use bbr::Bbr;
 pub use bic::Bic;
 pub use cubic::Cubic;
+pub use dctcp::Dctcp;
 pub use highspeed::HighSpeed;
 pub use ops::{AckSample, CongestionOps, Window};
 pub use reno::Reno;
@@ -41,6 +43,8 @@ pub enum CongestionControl {
     Cubic(Cubic),
     /// Boxed: its state is ten times a window's.
     Bbr(Box<Bbr>),
+    /// Reno's growth, reductions on ECN-Echo by alpha (RFC 8257).
+    Dctcp(Dctcp),
 }
 
 /// A registered controller: its name (and other names it answers to),
@@ -100,6 +104,13 @@ pub const CONTROLLERS: &[CcInfo] = &[
         description: "BBR v1 as Linux runs it: paced at gain x the max delivery rate of 10 rounds, cwnd 2 x BDP; STARTUP, DRAIN, PROBE_BW, PROBE_RTT",
         source: "Cardwell et al., ACM Queue 14(5) 2016; Linux 6.18 net/ipv4/tcp_bbr.c",
     },
+    CcInfo {
+        name: "dctcp",
+        aliases: &[],
+        build: || CongestionControl::Dctcp(Dctcp::default()),
+        description: "DCTCP: Reno's growth; on ECN-Echo, once per window, cwnd x (1 - alpha/2) with alpha = (1 - 1/16) alpha + F/16 per window (F: the marked share); the receiver echoes CE by its two-state machine; a loss halves",
+        source: "RFC 8257 Sec. 3.1-3.4; Linux net/ipv4/tcp_dctcp.c (dctcp_update_alpha, dctcp_ssthresh, dctcp_react_to_loss), tcp_dctcp.h (dctcp_ece_ack_update)",
+    },
 ];
 
 impl CongestionControl {
@@ -121,6 +132,7 @@ impl CongestionControl {
             CongestionControl::Bic(c) => c,
             CongestionControl::Cubic(c) => c,
             CongestionControl::Bbr(c) => c.as_mut(),
+            CongestionControl::Dctcp(c) => c,
         }
     }
 
@@ -132,6 +144,7 @@ impl CongestionControl {
             CongestionControl::Bic(c) => c.on_ack(w, acked, now, srtt),
             CongestionControl::Cubic(c) => c.on_ack(w, acked, now, srtt),
             CongestionControl::Bbr(_) => {}
+            CongestionControl::Dctcp(c) => c.on_ack(w, acked, now, srtt),
         }
     }
 
@@ -214,6 +227,15 @@ impl CongestionControl {
     pub fn configure(&mut self, mss: u32, hz: u32, flow: u32) {
         if let CongestionControl::Bbr(b) = self {
             b.configure(mss, hz, flow);
+        }
+    }
+
+    /// DCTCP's state, if this is DCTCP.
+    #[inline]
+    pub fn dctcp_mut(&mut self) -> Option<&mut Dctcp> {
+        match self {
+            CongestionControl::Dctcp(d) => Some(d),
+            _ => None,
         }
     }
 
@@ -305,5 +327,6 @@ mod tests {
         assert_eq!(ss("bic"), 80.0);
         assert!((ss("cubic") - 70.0).abs() < 1e-9);
         assert!((ss("highspeed") - (1.0 - highspeed::b(100.0)) * 100.0).abs() < 1e-9);
+        assert_eq!(ss("dctcp"), 50.0, "a loss halves (RFC 8257 Sec. 3.4)");
     }
 }

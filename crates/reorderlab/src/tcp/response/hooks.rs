@@ -16,20 +16,43 @@ pub struct NewlyAcked {
     /// Segments it acknowledged, and how many of them had been SACKed.
     pub acked: u32,
     pub were_sacked: u32,
+    /// Segments the same ACK newly SACKed above the new SND.UNA.
+    pub newly_sacked: u32,
     /// The transmission index the ACK echoed (0: the original).
     pub echo: u16,
 }
 
 /// The segments an ACK of new data grows the window by: all it
-/// acknowledged, or with Linux's rules only those it newly delivered
+/// acknowledged, or with Linux's rules those it newly delivered
 /// (`tcp_cong_control` grows by `acked_sacked`, this ACK's delivered
-/// count: segments SACKed by earlier ACKs are not counted again, and an
-/// ACK that only SACKs grows nothing, `tcp_may_raise_cwnd`).
+/// count from `tcp_newly_delivered`: the cumulatively acknowledged
+/// segments not SACKed before and the segments it newly SACKed; segments
+/// SACKed by earlier ACKs are not counted again). An ACK that only SACKs
+/// is [`sack_only_growth`].
 pub fn growth_acked(tcb: &Tcb, a: &NewlyAcked) -> u32 {
     if tcb.cfg.linux.is_some() {
-        a.acked - a.were_sacked
+        a.acked - a.were_sacked + a.newly_sacked
     } else {
         a.acked
+    }
+}
+
+/// The growth of an ACK that SACKed `newly_sacked` segments without
+/// advancing SND.UNA, for a Linux sender whose `tp->reordering` is
+/// `reordering`: `tcp_may_raise_cwnd` lets every ACK with forward progress
+/// (`FLAG_FORWARD_PROGRESS`: SACKed data counts) grow the window once the
+/// reordering is above `sysctl_tcp_reordering` (3), and only ACKs of new
+/// data (`FLAG_DATA_ACKED`) below it; `tcp_cong_control` then grows by the
+/// ACK's delivered segments outside a cwnd reduction (Open, Disorder and
+/// Loss; not Recovery). RFC 5681 senders never grow on such an ACK.
+pub fn sack_only_growth(tcb: &Tcb, newly_sacked: u32, reordering: u32) -> u32 {
+    let grows = tcb.cfg.linux.is_some()
+        && tcb.ca != CaState::Recovery
+        && reordering > crate::tcp::detection::rack::MIN_REORDERING;
+    if grows {
+        newly_sacked
+    } else {
+        0
     }
 }
 

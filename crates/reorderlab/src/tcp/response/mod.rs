@@ -35,7 +35,8 @@ use crate::tcp::policy::ResponsePolicy;
 use crate::tcp::tcb::{CaState, Tcb};
 
 pub use hooks::{
-    exit_if, growth_acked, open_window_allows, AckEnd, LossResponse, NewAck, NewlyAcked,
+    exit_if, growth_acked, open_window_allows, sack_only_growth, AckEnd, LossResponse, NewAck,
+    NewlyAcked,
 };
 
 use aix::AixResponse;

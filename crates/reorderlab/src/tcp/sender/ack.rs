@@ -6,10 +6,11 @@
 use crate::engine::Time;
 use crate::net::packet::Packet;
 use crate::tcp::cc::AckSample;
+use crate::tcp::detection::rack::MIN_REORDERING;
 use crate::tcp::detection::reordering::HoleScan;
 use crate::tcp::frto::FrtoAck;
 use crate::tcp::policy::RttTiming;
-use crate::tcp::response::{growth_acked, AckEnd, NewAck, NewlyAcked};
+use crate::tcp::response::{growth_acked, sack_only_growth, AckEnd, NewAck, NewlyAcked};
 use crate::tcp::scoreboard::CumAck;
 use crate::tcp::tcb::CaState;
 use crate::tcp::truth::RetxCause;
@@ -55,8 +56,8 @@ impl Sender {
         let d = self.read_deliveries(pkt, m_before, now);
         let cwnd_before = self.tcb.w.cwnd;
         if let Some(cum) = d.cum {
-            self.undo_if_original_filled_hole(ack, una_before, pkt.ts);
-            self.on_snd_una_advanced(&cum, pkt, now, out);
+            self.hold_retransmissions = self.undo_if_original_filled_hole(ack, una_before, pkt.ts);
+            self.on_snd_una_advanced(&cum, d.newly_sacked, pkt, now, out);
         }
         self.detection.after_deliveries(&mut self.tcb, now);
         self.count_duplicate(ack <= una_before, d.newly_sacked, now, out);
@@ -69,7 +70,10 @@ impl Sender {
         self.measure_reordering(&d.scan, m_before, now);
         self.update_highest_acked(pkt, m_before);
         let marked_before = self.tcb.stats.rack_marked_lost;
-        let entered = self.detect_losses(d.dsack, now, out);
+        let entered = !self.hold_retransmissions && self.detect_losses(d.dsack, now, out);
+        if ack <= una_before {
+            self.grow_on_sack_only(d.newly_sacked, now);
+        }
         self.probe_on_ack(pkt, ack > una_before, d.newly_sacked, now);
         let end = AckEnd {
             delivered: d.delivered,
@@ -78,10 +82,32 @@ impl Sender {
             newly_lost: (self.tcb.stats.rack_marked_lost - marked_before) as u32,
         };
         self.response.after_ack(&mut self.tcb, end);
+        self.dctcp_on_ack(pkt.marks.ece(), d.delivered);
         self.rate_finish_ack(rate_start, d.delivered, now);
         let sent_new = self.send_allowed(now, out);
+        self.hold_retransmissions = false;
         self.reschedule_probe(ack > una_before, sent_new, now);
         self.check_done(now);
+    }
+
+    /// DCTCP (RFC 8257 Sec. 3.3; Linux `dctcp_update_alpha` per ACK, and
+    /// `tcp_enter_cwr` with `dctcp_ssthresh` on ECN-Echo): alpha from the
+    /// share of acknowledged segments whose ACK carried ECN-Echo, once
+    /// per window; on ECN-Echo outside loss recovery the window is cut by
+    /// alpha / 2, at most once per window. (Linux then lowers cwnd to the
+    /// new ssthresh by PRR in its CWR state; here at once.)
+    #[inline]
+    fn dctcp_on_ack(&mut self, ece: bool, delivered: u32) {
+        let (una, nxt) = (self.tcb.sb.una(), self.tcb.sb.nxt());
+        let open = self.tcb.ca == CaState::Open;
+        let t = &mut self.tcb;
+        let Some(d) = t.cc.dctcp_mut() else {
+            return;
+        };
+        d.on_ack_ecn(delivered, ece, una, nxt);
+        if ece && open {
+            d.on_ece(&mut t.w, una, nxt);
+        }
     }
 
     /// An old (reordered) ACK: its cumulative point says nothing new, but
@@ -200,6 +226,7 @@ impl Sender {
     fn on_snd_una_advanced(
         &mut self,
         cum: &CumAck,
+        newly_sacked: u32,
         pkt: &Packet,
         now: Time,
         out: &mut Vec<Packet>,
@@ -220,11 +247,31 @@ impl Sender {
             ack: pkt.seq,
             acked: cum.acked,
             were_sacked: cum.were_sacked,
+            newly_sacked,
             echo: pkt.copy,
         };
         self.on_new_ack(&acked, now, out);
         let restart = self.response.restarts_rto_on_ack(&self.tcb);
         self.timers.on_new_ack(&mut self.tcb, restart, now);
+    }
+
+    /// An ACK that SACKed new data without advancing SND.UNA grows a Linux
+    /// sender's window once `tp->reordering` is above 3
+    /// (`tcp_may_raise_cwnd`, [`sack_only_growth`]); after loss detection,
+    /// as `tcp_cong_control` runs after `tcp_fastretrans_alert`.
+    fn grow_on_sack_only(&mut self, newly_sacked: u32, now: Time) {
+        if newly_sacked == 0 {
+            return;
+        }
+        let reordering = self
+            .detection
+            .rack()
+            .map_or(MIN_REORDERING, |r| r.dupthresh);
+        let grow = sack_only_growth(&self.tcb, newly_sacked, reordering);
+        if grow > 0 {
+            self.tcb.grow(grow, now);
+            self.tcb.note_cwnd();
+        }
     }
 
     /// Karn's algorithm (RFC 6298 Sec. 3): no sample when a retransmitted

@@ -66,6 +66,9 @@ pub struct Sender {
     frto: Option<(FrtoStep, u32)>,
     /// RFC 2861 state, when CWV is on.
     cwv: Option<Rfc2861>,
+    /// This ACK sends no retransmission (Linux `tcp_try_undo_partial`
+    /// with retransmissions out, [`Self::undo_if_original_filled_hole`]).
+    hold_retransmissions: bool,
 }
 
 impl Sender {
@@ -94,6 +97,7 @@ impl Sender {
             undo: Undo::default(),
             frto: None,
             cwv: (cfg.cwv == Cwv::Rfc2861).then(|| Rfc2861::new(0)),
+            hold_retransmissions: false,
             tcb,
         }
     }

@@ -59,7 +59,10 @@ impl Sender {
                 sent_new = true;
                 continue;
             }
-            if self.tcb.ca == CaState::Recovery && self.window_allows(true) {
+            if self.tcb.ca == CaState::Recovery
+                && !self.hold_retransmissions
+                && self.window_allows(true)
+            {
                 if let Some(seq) = self.next_forward_retransmission() {
                     self.send_retransmission(seq, RetxCause::Fast, now, out);
                     continue;
@@ -89,7 +92,11 @@ impl Sender {
     /// 2-3) holds retransmissions back until the timeout is judged.
     fn send_next_lost(&mut self, now: Time, out: &mut Vec<Packet>) -> bool {
         let retransmitting = self.response.retransmitting(&self.tcb);
-        if !retransmitting || self.frto.is_some() || !self.window_allows(true) {
+        if !retransmitting
+            || self.frto.is_some()
+            || self.hold_retransmissions
+            || !self.window_allows(true)
+        {
             return false;
         }
         let Some(seq) = self.tcb.sb.next_lost() else {

@@ -290,3 +290,75 @@ fn linux_classic_reads_the_dsacks_a_peer_sends() {
         assert!(s.window().ssthresh.is_infinite(), "{variant}");
     }
 }
+
+/// `tcp_may_raise_cwnd` / `tcp_cong_control`: once `tp->reordering` is
+/// above 3 the kernel grows the window on every ACK that delivers data,
+/// one that only SACKs included, by the segments it delivered; and an ACK
+/// of new data grows by its newly SACKed segments as well
+/// (`tcp_newly_delivered`). Segment 0 held: 5-6 SACKed (reordering 3: no
+/// growth), then 1 below them (reordering 6: +1), then 2 (+1), then the
+/// ACK of 0-2 that also SACKs 7 (one cumulatively delivered, one newly
+/// SACKed: +2). `Linux-classic` (`tcp_max_reordering` 3) grows only on the
+/// cumulative ACK, by what it delivered.
+#[test]
+fn linux_grows_on_sack_only_acks_once_reordering_is_above_three() {
+    for (variant, growth) in [
+        ("Linux", [0.0, 1.0, 2.0, 4.0]),
+        ("Linux-classic", [0.0, 0.0, 0.0, 2.0]),
+    ] {
+        let mut s = sender(variant, 10);
+        let mut out = Vec::new();
+        s.start(0, &mut out);
+        let base = s.window().cwnd;
+        let acks = [
+            ack(0, &[(5, 7)]),
+            ack(0, &[(1, 2), (5, 7)]),
+            ack(0, &[(1, 3), (5, 7)]),
+            ack(3, &[(5, 8)]),
+        ];
+        for (k, a) in acks.iter().enumerate() {
+            s.on_packet(a, ms(50), &mut out);
+            assert_eq!(s.ca_state(), CaState::Open, "{variant}: ACK {k}");
+            assert_eq!(s.window().cwnd - base, growth[k], "{variant}: ACK {k}");
+        }
+    }
+}
+
+/// `tcp_try_undo_partial` with retransmissions out: a partial ACK whose
+/// echoed timestamp shows the original filled the hole returns true, and
+/// `tcp_fastretrans_alert` returns before `tcp_identify_packet_loss` with
+/// no retransmission asked for: that ACK clocks out new data only (the
+/// validate cell `Linux/cubic/25%x1rtt`: the kernel sends new segments 14
+/// and 15 on such an ACK where the model retransmitted 3 and 4).
+#[test]
+fn linux_partial_undo_with_retransmissions_out_sends_new_data_only() {
+    let mut s = sender("Linux", 10);
+    let mut out = Vec::new();
+    s.start(0, &mut out);
+    sent(&mut out);
+    for k in 5..=7 {
+        s.on_packet(&ack(0, &[(4, k)]), ms(50), &mut out);
+    }
+    assert_eq!(s.ca_state(), CaState::Recovery);
+    assert_eq!(s.scoreboard().lost_out(), 4, "0-3 lost");
+    // PRR: 0 retransmitted, then 1 as more SACKs arrive.
+    let mut top = 7;
+    while s.scoreboard().retrans_out() < 2 && top < 10 {
+        top += 1;
+        s.on_packet(&ack(0, &[(4, top)]), ms(51), &mut out);
+    }
+    let first = sent(&mut out);
+    assert_eq!(s.scoreboard().retrans_out(), 2, "sent {first:?}");
+    assert_eq!(s.scoreboard().lost_out(), 4, "2 and 3 not yet repaired");
+    // The original of 0 arrives: the ACK echoes its timestamp (0); the
+    // retransmission of 1 is still out.
+    let mut partial = ack(1, &[(4, top)]);
+    partial.ts = 0;
+    s.on_packet(&partial, ms(60), &mut out);
+    let second = sent(&mut out);
+    assert!(
+        !second.is_empty() && second.iter().all(|&q| q >= 10),
+        "first {first:?}, then {second:?}: a retransmission, or nothing"
+    );
+    assert_eq!(s.ca_state(), CaState::Recovery);
+}
