@@ -208,9 +208,13 @@ def scenarios(draw: st.DrawFn) -> dict[str, Any]:
             "segments": draw(st.sampled_from([0, 0, 5, 50, 500])),
         }
         if draw(st.booleans()):
-            # a QUIC flow has no SYN (docs/quic.md): refused, so not "valid"
-            syn = draw(st.booleans()) and not str(flow["variant"]).startswith("QUIC")
-            flow["tcp"] = {"max_window": draw(st.integers(2, 200)), "syn": syn}
+            # a QUIC flow reads only the packet sizes of tcp (docs/quic.md):
+            # the rest is refused, so not "valid"
+            if str(flow["variant"]).startswith("QUIC"):
+                flow["tcp"] = {"mss": draw(st.integers(500, 1500))}
+            else:
+                tcp = {"max_window": draw(st.integers(2, 200)), "syn": draw(st.booleans())}
+                flow["tcp"] = tcp
         flows.append(flow)
     data: dict[str, Any] = {
         "duration": draw(st.floats(0.6, 2.0)),

@@ -71,8 +71,10 @@ def test_counts_rule_is_20_percent_or_2() -> None:
 def test_verdict_of_a_bulk_and_a_finite_cell() -> None:
     bulk = select(True, "bulk/Linux/cubic/10M/50ms/none/loss0%")[0]
     k = {"throughput_bps": 1448 * 8 * 800.0, "retransmits": 10, "fast_recoveries": 2, "timeouts": 0}
-    sims = [{"throughput_bps": 1500 * 8 * v, "retransmits": 11, "fast_recoveries": 2, "timeouts": 0}
-            for v in (830.0, 850.0)]
+    sims = [
+        {"throughput_bps": 1500 * 8 * v, "retransmits": 11, "fast_recoveries": 2, "timeouts": 0}
+        for v in (830.0, 850.0)
+    ]
     row = verdict(bulk, k, sims)
     assert row["ratio"] == pytest.approx(840 / 800)
     assert row["ok"] and row["counts_ok"]
@@ -138,10 +140,25 @@ def test_simulator_side_against_recorded_kernel_runs(tmp_path: Path) -> None:
     shutil.copytree(DATA, out)
     recorded = json.loads((DATA / "recorded.json").read_text())
     proc = subprocess.run(
-        [sys.executable, "-m", "reorderlab", "validate", "--quick", "--sim-only",
-         "--cells", ",".join(recorded["cells"]), "--out", str(out),
-         "--store", str(tmp_path / "s.duckdb"), "--seeds", "2"],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "reorderlab",
+            "validate",
+            "--quick",
+            "--sim-only",
+            "--cells",
+            ",".join(recorded["cells"]),
+            "--out",
+            str(out),
+            "--store",
+            str(tmp_path / "s.duckdb"),
+            "--seeds",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     doc = json.loads((out / "matrix.json").read_text())
@@ -160,7 +177,9 @@ def test_validate_without_root_says_why() -> None:
         pytest.skip("this machine can emulate: the refusal is not reachable")
     proc = subprocess.run(
         [sys.executable, "-m", "reorderlab", "validate", "--quick"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith("error: reorderlab validate:") and proc.stderr.count("\n") == 1

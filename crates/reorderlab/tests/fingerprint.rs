@@ -8,7 +8,10 @@
 //! in the commit why the lines changed. BBR's pairs are in their own file
 //! (`fingerprints-bbr.txt`); to re-bless only those, name their test:
 //! `REORDERLAB_BLESS=1 cargo test -p reorderlab --test fingerprint bbr`.
+//! The QUIC variants' pairs (issue 38) are in `fingerprints-quic.txt`, on
+//! scenarios of their own (`... --test fingerprint quic` re-blesses them).
 
+use reorderlab::quic::variants::QUIC_VARIANTS;
 use reorderlab::tcp::variants::VARIANTS;
 use reorderlab::Scenario;
 
@@ -97,6 +100,60 @@ const BBR_SCENARIOS: &[(&str, &str)] = &[(
                    "interval": 0.5}}"#,
 )];
 
+/// QUIC flows (RFC 9002 and the adaptive variants, `docs/quic.md`): the
+/// papers' delay-fraction reordering with random loss and a paced CUBIC
+/// flow with few ACK ranges; netem reordering (quinn issue 2711's kind)
+/// with BBR, a duplicate-detection window and a raised packet threshold;
+/// burst loss with ACK-path reordering, RED, finite flows whose last
+/// packets are dropped (probe timeouts), and time series.
+const QUIC_SCENARIOS: &[(&str, &str)] = &[
+    (
+        "quic-reorder-and-loss",
+        r#"{"name": "fp-quic-reorder", "duration": 20.0, "warmup": 2.0,
+            "topology": {"kind": "chain", "bottleneck_rate": 8e6, "bottleneck_delay": 0.023,
+                         "queue": {"kind": "droptail", "limit_packets": 60}},
+            "impairments": [
+              {"link": "R1->R2", "kind": "delay", "fraction": 0.1,
+               "delay": {"dist": "normal", "mean": 0.025, "sd": 0.008}},
+              {"link": "R1->R2", "kind": "loss", "p": 0.005}],
+            "flows": [{"src": "S1", "dst": "D", "variant": "VARIANT"},
+                      {"src": "S1", "dst": "D", "variant": "VARIANT", "cc": "cubic",
+                       "segments": 3000, "start": 1.0,
+                       "quic": {"pacing": true, "max_ack_ranges": 4}}]}"#,
+    ),
+    (
+        "quic-netem-bbr",
+        r#"{"name": "fp-quic-netem", "duration": 10.0, "warmup": 1.0,
+            "topology": {"kind": "chain", "bottleneck_rate": 2e7, "bottleneck_delay": 0.02,
+                         "queue": {"kind": "droptail", "limit_packets": 200}},
+            "impairments": [
+              {"link": "R1->R2", "kind": "netem", "delay": 0.005, "reorder": 0.25,
+               "correlation": 0.5}],
+            "flows": [{"src": "S1", "dst": "D", "variant": "VARIANT", "cc": "bbr"},
+                      {"src": "S1", "dst": "D", "variant": "VARIANT", "start": 0.5,
+                       "quic": {"packet_threshold": 1000, "time_threshold": 1.25,
+                                "dedup_window": 3}}],
+            "record": {"series": ["cwnd", "ssthresh", "srtt", "delivered"], "interval": 0.5}}"#,
+    ),
+    (
+        "quic-bursts-tail-ack-reordering",
+        r#"{"name": "fp-quic-bursts", "duration": 10.0,
+            "topology": {"kind": "chain", "bottleneck_rate": 2e7, "bottleneck_delay": 0.02,
+                         "queue": {"kind": "red", "limit_packets": 120, "min_th": 20, "max_th": 60}},
+            "impairments": [
+              {"link": "R1->R2", "kind": "burst_loss", "q": 0.002,
+               "duration": {"dist": "exponential", "mean": 0.01}},
+              {"link": "R1->R2", "kind": "positioned", "flow": 1, "segments": [17, 18, 19]},
+              {"link": "R2->R1", "kind": "delay", "fraction": 0.05,
+               "delay": {"dist": "uniform", "low": 0.0, "high": 0.02}}],
+            "flows": [{"src": "S1", "dst": "D", "variant": "VARIANT", "cc": "cubic"},
+                      {"src": "S1", "dst": "D", "variant": "VARIANT", "segments": 20,
+                       "start": 0.3, "quic": {"ack_eliciting_threshold": 1}},
+                      {"src": "S1", "dst": "D", "variant": "VARIANT", "segments": 800,
+                       "start": 1.0, "quic": {"undo": true, "max_ack_delay": 0.005}}]}"#,
+    ),
+];
+
 /// FNV-1a, 64 bits: a stable hash with no dependency.
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -108,10 +165,16 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 fn fingerprints(scenarios: &[(&str, &str)]) -> String {
+    let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+    fingerprints_of(&names, scenarios)
+}
+
+/// Each of `variants` on each of `scenarios`, a line per pair.
+fn fingerprints_of(variants: &[&str], scenarios: &[(&str, &str)]) -> String {
     let mut out = String::new();
-    for v in VARIANTS {
+    for name in variants {
         for (label, json) in scenarios {
-            let scenario = Scenario::from_json(&json.replace("VARIANT", v.name))
+            let scenario = Scenario::from_json(&json.replace("VARIANT", name))
                 .unwrap_or_else(|e| panic!("{label}: {e}"));
             let mut result = reorderlab::run(&scenario, Some(7)).expect("valid scenario");
             // The engine version is in the result; the fingerprint is of
@@ -120,7 +183,7 @@ fn fingerprints(scenarios: &[(&str, &str)]) -> String {
             let text = serde_json::to_string(&result).expect("serialisable");
             out += &format!(
                 "{:<20} {:<28} {:016x}\n",
-                v.name,
+                name,
                 label,
                 fnv1a(text.as_bytes())
             );
@@ -142,6 +205,16 @@ fn every_variant_gives_the_recorded_bbr_results() {
         "/tests/data/fingerprints-bbr.txt"
     );
     check_or_bless(path, &fingerprints(BBR_SCENARIOS));
+}
+
+#[test]
+fn every_quic_variant_gives_the_recorded_quic_results() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fingerprints-quic.txt"
+    );
+    let names: Vec<&str> = QUIC_VARIANTS.iter().map(|v| v.name).collect();
+    check_or_bless(path, &fingerprints_of(&names, QUIC_SCENARIOS));
 }
 
 /// Compare `now` with the file at `path` line by line, or rewrite the file

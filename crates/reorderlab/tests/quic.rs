@@ -142,3 +142,37 @@ fn quic_settings_and_a_bad_cc_are_refused_with_the_field() {
     let e = error(&sc);
     assert!(e.contains("QUIC-quiche"), "{e}");
 }
+
+#[test]
+fn tcp_sender_and_receiver_fields_a_quic_flow_would_ignore_are_refused() {
+    let sc = |f: FlowSpec| scenario(1.0, chain(10e6, 0.02, 100e6, 100), vec![f]);
+    // the packet sizes are read: accepted
+    let mut f = quic_flow("QUIC", "reno");
+    f.tcp.mss = Some(1200);
+    f.tcp.ack_size = Some(60);
+    assert!(Simulation::new(&sc(f.clone()), 1).is_ok());
+    let mut g = f.clone();
+    g.tcp.max_window = Some(50);
+    let e = error(&sc(g));
+    assert!(
+        e.starts_with("flows[0].tcp.max_window: is for TCP flows") && e.ends_with("got 50"),
+        "{e}"
+    );
+    let mut g = f.clone();
+    g.tcp.min_rto = Some(0.2);
+    let e = error(&sc(g));
+    assert!(
+        e.starts_with("flows[0].tcp.min_rto:") && e.ends_with("got 0.2"),
+        "{e}"
+    );
+    let mut g = f.clone();
+    g.receiver.delack_every = 4;
+    let e = error(&sc(g));
+    assert!(
+        e.starts_with("flows[0].receiver.delack_every: is for TCP receivers")
+            && e.ends_with("got 4"),
+        "{e}"
+    );
+    // one line each
+    assert!(!e.contains('\n'));
+}

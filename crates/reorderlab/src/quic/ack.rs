@@ -91,10 +91,16 @@ impl RangeSet {
         true
     }
 
-    /// The frame's ranges, largest first, at most `max` of them.
-    pub fn fill(&self, out: &mut Vec<(u64, u64)>, max: usize) {
+    /// The frame's ranges, largest first, at most `max` of them, without
+    /// those wholly below `floor`. The simulator passes the lowest packet
+    /// number its sender still tracks (outstanding or kept as lost): the
+    /// sender learns nothing from a range below it, when the frame is made
+    /// or later (the number only grows), so leaving those ranges out of the
+    /// copy changes nothing it sees (`floor` 0 keeps every range).
+    pub fn fill(&self, out: &mut Vec<(u64, u64)>, max: usize, floor: u64) {
         out.clear();
-        out.extend(self.ranges.iter().rev().take(max.max(1)).copied());
+        let top = self.ranges.iter().rev().take(max.max(1));
+        out.extend(top.take_while(|r| r.1 >= floor).copied());
     }
 }
 
@@ -144,7 +150,7 @@ mod tests {
 
     fn ranges(s: &RangeSet) -> Vec<(u64, u64)> {
         let mut v = Vec::new();
-        s.fill(&mut v, usize::MAX);
+        s.fill(&mut v, usize::MAX, 0);
         v
     }
 
@@ -165,8 +171,13 @@ mod tests {
         // capped at 3: the lowest range is forgotten
         assert_eq!(ranges(&s), vec![(13, 13), (11, 11), (9, 9)]);
         let mut v = Vec::new();
-        s.fill(&mut v, 2);
+        s.fill(&mut v, 2, 0);
         assert_eq!(v, vec![(13, 13), (11, 11)]);
+        // ranges wholly below the floor are left out, one reaching it kept
+        s.fill(&mut v, 3, 11);
+        assert_eq!(v, vec![(13, 13), (11, 11)]);
+        s.fill(&mut v, 3, 12);
+        assert_eq!(v, vec![(13, 13)]);
         assert_eq!(s.largest(), Some(13));
     }
 

@@ -23,6 +23,12 @@ pub enum Adapt {
     /// quinn PR 2713: the packet threshold follows the largest
     /// displacement of a spurious loss seen (plus one), at most `max`.
     Quinn { max: u64 },
+    /// quic-go PR 5734 (unmerged): on an ACK that raises the largest
+    /// acknowledged, the packet threshold rises to the largest reordering
+    /// of its late-acknowledged packets (largest acknowledged - packet
+    /// number) plus one, at most `max` (64); the loss delay gains a
+    /// cushion, the time reordering beyond it, at most one smoothed RTT.
+    QuicGo { max: u64 },
 }
 
 #[derive(Debug, Clone, PartialEq)]

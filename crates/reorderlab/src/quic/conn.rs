@@ -44,7 +44,9 @@ impl QuicEnds {
             PacketKind::Data => {
                 let pn = pkt.seq as u64;
                 self.sender.truth.on_arrival(pn);
-                (self.receiver).on_data(pn, chunk_of(pkt), now, &mut self.frames, out);
+                let floor = self.sender.ack_floor();
+                let r = &mut self.receiver;
+                r.on_data((pn, chunk_of(pkt)), floor, now, &mut self.frames, out);
             }
             PacketKind::Ack => {
                 let slot = pkt.seq;
@@ -75,7 +77,10 @@ impl QuicEnds {
 
     pub fn on_timer(&mut self, kind: TimerKind, now: Time, out: &mut Vec<Packet>) {
         match kind {
-            TimerKind::DelAck => self.receiver.on_timer(now, &mut self.frames, out),
+            TimerKind::DelAck => {
+                let floor = self.sender.ack_floor();
+                self.receiver.on_timer(now, floor, &mut self.frames, out)
+            }
             _ => self.sender.on_timer(kind, now, out),
         }
     }
@@ -88,7 +93,7 @@ impl QuicEnds {
             bad.push(format!("{} packets declared lost twice", t.declared_twice));
         }
         let ld = &self.sender.ld;
-        let flight: u64 = ld.outstanding.values().map(|p| p.size as u64).sum();
+        let flight: u64 = ld.outstanding.iter().map(|(_, p)| p.size as u64).sum();
         if flight != ld.bytes_in_flight {
             bad.push(format!(
                 "bytes in flight {} != outstanding {}",

@@ -9,10 +9,9 @@
 //! arrives for one later shows the loss was spurious (RFC 9002 Sec. 6.1.1's
 //! "detect spurious retransmissions"), which the adaptive variants use.
 
-use std::collections::BTreeMap;
-
 use super::ack::AckFrame;
 use super::rtt::RttEstimator;
+use super::sent::PnQueue;
 use crate::engine::time::ms;
 use crate::engine::Time;
 
@@ -82,6 +81,8 @@ pub struct Thresholds {
     pub packet: u64,
     /// kTimeThreshold as numerator / denominator.
     pub time: (u64, u64),
+    /// Added to the loss delay (quic-go PR 5734's time cushion; 0 else).
+    pub cushion: Time,
 }
 
 impl Default for Thresholds {
@@ -89,6 +90,7 @@ impl Default for Thresholds {
         Thresholds {
             packet: PACKET_THRESHOLD,
             time: TIME_THRESHOLD,
+            cushion: 0,
         }
     }
 }
@@ -96,8 +98,11 @@ impl Default for Thresholds {
 /// The loss detection state of one packet number space (A.2 - A.4).
 #[derive(Debug, Clone, Default)]
 pub struct LossDetection {
-    pub outstanding: BTreeMap<u64, SentPacket>,
-    pub lost: BTreeMap<u64, LostPacket>,
+    pub outstanding: PnQueue<SentPacket>,
+    pub lost: PnQueue<LostPacket>,
+    /// Scratch for the packets an ACK takes out.
+    taken: Vec<(u64, SentPacket)>,
+    taken_lost: Vec<(u64, LostPacket)>,
     pub largest_acked: Option<u64>,
     pub loss_time: Option<Time>,
     pub pto_count: u32,
@@ -122,7 +127,7 @@ impl LossDetection {
     pub fn on_packet_sent(&mut self, p: SentPacket) {
         self.time_of_last_ack_eliciting = Some(p.time_sent);
         self.bytes_in_flight += p.size as u64;
-        self.outstanding.insert(p.pn, p);
+        self.outstanding.push(p.pn, p);
     }
 
     /// A.7 `OnAckReceived`: the newly acknowledged packets, an RTT sample,
@@ -133,37 +138,26 @@ impl LossDetection {
             self.largest_acked
                 .map_or(ack.largest, |l| l.max(ack.largest)),
         );
-        // The packets the ACK may newly acknowledge are the outstanding ones
-        // (and those kept as lost) up to its largest: walk them in order
-        // beside its ranges (largest first, so read from the end), rather
-        // than searching the maps once per range (an ACK repeats up to 64
-        // old ranges).
-        let upto = ..=ack.largest;
-        let mut r = ack.ranges.len();
-        for (&pn, p) in self.outstanding.range(upto) {
-            if in_ranges(&ack.ranges, &mut r, pn) {
-                self.out.acked.push(*p);
-            }
-        }
-        for p in &self.out.acked {
-            self.outstanding.remove(&p.pn);
+        // The ACK's ranges, ascending, take the packets they cover out of
+        // the outstanding ones and out of those kept as lost; the queues
+        // skip what was taken before (an ACK frame repeats up to 64 old
+        // ranges: a lost packet's number is never acknowledged, so its
+        // hole stays in the receiver's ranges).
+        let ranges = || ack.ranges.iter().rev().copied();
+        let mut taken = std::mem::take(&mut self.taken);
+        taken.clear();
+        self.outstanding.take_ranges(ranges(), &mut taken);
+        for (_, p) in &taken {
             self.bytes_in_flight -= p.size as u64;
         }
-        if self.lost.len() <= 4 * ack.ranges.len() {
-            let mut r = ack.ranges.len();
-            for (&pn, l) in self.lost.range(upto) {
-                if in_ranges(&ack.ranges, &mut r, pn) {
-                    self.out.spurious.push(*l);
-                }
-            }
-        } else {
-            // many kept as lost (heavy spurious loss): a search per range
-            for &(lo, hi) in ack.ranges.iter().rev() {
-                (self.out.spurious).extend(self.lost.range(lo..=hi).map(|(_, l)| *l));
-            }
-        }
-        for l in &self.out.spurious {
-            self.lost.remove(&l.pn);
+        self.out.acked.extend(taken.iter().map(|t| t.1));
+        self.taken = taken;
+        if !self.lost.is_empty() {
+            let mut taken = std::mem::take(&mut self.taken_lost);
+            taken.clear();
+            self.lost.take_ranges(ranges(), &mut taken);
+            self.out.spurious.extend(taken.iter().map(|t| t.1));
+            self.taken_lost = taken;
         }
         if self.out.acked.is_empty() {
             return;
@@ -191,7 +185,7 @@ impl LossDetection {
         };
         let delay = self.loss_delay();
         let threshold = self.thresholds.packet;
-        while let Some((&pn, p)) = self.outstanding.first_key_value() {
+        while let (Some(pn), Some(p)) = (self.outstanding.first_pn(), self.outstanding.first()) {
             if pn > largest {
                 break;
             }
@@ -203,7 +197,7 @@ impl LossDetection {
             }
             let p = self.outstanding.pop_first().expect("first").1;
             self.bytes_in_flight -= p.size as u64;
-            self.lost.insert(
+            self.lost.push(
                 pn,
                 LostPacket {
                     pn,
@@ -217,11 +211,15 @@ impl LossDetection {
     }
 
     /// Sec. 6.1.2: max(kTimeThreshold * max(smoothed_rtt, latest_rtt),
-    /// kGranularity).
+    /// kGranularity) (plus a variant's cushion, 0 else).
     pub fn loss_delay(&self) -> Time {
+        (self.time_threshold_delay() + self.thresholds.cushion).max(GRANULARITY)
+    }
+
+    /// kTimeThreshold * max(smoothed_rtt, latest_rtt).
+    pub fn time_threshold_delay(&self) -> Time {
         let (num, den) = self.thresholds.time;
-        let rtt = self.rtt.smoothed.max(self.rtt.latest);
-        (rtt * num / den).max(GRANULARITY)
+        self.rtt.smoothed.max(self.rtt.latest) * num / den
     }
 
     /// Sec. 6.2.1: the probe timeout with its exponential backoff.
@@ -257,22 +255,11 @@ impl LossDetection {
     /// Forget lost packets declared before `before` (nothing can show
     /// them spurious any more that the variants would use).
     pub fn forget_lost_before(&mut self, before: Time) {
-        while let Some((_, l)) = self.lost.first_key_value() {
+        while let Some(l) = self.lost.first() {
             if l.declared_at >= before {
                 break;
             }
             self.lost.pop_first();
         }
     }
-}
-
-/// Whether `pn` is in one of `ranges` (inclusive, largest first), for
-/// packet numbers asked in ascending order: `r` counts the ranges not yet
-/// passed, from the lowest (start it at `ranges.len()`).
-#[inline]
-fn in_ranges(ranges: &[(u64, u64)], r: &mut usize, pn: u64) -> bool {
-    while *r > 0 && ranges[*r - 1].1 < pn {
-        *r -= 1;
-    }
-    *r > 0 && ranges[*r - 1].0 <= pn
 }

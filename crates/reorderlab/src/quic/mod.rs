@@ -12,6 +12,7 @@
 //!   recovery period, persistent congestion (Sec. 7, Appendix B);
 //! * [`adapt`]: thresholds that adapt to spurious losses;
 //! * [`rate`]: BBR through delivery-rate samples;
+//! * [`sent`]: packets by packet number (the sent and the lost ones);
 //! * [`sender`]: packets that are never renumbered, probes, pacing;
 //! * [`truth`]: which declared losses were spurious;
 //! * [`config`], [`variants`]: settings and the registry;
@@ -27,6 +28,7 @@ pub mod rate;
 pub mod receiver;
 pub mod rtt;
 pub mod sender;
+pub mod sent;
 pub mod truth;
 pub mod variants;
 

@@ -72,11 +72,13 @@ impl QuicReceiver {
         }
     }
 
-    /// A data packet with number `pn` carrying `chunk` arrived.
+    /// A data packet with number `pn` carrying `chunk` arrived; `floor`
+    /// is the lowest packet number the sender still tracks (an ACK sent
+    /// now leaves out the ranges below it: [`super::ack::RangeSet::fill`]).
     pub fn on_data(
         &mut self,
-        pn: u64,
-        chunk: u32,
+        (pn, chunk): (u64, u32),
+        floor: u64,
         now: Time,
         slab: &mut AckSlab,
         out: &mut Vec<Packet>,
@@ -112,9 +114,9 @@ impl QuicReceiver {
         self.unacked += 1;
         if immediate {
             self.stats.immediate_acks += 1;
-            self.send_ack(now, slab, out);
+            self.send_ack(now, floor, slab, out);
         } else if self.unacked >= self.threshold {
-            self.send_ack(now, slab, out);
+            self.send_ack(now, floor, slab, out);
         } else if self.ack_at.is_none() {
             self.ack_at = Some(now + self.max_ack_delay);
         }
@@ -149,14 +151,15 @@ impl QuicReceiver {
         self.chunks.get(w).is_some_and(|x| x >> b & 1 == 1)
     }
 
-    fn send_ack(&mut self, now: Time, slab: &mut AckSlab, out: &mut Vec<Packet>) {
+    fn send_ack(&mut self, now: Time, floor: u64, slab: &mut AckSlab, out: &mut Vec<Packet>) {
         let Some(largest) = self.received.largest() else {
             return;
         };
         let (slot, frame) = slab.alloc();
         frame.largest = largest;
         frame.ack_delay = now - self.largest_at;
-        self.received.fill(&mut frame.ranges, self.max_ranges);
+        self.received
+            .fill(&mut frame.ranges, self.max_ranges, floor);
         let mut p = Packet::control(PacketKind::Ack, self.flow, self.dst, self.ack_size, now);
         p.seq = slot;
         out.push(p);
@@ -170,9 +173,9 @@ impl QuicReceiver {
     }
 
     /// max_ack_delay passed since the first unacknowledged packet.
-    pub fn on_timer(&mut self, now: Time, slab: &mut AckSlab, out: &mut Vec<Packet>) {
+    pub fn on_timer(&mut self, now: Time, floor: u64, slab: &mut AckSlab, out: &mut Vec<Packet>) {
         if self.ack_at.is_some_and(|t| t <= now) {
-            self.send_ack(now, slab, out);
+            self.send_ack(now, floor, slab, out);
         }
     }
 }

@@ -112,6 +112,15 @@ impl QuicSender {
         self.send(now, out);
     }
 
+    /// The lowest packet number this sender still tracks (outstanding or
+    /// kept as lost; the next to send when none): an ACK range below it
+    /// tells it nothing. It never decreases.
+    pub fn ack_floor(&self) -> u64 {
+        let ld = &self.ld;
+        let lowest = [ld.outstanding.first_pn(), ld.lost.first_pn()];
+        lowest.into_iter().flatten().min().unwrap_or(self.next_pn)
+    }
+
     /// All data acknowledged.
     pub fn is_done(&self) -> bool {
         self.cfg.segments.is_some_and(|n| self.chunks_acked >= n)
@@ -160,7 +169,7 @@ impl QuicSender {
         if let Some(c) = self.next_chunk() {
             return Some(c);
         }
-        let c = self.ld.outstanding.values().map(|p| p.chunk).next()?;
+        let c = self.ld.outstanding.first()?.chunk;
         Some((c, true))
     }
 
@@ -248,17 +257,16 @@ impl QuicSender {
         }
         (self.cc).on_acked(&acked, now, self.ld.rtt.smoothed);
         if !self.ld.out.spurious.is_empty() {
-            self.on_spurious(now);
+            let late = adapt::LateAck {
+                largest: frame.largest,
+                ack_delay: frame.ack_delay,
+            };
+            self.on_spurious(late, now);
         }
         let lost = self.on_lost(now);
         if let Some(r) = self.rate.as_deref_mut() {
             let ld = &self.ld;
-            let lowest = ld
-                .outstanding
-                .keys()
-                .next()
-                .copied()
-                .unwrap_or(self.next_pn);
+            let lowest = ld.outstanding.first_pn().unwrap_or(self.next_pn);
             let flight = (ld.outstanding.len() as u32, lowest);
             let srtt = ld.rtt.smoothed;
             r.finish_ack(
@@ -283,10 +291,10 @@ impl QuicSender {
         self.send(now, out);
     }
 
-    fn on_spurious(&mut self, now: Time) {
+    fn on_spurious(&mut self, late: adapt::LateAck, now: Time) {
         let spurious = std::mem::take(&mut self.ld.out.spurious);
         self.stats.late_acked += spurious.len() as u64;
-        adapt::on_spurious(self.cfg.adapt, &mut self.ld, &spurious, now);
+        adapt::on_spurious(self.cfg.adapt, &mut self.ld, &spurious, late, now);
         if self.cfg.undo && self.cc.undo_if_started_by(&spurious) {
             if let Some(r) = self.rate.as_deref_mut() {
                 r.on_undo(&mut self.cc);
@@ -377,6 +385,16 @@ impl QuicSender {
             "ssthresh" => self.cc.w.ssthresh,
             "in_flight" | "flight" => (self.ld.bytes_in_flight / self.cfg.mss as u64) as f64,
             "srtt" => self.ld.rtt.smoothed as f64 / 1e9,
+            "pacing_rate" => {
+                (self.pacer.as_ref()).map_or(f64::NAN, |p| p.rate as f64 / self.cfg.mss as f64)
+            }
+            "bbr_bw" => self
+                .cc
+                .cc
+                .bbr()
+                .map_or(f64::NAN, |b| b.bw_segments_per_sec()),
+            "bbr_min_rtt" => (self.cc.cc.bbr().and_then(|b| b.min_rtt_us))
+                .map_or(f64::NAN, |us| us as f64 * 1e-6),
             _ => 0.0,
         }
     }

@@ -182,7 +182,7 @@ fn persistent_congestion_needs_a_span_over_three_ptos_after_a_sample() {
 
 #[test]
 fn adaptive_variants_raise_their_thresholds_on_a_late_ack() {
-    use super::adapt::{on_spurious, QUICHE_REORDER_TIME_THRESHOLD};
+    use super::adapt::{on_spurious, LateAck, QUICHE_REORDER_TIME_THRESHOLD};
     use super::config::Adapt;
     use super::variants::QUICHE_MAX_PACKET_THRESHOLD;
     let run = |adapt: Adapt| {
@@ -200,7 +200,11 @@ fn adaptive_variants_raise_their_thresholds_on_a_late_ack() {
                 .collect::<Vec<_>>(),
             vec![(2, 8)]
         );
-        on_spurious(adapt, &mut ld, &spurious, ms(52));
+        let late = LateAck {
+            largest: 11,
+            ack_delay: 0,
+        };
+        on_spurious(adapt, &mut ld, &spurious, late, ms(52));
         ld.thresholds
     };
     assert_eq!(run(Adapt::Fixed), Thresholds::default());
@@ -215,4 +219,43 @@ fn adaptive_variants_raise_their_thresholds_on_a_late_ack() {
     // capped at quiche's 20
     assert_eq!(QUICHE_MAX_PACKET_THRESHOLD, 20);
     assert_eq!(run(Adapt::Quiche { max: 4 }).packet, 4);
+}
+
+#[test]
+fn quic_go_5734_raises_the_threshold_and_a_time_cushion_on_an_in_order_ack() {
+    use super::adapt::{on_spurious, LateAck};
+    use super::config::Adapt;
+    use super::variants::QUICGO_MAX_PACKET_THRESHOLD;
+    assert_eq!(QUICGO_MAX_PACKET_THRESHOLD, 64);
+    let run = |max: u64, largest: u64, ack_delay: Time| {
+        let mut ld = sender(12);
+        // RTT 50 ms from packet 0; 10 acknowledged at 60 ms declares 1..=7
+        ld.on_ack(&ack(&[(0, 0)], 0), ms(50));
+        ld.on_ack(&ack(&[(10, 10), (0, 0)], 0), ms(60));
+        assert_eq!(lost(&ld), (1..=7).collect::<Vec<_>>());
+        // 12 (sent at 52 ms) and the lost 2 acknowledged at 100 ms
+        ld.on_packet_sent(sent(12, ms(52)));
+        let frame = ack(&[(12, 12), (10, 10), (2, 2), (0, 0)], ack_delay);
+        ld.on_ack(&frame, ms(100));
+        let spurious = ld.out.spurious.clone();
+        assert_eq!(spurious.iter().map(|l| l.pn).collect::<Vec<_>>(), vec![2]);
+        let late = LateAck { largest, ack_delay };
+        on_spurious(Adapt::QuicGo { max }, &mut ld, &spurious, late, ms(100));
+        (ld.thresholds, ld.rtt.smoothed, ld.time_threshold_delay())
+    };
+    // packet reordering 12 - 2 = 10: threshold 11
+    let (t, srtt, delay) = run(64, 12, 0);
+    assert_eq!(t.packet, 11);
+    // time reordering: 100 ms - 2 ms (sent) = 98 ms, beyond 9/8 x
+    // max(srtt, latest) (about 56 ms), below srtt (about 50 ms)
+    assert_eq!(t.cushion, ms(98) - delay);
+    assert!(t.cushion > 0 && t.cushion < srtt);
+    assert_eq!(t.time, (9, 8));
+    // the ACK delay, capped at max_ack_delay (25 ms), is taken off
+    let (t2, _, delay2) = run(64, 12, ms(100));
+    assert_eq!(t2.cushion, (ms(98 - 25) - delay2).min(srtt));
+    // capped at max
+    assert_eq!(run(4, 12, 0).0.packet, 4);
+    // an ACK whose largest is not the largest acknowledged changes nothing
+    assert_eq!(run(64, 10, 0).0, Thresholds::default());
 }

@@ -10,6 +10,9 @@ use crate::spec::QuicSpec;
 /// quiche's largest packet threshold (`MAX_PACKET_THRESHOLD`).
 pub const QUICHE_MAX_PACKET_THRESHOLD: u64 = 20;
 
+/// quic-go PR 5734's largest packet threshold (`maxPacketThreshold`).
+pub const QUICGO_MAX_PACKET_THRESHOLD: u64 = 64;
+
 /// One registered QUIC variant. Every name is `QUIC` or starts with
 /// `QUIC-` (the Python front's `compare` runs QUIC variants only when named:
 /// `league.is_quic_variant`).
@@ -44,6 +47,16 @@ pub const QUIC_VARIANTS: &[QuicVariant] = &[
         source: "quinn-rs/quinn PR 2713 (adapt packet threshold to observed reordering), issue 2711",
         build: |c| {
             c.adapt = Adapt::Quinn { max: u64::MAX };
+        },
+    },
+    QuicVariant {
+        name: "QUIC-quicgo5734",
+        description: "quic-go PR 5734's proposal (closed unmerged; quic-go ships RFC 9002's constants): on an ACK that raises the largest acknowledged, the packet threshold rises to the late-acknowledged packets' reordering + 1 (at most 64) and the loss delay gains their time reordering beyond it (at most one smoothed RTT)",
+        source: "quic-go/quic-go PR 5734 (7bb1988, internal/ackhandler/sent_packet_handler.go: detectSpuriousLosses, detectLostPackets)",
+        build: |c| {
+            c.adapt = Adapt::QuicGo {
+                max: QUICGO_MAX_PACKET_THRESHOLD,
+            };
         },
     },
     QuicVariant {

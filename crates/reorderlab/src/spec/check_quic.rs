@@ -1,10 +1,12 @@
 //! The rules of a QUIC flow (`flows[i]` whose variant is a QUIC one,
 //! [`crate::quic::variants`]): a congestion control the QUIC sender can
-//! drive, a plain transfer (no SYN), and `quic` settings only on such a
-//! flow.
+//! drive, a plain transfer (no SYN), no TCP sender or receiver setting it
+//! would ignore, and `quic` settings only on such a flow.
+
+use serde_json::Value;
 
 use super::error::{Check, SpecError};
-use super::flow::FlowSpec;
+use super::flow::{FlowSpec, ReceiverSpec, TcpSpec};
 use crate::quic::variants;
 use crate::tcp::cc::CongestionControl;
 
@@ -41,7 +43,51 @@ pub fn check_quic_flow(p: &str, f: &FlowSpec) -> Check {
             "is for TCP flows; a QUIC flow starts sending at its start",
         ));
     }
-    Ok(())
+    check_unused_tcp(p, f)
+}
+
+/// The `tcp` fields a QUIC flow reads: its packet sizes.
+const QUIC_READS_TCP: &[&str] = &["mss", "ack_size"];
+
+/// A QUIC flow refuses every other `tcp` field and every `receiver` field
+/// set to other than its default: its sender and receiver would ignore
+/// them (their QUIC counterparts are in `quic`, docs/quic.md).
+fn check_unused_tcp(p: &str, f: &FlowSpec) -> Check {
+    let (tcp, tcp_default) = (json(&f.tcp), json(&defaults::<TcpSpec>()));
+    let why = "is for TCP flows; a QUIC flow reads only tcp.mss and tcp.ack_size (its other settings are in quic, docs/quic.md)";
+    set_fields(&tcp, &tcp_default, QUIC_READS_TCP).map_or(Ok(()), |(k, v)| {
+        Err(SpecError::new(
+            format!("{p}.tcp.{k}"),
+            format!("{why}, got {v}"),
+        ))
+    })?;
+    let (rcv, rcv_default) = (json(&f.receiver), json(&defaults::<ReceiverSpec>()));
+    let why = "is for TCP receivers; a QUIC receiver's ACK policy is set in quic (ack_eliciting_threshold, max_ack_delay, max_ack_ranges, dedup_window)";
+    set_fields(&rcv, &rcv_default, &[]).map_or(Ok(()), |(k, v)| {
+        Err(SpecError::new(
+            format!("{p}.receiver.{k}"),
+            format!("{why}, got {v}"),
+        ))
+    })
+}
+
+/// The first field of `section` (a JSON object) outside `allowed` whose
+/// value differs from `default`'s, with its value.
+fn set_fields(section: &Value, default: &Value, allowed: &[&str]) -> Option<(String, Value)> {
+    let obj = section.as_object()?;
+    obj.iter()
+        .filter(|(k, _)| !allowed.contains(&k.as_str()))
+        .find(|(k, v)| default.get(k.as_str()).unwrap_or(&Value::Null) != *v)
+        .map(|(k, v)| (k.clone(), v.clone()))
+}
+
+fn json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).expect("a flow section serialises")
+}
+
+/// A section as a scenario that leaves it empty gets it (serde's defaults).
+fn defaults<T: serde::de::DeserializeOwned>() -> T {
+    serde_json::from_str("{}").expect("every field has a default")
 }
 
 /// A flow with `quic` settings must have a QUIC variant.

@@ -185,7 +185,14 @@ impl DeliveryRate {
             return;
         }
         let i = (seq - self.base) as usize;
-        if i >= self.tx.len() {
+        // A new segment is the next record; a retransmission overwrites its
+        // own; a gap (a segment sent while others were never recorded) is
+        // filled with dead records.
+        if i == self.tx.len() {
+            self.tx.push_back(rec);
+            return;
+        }
+        if i > self.tx.len() {
             self.tx.resize(i + 1, TxRecord::default());
         }
         self.tx[i] = rec;
@@ -193,10 +200,9 @@ impl DeliveryRate {
 
     /// Forget the records below `una` (cumulatively acknowledged).
     pub fn release_below(&mut self, una: u32) {
-        while self.base < una && !self.tx.is_empty() {
-            self.tx.pop_front();
-            self.base += 1;
-        }
+        let n = (una.saturating_sub(self.base) as usize).min(self.tx.len());
+        self.tx.drain(..n);
+        self.base += n as u32;
         if self.tx.is_empty() {
             self.base = una;
         }

@@ -178,6 +178,9 @@ pub struct Bbr {
     pub mss: u32,
     /// `HZ` of the min-RTT and PROBE_RTT clock.
     pub hz: u32,
+    /// Nanoseconds per jiffy (`NS_PER_SEC / hz`), kept with `hz` so that
+    /// [`Self::jiffies`], several times per ACK, divides once.
+    jiffy_ns: u64,
     /// The random start phase of PROBE_BW (the flow's seeded stream).
     rng: Rng,
 }
@@ -229,6 +232,7 @@ impl Bbr {
             pacing_rate: 0,
             mss: mss.max(1),
             hz: hz.max(1),
+            jiffy_ns: NS_PER_SEC / hz.max(1) as u64,
             rng,
         }
     }
@@ -238,6 +242,7 @@ impl Bbr {
     pub fn configure(&mut self, mss: u32, hz: u32, flow: u32) {
         self.mss = mss.max(1);
         self.hz = hz.max(1);
+        self.jiffy_ns = NS_PER_SEC / self.hz as u64;
         self.rng = Rng::for_component(0, Component::Flow, flow as u64);
     }
 
@@ -249,7 +254,8 @@ impl Bbr {
     /// The jiffies clock (`tcp_jiffies32`).
     #[inline]
     pub fn jiffies(&self, now: Time) -> u64 {
-        now / (NS_PER_SEC / self.hz as u64)
+        debug_assert_eq!(self.jiffy_ns, NS_PER_SEC / self.hz as u64);
+        now / self.jiffy_ns
     }
 
     /// `bbr_init`, when the connection is established: `srtt` from the
