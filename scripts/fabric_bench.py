@@ -1,12 +1,13 @@
 """Fabric-scale benchmarks (BENCHMARKS.md, "Fabric scale"; issue 39).
 
-``scenario CM K RATE [--buffer BYTES] [--out FILE]``
+``scenario CM K RATE [--buffer BYTES] [--min-rto S] [--ack-every N] [--out FILE]``
     The reorderlab scenario matching an htsim permutation run: the
     connection matrix ``CM`` (htsim's ``.cm`` text: ``src->dst id N start S
     size B`` lines) as explicit flows on a 3-tier k-ary fat-tree of
     ``RATE`` bit/s links, 1 us per hop, ECMP, htsim's 4150-byte packets
     (the segments of each flow: its bytes over htsim's 4086-byte payload),
-    64-byte ACKs, every segment ACKed, a NewReno sender starting at htsim's
+    64-byte ACKs, every segment ACKed (``--ack-every 4``: every fourth, as
+    htsim's receiver ACKs every 16,384 bytes), a NewReno sender starting at htsim's
     window (1.5 bandwidth-delay products) in congestion avoidance (htsim's
     DCTCP does not slow-start), htsim's switch queue and minimum
     RTO (what ``htsim_uec -disable_trim`` prints: 892,250 bytes and 443 us
@@ -55,8 +56,12 @@ def read_cm(path: Path) -> list[tuple[int, int, float, int]]:
     return out
 
 
-def matched(cm: Path, k: int, rate: float, buffer: int, min_rto: float) -> dict[str, Any]:
-    """The reorderlab scenario of an htsim permutation (module docstring)."""
+def matched(
+    cm: Path, k: int, rate: float, buffer: int, min_rto: float, ack_every: int = 1
+) -> dict[str, Any]:
+    """The reorderlab scenario of an htsim permutation (module docstring);
+    ``ack_every`` > 1: the receiver ACKs every that many segments (a 20 us
+    timer for the rest), as htsim's does every 16,384 bytes (4 packets)."""
     rtt = 2 * 6 * 1e-6 + 6 * (HTSIM_MTU + 64) * 8 / rate
     window = math.ceil(1.5 * rtt * rate / 8 / HTSIM_MTU)
     flows = [
@@ -78,6 +83,13 @@ def matched(cm: Path, k: int, rate: float, buffer: int, min_rto: float) -> dict[
         }
         for s, d, start, size in read_cm(cm)
     ]
+    if ack_every > 1:
+        for f in flows:
+            f["receiver"] = {
+                "delayed_ack": "rfc1122",
+                "delack_every": ack_every,
+                "delack_timeout": 20e-6,
+            }
     return {
         "name": f"htsim-matched {cm.stem}",
         "duration": 0.05,
@@ -174,6 +186,7 @@ def main(argv: list[str]) -> int:
     s.add_argument("rate", type=float)
     s.add_argument("--buffer", type=int, default=892250, help="htsim's non-trimming queue")
     s.add_argument("--min-rto", type=float, default=443.28e-6, help="htsim's min RTO (s)")
+    s.add_argument("--ack-every", type=int, default=1, help="segments per ACK (htsim: 4)")
     s.add_argument("--out", type=Path)
     sub.add_parser("fct").add_argument("path", type=Path)
     f = sub.add_parser("fct-sim")
@@ -182,7 +195,7 @@ def main(argv: list[str]) -> int:
     sub.add_parser("scaling")
     a = p.parse_args(argv)
     if a.cmd == "scenario":
-        text = json.dumps(matched(a.cm, a.k, a.rate, a.buffer, a.min_rto))
+        text = json.dumps(matched(a.cm, a.k, a.rate, a.buffer, a.min_rto, a.ack_every))
         if a.out:
             a.out.write_text(text)
         else:

@@ -92,12 +92,12 @@ def test_the_spraying_recipe_measures_and_claims(tmp_path: Path) -> None:
     assert not rec.in_all and rec not in select()
     claims = rec.run(True, tmp_path, None)
     df = pd.read_csv(tmp_path / "fct.csv")
-    assert len(df) == 2 * 2 * 2 * 2  # senders x policies x fabrics x seeds
+    assert len(df) == 2 * 2 * 3 * 2  # senders x policies x fabrics x seeds
     assert (df["completed"] == 1.0).all()
     assert (df["p99_slowdown"] >= df["p50_slowdown"]).all()
     assert (df["p50_slowdown"] >= 1.0).all(), "nothing beats the empty fabric"
     assert (df["goodput_gbps"] > 0).all() and (df["goodput_gbps"] < 16 * 10).all()
-    assert len(claims) == 6
+    assert len(claims) == 8
     assert {c.claim for c in claims} == {
         f"{v}: {what}"
         for v in ("Linux", "SACK")
@@ -105,6 +105,7 @@ def test_the_spraying_recipe_measures_and_claims(tmp_path: Path) -> None:
             "random spraying beats ECMP's p99 FCT on the symmetric fabric",
             "spraying on the symmetric fabric resends at most 1 % of packets needlessly",
             "a failed link raises RPS's p99 FCT",
+            "a link failing mid-run raises RPS's p99 FCT",
         )
     }
     assert all(c.quote and c.seed_share is not None for c in claims)
@@ -138,10 +139,19 @@ def test_the_ideal_fct_is_the_fabric_without_contention() -> None:
 
 def test_a_workload_is_the_same_in_processes_threads_and_dask() -> None:
     """The same scenario and seeds: the same table in this process, in two
-    worker processes, and on Dask (each flow's pair, size and start come
-    from the run's seed alone)."""
+    worker processes, in two threads and on Dask (each flow's pair, size and
+    start come from the run's seed alone; so do every switch's choices, and
+    REPS's values, with a cable failing mid-run, trimming and ECN)."""
     sc = Scenario.from_dict(_fabric(distribution="web_search", jitter=1e-5) | {"duration": 0.05})
-    grid = [({"case": "permutation"}, sc)]
+    busy = _fabric(flow_size={"dist": "constant", "value": 300_000}) | {"duration": 0.05}
+    busy["topology"] |= {
+        "load_balancing": "reps",
+        "buffer_bytes": 30_000,
+        "ecn_threshold_bytes": 15_000,
+        "trimming": True,
+        "events": [{"at": 0.0003, "link": "agg0->core0", "action": "down"}],
+    }
+    grid = [({"case": "permutation"}, sc), ({"case": "reps, failure"}, Scenario.from_dict(busy))]
 
     def table(**how: Any) -> pd.DataFrame:
         df = rl.sweep(grid, seeds=[1, 2], store=None, progress=False, **how)
@@ -149,6 +159,10 @@ def test_a_workload_is_the_same_in_processes_threads_and_dask() -> None:
 
     local = table(workers=1)
     pd.testing.assert_frame_equal(local, table(workers=2))
+    pd.testing.assert_frame_equal(local, table(backend="threads", workers=2))
     pytest.importorskip("distributed", reason="the dask extra is not installed")
     pd.testing.assert_frame_equal(local, table(backend="dask", workers=1))
-    assert local["f15.start"].nunique() == 2, "each seed draws its own starts"
+    perm = local[local["case"] == "permutation"]
+    assert perm["f15.start"].nunique() == 2, "each seed draws its own starts"
+    busy_rows = local[local["case"] == "reps, failure"]
+    assert len(busy_rows) == 2 and busy_rows.filter(like=".data_drops").to_numpy().sum() > 0

@@ -140,6 +140,15 @@ impl EventQueue {
         }
     }
 
+    /// The link whose head is the earliest event, if it is a link head.
+    #[inline(always)]
+    pub fn next_link(&self) -> Option<u32> {
+        match self.earliest_is_link() {
+            Some(true) => self.links.top().map(|(_, _, link)| link),
+            _ => None,
+        }
+    }
+
     /// The earliest event, left in the queue.
     #[inline]
     pub fn peek(&self) -> Option<(Time, Event)> {

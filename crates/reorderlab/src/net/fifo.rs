@@ -118,6 +118,21 @@ impl Fifo {
         Some(pkt)
     }
 
+    /// Where the oldest packet is stored, and the arrival time of the one
+    /// after it (read when the oldest leaves): prefetch hints for the event
+    /// loop, never dereferenced (a later growth may move them; 0 if empty).
+    #[inline]
+    pub fn front_addrs(&self) -> [usize; 2] {
+        if self.len == 0 {
+            return [0, 0];
+        }
+        let next = self.slot(1);
+        [
+            self.packets.as_ptr().wrapping_add(self.head) as usize,
+            self.times.as_ptr().wrapping_add(next) as usize,
+        ]
+    }
+
     /// Arrival time of the oldest packet.
     #[inline]
     pub fn front_time(&self) -> Option<Time> {
@@ -188,15 +203,22 @@ impl Fifo {
 
 /// Hint the CPU to load `value` into cache (no effect on results).
 #[inline(always)]
-fn prefetch<T>(value: &T) {
+pub(crate) fn prefetch<T>(value: &T) {
+    prefetch_addr(value as *const T as usize);
+}
+
+/// Hint the CPU to load the cache line at `addr` (no effect on results:
+/// a prefetch never faults, whatever the address).
+#[inline(always)]
+pub(crate) fn prefetch_addr(addr: usize) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: prefetching is a hint; it never faults, even on bad addresses.
     unsafe {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast::<i8>());
+        _mm_prefetch::<_MM_HINT_T0>(addr as *const i8);
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
+    let _ = addr;
 }
 
 #[cfg(test)]

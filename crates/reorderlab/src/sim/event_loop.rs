@@ -145,6 +145,10 @@ impl Simulation {
                     self.sync_timers(flow);
                     return;
                 }
+                if kind == TimerKind::Rto {
+                    self.reps_timeout(flow);
+                }
+                let f = &mut self.flows[flow as usize];
                 let e = f.live_mut();
                 let node = if kind == TimerKind::DelAck {
                     e.receiver.on_timer(self.now, &mut out);
@@ -162,6 +166,15 @@ impl Simulation {
                 }
                 self.retire_if_over(flow as usize);
             }
+        }
+    }
+
+    /// REPS's freezing mode (`net/reps.rs`): the flow's retransmission
+    /// timer expired.
+    #[cold]
+    fn reps_timeout(&mut self, flow: u32) {
+        if let Some(r) = self.reps.as_mut().and_then(|r| r.get_mut(flow as usize)) {
+            r.on_timeout(self.now);
         }
     }
 
@@ -255,6 +268,32 @@ mod tests {
         assert_eq!(stopped, Err(Stopped::Interrupted));
         assert_eq!(sim.counters().events, 3 * CHECK_EVERY);
         assert!(sim.now() < crate::engine::time::secs(1000.0));
+    }
+
+    /// REPS's freezing mode is driven by the sender's retransmission
+    /// timer: h0's own cable down for 2.5 ms makes the flow time out, which
+    /// freezes its entropy values; the freeze ends after net::reps::FREEZE.
+    #[test]
+    fn a_retransmission_timeout_freezes_reps() {
+        let sc = Scenario::from_json(
+            r#"{"duration": 0.06, "topology": {"kind": "fat_tree", "k": 4, "rate": 10e9,
+                "load_balancing": "reps", "events": [
+                  {"at": 0.0005, "link": "h0->edge0", "action": "down"},
+                  {"at": 0.003, "link": "h0->edge0", "action": "up"}]},
+                "flows": [{"src": "h0", "dst": "h15", "variant": "SACK", "segments": 20000,
+                  "tcp": {"mss": 1460, "min_rto": 0.001, "initial_rto": 0.001}}]}"#,
+        )
+        .unwrap();
+        let mut sim = Simulation::new(&sc, 1).unwrap();
+        let frozen = |s: &Simulation| s.reps.as_ref().unwrap()[0].is_frozen();
+        let mut never = || false;
+        sim.run_until_checked(400_000, &mut never).unwrap();
+        assert!(!frozen(&sim), "no timeout yet");
+        sim.run_until_checked(2_900_000, &mut never).unwrap();
+        assert!(frozen(&sim), "the cable is down: a timeout froze it");
+        sim.run_checked(|| false).unwrap();
+        assert!(!frozen(&sim), "thawed after the freeze");
+        assert!(sim.result().flows[0].completed);
     }
 
     #[test]

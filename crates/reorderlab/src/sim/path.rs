@@ -105,7 +105,7 @@ impl Simulation {
                 }
                 f.live_mut().sender.on_packet(pkt, self.now, &mut out);
                 if let Some(r) = self.reps.as_mut().and_then(|r| r.get_mut(fi)) {
-                    r.on_ack(pkt.entropy, pkt.marks.ece());
+                    r.on_ack(pkt.entropy, pkt.marks.ece(), self.now);
                 }
                 f.src
             }
@@ -176,10 +176,10 @@ impl Simulation {
             while r.len() <= flow as usize {
                 r.push(Reps::new(self.seed, r.len() as u32));
             }
-            let r = &mut r[flow as usize];
+            let (r, now) = (&mut r[flow as usize], self.now);
             out.iter_mut()
                 .filter(|p| p.is_data())
-                .for_each(|p| p.entropy = r.next_value());
+                .for_each(|p| p.entropy = r.next_value(now));
         }
         for mut pkt in out.drain(..) {
             self.forward(&mut pkt, node, self.now);

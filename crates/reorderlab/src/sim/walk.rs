@@ -51,6 +51,10 @@ pub trait Walk {
         let mut pkt = l.pop_arrival();
         let next = l.next_arrival();
         events.replace_link_head(link, next);
+        graph.note_head(link);
+        if let Some(li) = events.next_link() {
+            graph.prefetch_link(li);
+        }
         self.departed(link, &pkt, now);
         self.leave_link(&mut pkt, link, 0, now);
     }
@@ -84,7 +88,11 @@ pub trait Walk {
             link.admit(pkt, now)
         };
         match admitted {
-            Admit::Accepted(Some(t)) => self.parts().1.schedule(t, Event::LinkDeliver { link: li }),
+            Admit::Accepted(Some(t)) => {
+                let (graph, events) = self.parts();
+                graph.note_head(li);
+                events.schedule(t, Event::LinkDeliver { link: li })
+            }
             Admit::Accepted(None) => {}
             Admit::Dropped => self.on_drop(pkt),
             Admit::Trimmed(Some(t)) => self

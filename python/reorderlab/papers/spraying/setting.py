@@ -14,10 +14,17 @@ Setting (``docs/fabrics.md``)
     1 MB flows and receives three), each flow starting within 10 us of 0.
     Every switch balances by ECMP (one path per flow), random per-packet
     spraying, per-packet round robin, or adaptively (each packet to the
-    uplink with the least queued, DRILL-like). The asymmetric fabric has one
+    uplink with the least queued, DRILL-like), by flowlets (LetFlow: a
+    new random uplink after a 100 us gap), or by REPS (the sender recycles
+    the entropy values whose ACKs came back; without ECN here every
+    returned value is good; a timeout freezes them for 10 ms). The
+    asymmetric fabric has one
     cable down, ``agg0 - core0``: pod 0's traffic to other pods leaves
     through the remaining core links of its aggregation switches, and
-    sprayed packets of a flow see different queues.
+    sprayed packets of a flow see different queues. In the third fabric
+    the same cable goes down at 0.8 ms, while every flow is sending (the
+    switches route around it at once; what it had accepted still
+    arrives).
 
 Senders (every flow of a run the same)
     The DupThresh family: ``NewReno`` (no SACK), ``SACK`` (RFC 6675);
@@ -64,8 +71,16 @@ MIN_RTO = 0.01
 DURATION = 0.5
 FAILED = "agg0->core0"
 
-POLICIES = ("ecmp", "spray", "round_robin", "adaptive")
-FABRICS = ("symmetric", "failed link")
+#: The switches' load balancing (``docs/fabrics.md``): per flow (ECMP), per
+#: packet (random, round robin, least queued), per flowlet (LetFlow) and
+#: REPS's recycled entropy values (with its freezing mode after a timeout).
+POLICIES = ("ecmp", "spray", "round_robin", "adaptive", "flowlet", "reps")
+#: Symmetric, :data:`FAILED` down from the start, and :data:`FAILED` going
+#: down at :data:`FAIL_AT`, while every flow is still sending.
+FABRICS = ("symmetric", "failed link", "failed mid-run")
+#: When the cable fails in the "failed mid-run" fabric: a third of the way
+#: into the ideal 3 MB a host sends (2.4 ms at 10 Gb/s), every flow under way.
+FAIL_AT = 0.8e-3
 #: The DupThresh family, RR-TCP's adaptive DupThresh, the RACK family. (TCP-PR
 #: is left out: on this loaded fabric most of its flows meet its extreme-loss
 #: rule (tcp-pr Table III: a burst of drops emulates a timeout), which waits
@@ -91,6 +106,8 @@ def scenario(variant: str, policy: str, fabric: str) -> Scenario:
         "load_balancing": policy,
         "failed_links": [FAILED] if fabric == "failed link" else [],
     }
+    if fabric == "failed mid-run":
+        topology["events"] = [{"at": FAIL_AT, "link": FAILED, "action": "down"}]
     workload = {
         "pattern": "permutation",
         "flow_size": {"dist": "constant", "value": FLOW_BYTES},
