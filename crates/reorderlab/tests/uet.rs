@@ -179,3 +179,20 @@ fn bad_uet_settings_are_refused_on_one_line() {
         "{e}"
     );
 }
+
+#[test]
+fn a_uet_flow_off_a_fabric_is_refused_on_one_line() {
+    // its window and RTO come from a fat-tree's round trip: on a wide-area
+    // chain its fixed 100 us RTO would fire on every round trip
+    let sc = Scenario::from_json(
+        r#"{"duration": 1, "topology": {"kind": "chain", "bottleneck_rate": 8e6,
+            "bottleneck_delay": 0.02}, "flows": [{"src": "S", "dst": "D", "variant": "UET"}]}"#,
+    )
+    .expect("parses");
+    let e = Simulation::new(&sc, 1).err().expect("refused").to_string();
+    assert!(
+        e.starts_with("flows[0].variant: UET is a data-center sender"),
+        "{e}"
+    );
+    assert!(!e.contains('\n'));
+}

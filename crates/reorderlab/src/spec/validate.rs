@@ -76,6 +76,22 @@ fn check_flow(i: usize, f: &FlowSpec, duration: f64) -> Check {
     check_start(&format!("{p}.start"), f.start, duration)
 }
 
+/// A UET flow takes its window and RTO from a fat-tree's unloaded round
+/// trip (`crate::uet::config::resolve`); elsewhere its fixed 100 us RTO
+/// fires on every wide-area round trip, so it is refused there.
+fn check_uet_on_fabric(p: &str, f: &FlowSpec, topology: &Topology) -> Check {
+    if is_uet(f) && !matches!(topology, Topology::FatTree { .. }) {
+        return Err(SpecError::new(
+            format!("{p}.variant"),
+            format!(
+                "{} is a data-center sender (its window and RTO come from a fat-tree's round trip, docs/fabrics.md): use it with topology.kind = \"fat_tree\", got '{}' on another topology",
+                f.variant, f.variant
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn check_traffic(i: usize, t: &TrafficSpec, duration: f64) -> Check {
     let p = format!("traffic[{i}]");
     check_transport(&p, &t.variant, &t.cc, &t.tcp)?;
@@ -300,6 +316,7 @@ impl Scenario {
         }
         for (i, f) in self.flows.iter().enumerate() {
             check_flow(i, f, self.duration)?;
+            check_uet_on_fabric(&format!("flows[{i}]"), f, &self.topology)?;
         }
         for (i, t) in self.traffic.iter().enumerate() {
             check_traffic(i, t, self.duration)?;
