@@ -82,23 +82,16 @@ fn new_quic_flow(i: u32, fs: &FlowSpec, nodes: &HashMap<String, u32>, warmup: Ti
     let start = secs(fs.start);
     let measure_from = start.max(warmup);
     let ends = crate::quic::QuicEnds::new(cfg, cc, i, (src, dst), measure_from);
-    Flow {
-        name: fs.name.clone().unwrap_or_else(|| format!("f{i}")),
-        cc_name: fs.cc.to_ascii_lowercase(),
-        src,
-        dst,
-        start,
-        measure_from,
-        ends: Ends::Quic(Box::new(ends)),
-        in_network: 0,
-        timers: [TimerSlot::default(); TIMER_KINDS],
-        data_arrivals: 0,
-        ce_arrivals: 0,
-        trimmed_arrivals: 0,
-        origin: None,
-        done: false,
-        web: None,
-    }
+    Flow::with_ends(
+        (
+            fs.name.clone().unwrap_or_else(|| format!("f{i}")),
+            fs.cc.to_ascii_lowercase(),
+        ),
+        (src, dst),
+        (start, measure_from),
+        Ends::Quic(Box::new(ends)),
+        None,
+    )
 }
 
 fn new_traffic(
@@ -174,6 +167,28 @@ impl Flow {
     ) -> Flow {
         let measure_from = start.max(warmup);
         rcfg.measure_from = measure_from;
+        let ends = Ends::Live(Box::new(Endpoints {
+            sender: Sender::new(cfg, cc, i, dst),
+            receiver: Receiver::new(rcfg, i, src),
+        }));
+        Flow::with_ends(
+            (name, cc_name),
+            (src, dst),
+            (start, measure_from),
+            ends,
+            origin,
+        )
+    }
+
+    /// A flow of any kind around its `ends`: nothing in the network yet, no
+    /// timer armed, nothing counted.
+    pub(super) fn with_ends(
+        (name, cc_name): (String, String),
+        (src, dst): (u32, u32),
+        (start, measure_from): (Time, Time),
+        ends: Ends,
+        origin: Option<Origin>,
+    ) -> Flow {
         Flow {
             name,
             cc_name,
@@ -181,10 +196,7 @@ impl Flow {
             dst,
             start,
             measure_from,
-            ends: Ends::Live(Box::new(Endpoints {
-                sender: Sender::new(cfg, cc, i, dst),
-                receiver: Receiver::new(rcfg, i, src),
-            })),
+            ends,
             in_network: 0,
             timers: [TimerSlot::default(); TIMER_KINDS],
             data_arrivals: 0,

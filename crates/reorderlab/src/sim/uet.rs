@@ -140,9 +140,7 @@ pub(super) fn new_uet_flow(
     sc: &crate::spec::Scenario,
     nodes: &std::collections::HashMap<String, u32>,
 ) -> Flow {
-    use crate::engine::event::TIMER_KINDS;
     use crate::engine::time::secs;
-    use crate::engine::TimerSlot;
     let sizes = (fs.tcp.mss, fs.tcp.ack_size);
     let fabric = fabric_of(
         sc,
@@ -154,23 +152,16 @@ pub(super) fn new_uet_flow(
     let (src, dst) = (nodes[&fs.src], nodes[&fs.dst]);
     let start = secs(fs.start);
     let measure_from = start.max(secs(sc.warmup));
-    Flow {
-        name: fs.name.clone().unwrap_or_else(|| format!("f{i}")),
-        cc_name: fs.cc.to_ascii_lowercase(),
-        src,
-        dst,
-        start,
-        measure_from,
-        ends: Ends::Uet(Box::new(UetEnds::new(cfg, i, (src, dst), measure_from))),
-        in_network: 0,
-        timers: [TimerSlot::default(); TIMER_KINDS],
-        data_arrivals: 0,
-        ce_arrivals: 0,
-        trimmed_arrivals: 0,
-        origin: None,
-        done: false,
-        web: None,
-    }
+    Flow::with_ends(
+        (
+            fs.name.clone().unwrap_or_else(|| format!("f{i}")),
+            fs.cc.to_ascii_lowercase(),
+        ),
+        (src, dst),
+        (start, measure_from),
+        Ends::Uet(Box::new(UetEnds::new(cfg, i, (src, dst), measure_from))),
+        None,
+    )
 }
 
 /// What a UET sender is told of the network, as uet-htsim's is: on a
